@@ -1,0 +1,3 @@
+from slime.cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,26 @@
+"""Forces that act on every particle. Each adds into an (N, D) force array."""
+
+from __future__ import annotations
+
+import numpy as np
+
+
+def add_gravity(forces: np.ndarray, inv_mass: np.ndarray, gravity: np.ndarray) -> None:
+    """m g on every movable particle (pinned ones, inv_mass 0, feel nothing)."""
+    movable = inv_mass > 0.0
+    mass = np.where(movable, 1.0 / np.where(movable, inv_mass, 1.0), 0.0)
+    forces += mass[:, None] * np.asarray(gravity, dtype=np.float64)[None, :]
+
+
+def add_viscous_damping(forces: np.ndarray, velocities: np.ndarray, damping: np.ndarray) -> None:
+    """-d v per particle (seed 003's viscous damping)."""
+    forces -= damping[:, None] * velocities
+
+
+def add_air_drag(forces: np.ndarray, velocities: np.ndarray, inv_mass: np.ndarray, drag: float) -> None:
+    """A small linear drag proportional to mass, so heavy and light particles slow alike."""
+    if drag == 0.0:
+        return
+    movable = inv_mass > 0.0
+    mass = np.where(movable, 1.0 / np.where(movable, inv_mass, 1.0), 0.0)
+    forces -= (drag * mass)[:, None] * velocities

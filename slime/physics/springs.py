@@ -1,0 +1,104 @@
+"""Springs as structure-of-arrays, and the Hooke force they add.
+
+Muscles (Soda Constructor) are springs whose rest length breathes with a global wave;
+fragile springs (seed 003's FragileSpring) break when their force passes ``break_force``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from slime.physics.scatter import scatter_add
+
+
+@dataclass
+class Springs:
+    a: np.ndarray  # (S,) int: first particle
+    b: np.ndarray  # (S,) int: second particle
+    rest_length: np.ndarray  # (S,)
+    stiffness: np.ndarray  # (S,) Hooke constant k: force = k * stretch
+    amplitude: np.ndarray  # (S,) muscle amplitude (0 = plain spring)
+    phase: np.ndarray  # (S,) muscle phase
+    break_force: np.ndarray  # (S,) |force| above which the spring breaks (inf = never)
+    alive: np.ndarray  # (S,) bool
+
+    @classmethod
+    def create(cls, pairs, rest_length, stiffness=1.0, amplitude=0.0, phase=0.0, break_force=np.inf) -> "Springs":
+        pairs = np.asarray(pairs, dtype=np.int64).reshape(-1, 2)
+        s = pairs.shape[0]
+
+        def per_spring(value):
+            return np.broadcast_to(np.asarray(value, dtype=np.float64), (s,)).copy()
+
+        return cls(
+            a=pairs[:, 0].copy(),
+            b=pairs[:, 1].copy(),
+            rest_length=per_spring(rest_length),
+            stiffness=per_spring(stiffness),
+            amplitude=per_spring(amplitude),
+            phase=per_spring(phase),
+            break_force=per_spring(break_force),
+            alive=np.ones(s, dtype=bool),
+        )
+
+    @classmethod
+    def empty(cls) -> "Springs":
+        return cls.create(np.zeros((0, 2), dtype=np.int64), 0.0)
+
+    @property
+    def count(self) -> int:
+        return self.a.shape[0]
+
+    @property
+    def pairs(self) -> np.ndarray:
+        return np.stack([self.a, self.b], axis=1)
+
+    def append(self, other: "Springs") -> None:
+        for name in ("a", "b", "rest_length", "stiffness", "amplitude", "phase", "break_force", "alive"):
+            setattr(self, name, np.concatenate([getattr(self, name), getattr(other, name)]))
+
+    def keep(self, mask: np.ndarray) -> None:
+        for name in ("a", "b", "rest_length", "stiffness", "amplitude", "phase", "break_force", "alive"):
+            setattr(self, name, getattr(self, name)[mask])
+
+
+def muscle_rest_length(springs: Springs, wave_phase: float, wave_amplitude: float) -> np.ndarray:
+    """Soda Constructor's breathing rest length: L0 * (1 - sin(phase + wave_phase) * amplitude * wave_amplitude)."""
+    return springs.rest_length * (1.0 - np.sin(springs.phase + wave_phase) * springs.amplitude * wave_amplitude)
+
+
+def spring_forces(positions: np.ndarray, springs: Springs, rest_length: np.ndarray | None = None) -> np.ndarray:
+    """Per-spring force on particle ``a`` (``b`` gets the opposite): k * (|d| - L) * d/|d|, d = x_b - x_a.
+
+    A zero-length spring has no direction and gives no force (seed 003 returns None there).
+    """
+    if rest_length is None:
+        rest_length = springs.rest_length
+    gap = positions[springs.b] - positions[springs.a]
+    length = np.sqrt(np.einsum("ij,ij->i", gap, gap))
+    safe = np.where(length > 0.0, length, 1.0)
+    scale = np.where(length > 0.0, springs.stiffness * (length - rest_length) / safe, 0.0)
+    scale = np.where(springs.alive, scale, 0.0)
+    return gap * scale[:, None]
+
+
+def add_spring_forces(forces: np.ndarray, positions: np.ndarray, springs: Springs, rest_length=None) -> np.ndarray:
+    """Add every live spring's Hooke force into ``forces``; returns the per-spring force vectors."""
+    if springs.count == 0:
+        return np.zeros((0, positions.shape[1]))
+    f = spring_forces(positions, springs, rest_length)
+    scatter_add(forces, springs.a, f)
+    scatter_add(forces, springs.b, -f)
+    return f
+
+
+def break_overloaded(springs: Springs, per_spring_force: np.ndarray) -> np.ndarray:
+    """Mark springs whose force magnitude exceeds their ``break_force`` as dead; returns the newly broken mask."""
+    if springs.count == 0:
+        return np.zeros(0, dtype=bool)
+    magnitude = np.sqrt(np.einsum("ij,ij->i", per_spring_force, per_spring_force))
+    broken = springs.alive & (magnitude > springs.break_force)
+    springs.alive &= ~broken
+    return broken

@@ -1,0 +1,67 @@
+"""A generic mass-spring world: particles, springs, planes, gravity, and extra force functions.
+
+The same World runs the 2D scenes (D = 2); the 3D slime body (slime_body.py) uses the same
+particles, integrator and planes with its own internal forces.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable
+
+import numpy as np
+
+from slime.physics.forces import add_gravity, add_viscous_damping
+from slime.physics.integrate import symplectic_euler
+from slime.physics.particles import Particles
+from slime.physics.planes import Planes, collide_planes
+from slime.physics.springs import Springs, add_spring_forces, break_overloaded
+
+# An extra force: called as fn(world, forces) and adds into forces (N, D).
+ForceFn = Callable[["World", np.ndarray], None]
+
+
+@dataclass
+class World:
+    particles: Particles
+    springs: Springs = field(default_factory=Springs.empty)
+    planes: Planes | None = None
+    gravity: np.ndarray | None = None
+    dt: float = 1.0 / 60.0
+    substeps: int = 1
+    extra_forces: list[ForceFn] = field(default_factory=list)
+    # Rest lengths used this substep (muscles change them); None means springs.rest_length.
+    spring_rest_length: np.ndarray | None = None
+    time: float = 0.0
+
+    def __post_init__(self):
+        d = self.particles.dim
+        if self.gravity is None:
+            self.gravity = np.zeros(d)
+        self.gravity = np.asarray(self.gravity, dtype=np.float64)
+        if self.planes is None:
+            self.planes = Planes.empty(d)
+
+    def compute_forces(self) -> np.ndarray:
+        p = self.particles
+        forces = np.zeros_like(p.positions)
+        add_gravity(forces, p.inv_mass, self.gravity)
+        add_viscous_damping(forces, p.velocities, p.damping)
+        per_spring = add_spring_forces(forces, p.positions, self.springs, self.spring_rest_length)
+        break_overloaded(self.springs, per_spring)
+        for fn in self.extra_forces:
+            fn(self, forces)
+        return forces
+
+    def substep(self, h: float) -> None:
+        p = self.particles
+        forces = self.compute_forces()
+        symplectic_euler(p.positions, p.velocities, forces, p.inv_mass, h, p.velocity_scale)
+        if self.planes.count:
+            collide_planes(p.positions, p.velocities, p.inv_mass, self.planes, p.radius)
+        self.time += h
+
+    def step(self) -> None:
+        h = self.dt / self.substeps
+        for _ in range(self.substeps):
+            self.substep(h)
