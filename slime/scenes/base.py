@@ -1,0 +1,147 @@
+"""The protocol every 2D scene implements (numpy only: no GL, no windows).
+
+A scene is state plus rules. The window (slime/app/scene_window.py) and the headless commands
+(`slime simulate NAME`, `slime render NAME`) drive any scene through this protocol alone:
+
+- time: ``step()`` advances one frame (the scene decides its own substeps and dt).
+- recording: ``positions()`` (P, 2), ``springs()`` (S, 2) int pairs, ``alive()`` (S,) bool.
+  Particle and spring counts may change between frames in interactive scenes; headless runs keep them fixed.
+- drawing: ``draw_list()`` returns a DrawList in world coordinates; ``bounds`` is the world
+  rectangle to show, ``y_down`` says whether world y grows downward (the pixel-coordinate seeds 001,
+  003, 004) or upward (Soda). The renderer flips as needed.
+- input, in world coordinates: ``key(name)`` on press and ``key_up(name)`` on release, with names
+  'a'..'z', '0'..'9', 'left', 'right', 'up', 'down', 'space', 'enter', 'backspace', 'tab',
+  'escape' (the window handles escape, h and p itself), and modifiers prefixed as 'ctrl+s';
+  ``mouse_move(xy)``, ``mouse_press(xy, button)``, ``mouse_drag(xy, button)``,
+  ``mouse_release(xy, button)`` with button 'left' | 'right' | 'middle'; ``held`` keys are available
+  to the scene through its own key/key_up bookkeeping.
+- panel: ``parameters()`` lists sliders (Param); ``hud()`` lists text lines shown on screen;
+  ``help_lines`` lists every key the scene understands.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable
+
+import numpy as np
+
+Color = tuple[float, float, float, float]
+
+
+def _empty(shape) -> np.ndarray:
+    return np.zeros(shape, dtype=np.float64)
+
+
+@dataclass
+class DrawList:
+    """What to draw this frame, in world coordinates. Colours are RGBA in 0..1."""
+
+    circle_centers: np.ndarray = field(default_factory=lambda: _empty((0, 2)))
+    circle_radii: np.ndarray = field(default_factory=lambda: _empty((0,)))
+    circle_colors: np.ndarray = field(default_factory=lambda: _empty((0, 4)))
+    # Filled discs are drawn solid, others as rings.
+    circle_filled: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=bool))
+    line_segments: np.ndarray = field(default_factory=lambda: _empty((0, 2, 2)))
+    line_colors: np.ndarray = field(default_factory=lambda: _empty((0, 4)))
+    # Dashed segments (exercise 7-1's dotted springs): one flag per segment.
+    line_dashed: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=bool))
+    box_corners: np.ndarray = field(default_factory=lambda: _empty((0, 2, 2)))  # (B, [min, max], 2)
+    box_colors: np.ndarray = field(default_factory=lambda: _empty((0, 4)))
+    box_filled: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=bool))
+
+    def add_circles(self, centers, radii, color: Color, filled: bool = False) -> None:
+        centers = np.asarray(centers, dtype=np.float64).reshape(-1, 2)
+        k = centers.shape[0]
+        self.circle_centers = np.concatenate([self.circle_centers, centers])
+        self.circle_radii = np.concatenate([self.circle_radii, np.broadcast_to(np.asarray(radii, float), (k,))])
+        self.circle_colors = np.concatenate([self.circle_colors, _colors(color, k)])
+        self.circle_filled = np.concatenate([self.circle_filled, np.full(k, filled)])
+
+    def add_lines(self, starts, ends, color: Color, dashed: bool = False) -> None:
+        starts = np.asarray(starts, dtype=np.float64).reshape(-1, 2)
+        ends = np.asarray(ends, dtype=np.float64).reshape(-1, 2)
+        k = starts.shape[0]
+        self.line_segments = np.concatenate([self.line_segments, np.stack([starts, ends], axis=1)])
+        self.line_colors = np.concatenate([self.line_colors, _colors(color, k)])
+        self.line_dashed = np.concatenate([self.line_dashed, np.full(k, dashed)])
+
+    def add_boxes(self, mins, maxs, color: Color, filled: bool = True) -> None:
+        mins = np.asarray(mins, dtype=np.float64).reshape(-1, 2)
+        maxs = np.asarray(maxs, dtype=np.float64).reshape(-1, 2)
+        k = mins.shape[0]
+        self.box_corners = np.concatenate([self.box_corners, np.stack([mins, maxs], axis=1)])
+        self.box_colors = np.concatenate([self.box_colors, _colors(color, k)])
+        self.box_filled = np.concatenate([self.box_filled, np.full(k, filled)])
+
+
+def _colors(color, k: int) -> np.ndarray:
+    c = np.asarray(color, dtype=np.float64)
+    if c.ndim == 1:
+        c = np.broadcast_to(c, (k, 4))
+    return np.array(c, dtype=np.float64).reshape(k, 4)
+
+
+@dataclass
+class Param:
+    """A live slider: ``get()`` reads, ``set(value)`` writes, within [lo, hi]."""
+
+    name: str
+    get: Callable[[], float]
+    set: Callable[[float], None]
+    lo: float
+    hi: float
+
+
+class Scene2D:
+    """Base class with do-nothing input handlers; scenes override what they use."""
+
+    name: str = "scene"
+    title: str = "scene"
+    # World rectangle (xmin, ymin, xmax, ymax) the camera shows.
+    bounds: tuple[float, float, float, float] = (0.0, 0.0, 1.0, 1.0)
+    y_down: bool = False
+    background: Color = (1.0, 1.0, 1.0, 1.0)
+    help_lines: list[str] = []
+
+    def step(self) -> None:
+        raise NotImplementedError
+
+    def reset(self) -> None:
+        pass
+
+    def positions(self) -> np.ndarray:
+        raise NotImplementedError
+
+    def springs(self) -> np.ndarray:
+        return np.zeros((0, 2), dtype=np.int64)
+
+    def alive(self) -> np.ndarray:
+        return np.ones(self.springs().shape[0], dtype=bool)
+
+    def draw_list(self) -> DrawList:
+        raise NotImplementedError
+
+    def hud(self) -> list[str]:
+        return []
+
+    def parameters(self) -> list[Param]:
+        return []
+
+    def key(self, name: str) -> None:
+        pass
+
+    def key_up(self, name: str) -> None:
+        pass
+
+    def mouse_move(self, xy) -> None:
+        pass
+
+    def mouse_press(self, xy, button: str) -> None:
+        pass
+
+    def mouse_drag(self, xy, button: str) -> None:
+        pass
+
+    def mouse_release(self, xy, button: str) -> None:
+        pass
