@@ -1,0 +1,1 @@
+"""Drawing with moderngl: contexts, buffers, programs, cameras, image files. No physics rules."""

@@ -1,0 +1,59 @@
+"""Reading pixels back and writing PNG/GIF files atomically (temp file in the same folder, then rename)."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+from typing import Sequence
+
+import numpy as np
+from PIL import Image
+
+
+def read_rgba(fbo, components: int = 4) -> np.ndarray:
+    """The framebuffer's pixels as (H, W, components) uint8, top row first (GL reads bottom-up)."""
+    w, h = fbo.size
+    data = fbo.read(components=components, alignment=1)
+    return np.frombuffer(data, dtype=np.uint8).reshape(h, w, components)[::-1].copy()
+
+
+def _atomic_write(path: Path, write) -> None:
+    path = Path(path)
+    folder = path.parent if str(path.parent) else Path(".")
+    if not folder.is_dir():
+        raise OSError(f"{path}: folder {folder} does not exist")
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            write(f)
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except FileNotFoundError:
+            pass
+        raise
+
+
+def save_png(path, pixels: np.ndarray) -> None:
+    """Write an (H, W, 3|4) uint8 image as PNG, atomically."""
+    image = Image.fromarray(np.ascontiguousarray(pixels))
+    _atomic_write(Path(path), lambda f: image.save(f, format="PNG"))
+
+
+def save_gif(path, frames: Sequence[np.ndarray], fps: float = 30.0) -> None:
+    """Write frames (each (H, W, 3|4) uint8) as a looping animated GIF, atomically."""
+    if not frames:
+        raise ValueError("no frames to write")
+    images = [Image.fromarray(np.ascontiguousarray(f[..., :3])) for f in frames]
+    # One shared adaptive palette keeps the slime's gradients from flickering between frames.
+    first = images[0].quantize(colors=255, method=Image.Quantize.MEDIANCUT)
+    paletted = [first] + [im.quantize(palette=first, dither=Image.Dither.NONE) for im in images[1:]]
+    duration = max(20, int(round(1000.0 / fps)))
+    _atomic_write(
+        Path(path),
+        lambda f: paletted[0].save(
+            f, format="GIF", save_all=True, append_images=paletted[1:], duration=duration, loop=0, disposal=1
+        ),
+    )
