@@ -1,0 +1,207 @@
+"""The ``slime`` command: demo (default), simulate, render, scene, bench, scenes."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+
+from slime.simulate import UsageError, check_output, parse_camera, parse_poke, parse_size
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse that reports a bad command line in one line (not usage + error)."""
+
+    def error(self, message):
+        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} must be 1 or more")
+    return value
+
+
+def _resolution(text: str) -> int:
+    value = _positive_int(text)
+    if value < 3:
+        raise argparse.ArgumentTypeError(f"{text!r} is too small: a sphere needs at least 3")
+    if value > 512:
+        raise argparse.ArgumentTypeError(f"{text!r} is too large: at most 512")
+    return value
+
+
+def _add_resolution(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--stacks", type=_resolution, help="latitude divisions of the slime sphere (>= 3)")
+    p.add_argument("--slices", type=_resolution, help="longitude divisions of the slime sphere (>= 3)")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="slime", description="A soft-body slime you poke and drag, and 2D mass-spring scenes.")
+    parser.add_argument("--version", action="version", version=f"slime {__import__('slime').__version__}")
+    sub = parser.add_subparsers(dest="command", parser_class=_Parser)
+
+    demo = sub.add_parser("demo", help="open the slime window (the default command)")
+    _add_resolution(demo)
+    demo.add_argument("--size", default="1280x720", help="window size WxH (default 1280x720)")
+    demo.add_argument("--window", help="moderngl-window backend (pyglet, glfw, sdl2, ...)")
+
+    sim = sub.add_parser("simulate", help="simulate headless and write an .npz")
+    sim.add_argument("scene", help="slime, a 2D scene name, or a Soda model .json")
+    sim.add_argument("--ticks", type=_positive_int, required=True, help="frames to simulate")
+    sim.add_argument("--output", required=True, help="output .npz path")
+    sim.add_argument("--poke", action="append", default=[], metavar="TICK:X,Y,Z:FX,FY,FZ", help="poke the slime (repeatable)")
+    _add_resolution(sim)
+
+    render = sub.add_parser("render", help="render headless to a PNG (last frame) or GIF (every frame)")
+    render.add_argument("scene", nargs="?", default="slime", help="slime (default), a 2D scene name, or a Soda model .json")
+    render.add_argument("--frames", type=_positive_int, default=None, help="frames to simulate and draw (default 1 for slime, 120 for 2D)")
+    render.add_argument("--size", default="800x600", help="image size WxH (default 800x600)")
+    render.add_argument("--output", default=None, help="out.png or out.gif (default: SCENE.png)")
+    render.add_argument("--poke", action="append", default=[], metavar="TICK:X,Y,Z:FX,FY,FZ", help="poke the slime (repeatable)")
+    render.add_argument("--camera", metavar="AZIMUTH,ELEVATION,DISTANCE", help="orbit camera, degrees and world units")
+    render.add_argument("--no-progress", action="store_true", help="no progress bar")
+    _add_resolution(render)
+
+    scene = sub.add_parser("scene", help="play a 2D scene in a window")
+    scene.add_argument("scene", help="a 2D scene name (see 'slime scenes') or a Soda model .json")
+    scene.add_argument("--size", default="1200x800", help="window size WxH")
+    scene.add_argument("--window", help="moderngl-window backend (pyglet, glfw, sdl2, ...)")
+
+    sub.add_parser("scenes", help="list the scenes")
+
+    bench = sub.add_parser("bench", help="run the benchmarks (physics by default)")
+    bench.add_argument("--render", action="store_true", help="run the headless render benchmark instead")
+    bench.add_argument("--all", action="store_true", help="run physics and render benchmarks")
+    bench.add_argument("--only", help="comma-separated modules: step, grid2d, dainty, render")
+    bench.add_argument("--json", action="store_true", help="one JSON object per line instead of a table")
+    bench.add_argument("--quick", action="store_true", help="fewer repetitions (a smoke run)")
+    return parser
+
+
+def _cmd_demo(args) -> int:
+    from slime.app.demo import run_demo
+
+    return run_demo(stacks=args.stacks, slices=args.slices, size=parse_size(args.size), window=args.window)
+
+
+def _cmd_simulate(args) -> int:
+    from slime.simulate import save_npz_atomic, simulate_scene, simulate_slime
+
+    output = check_output(Path(args.output), [".npz"])
+    if args.scene == "slime":
+        pokes = [parse_poke(p) for p in args.poke]
+        arrays = simulate_slime(args.ticks, pokes, stacks=args.stacks, slices=args.slices)
+    else:
+        if args.poke or args.stacks or args.slices:
+            raise UsageError("--poke, --stacks and --slices apply to the slime only")
+        arrays = simulate_scene(args.scene, args.ticks)
+    save_npz_atomic(output, **arrays)
+    shape = arrays["positions"].shape
+    print(f"wrote {output}: {shape[0] - 1} ticks, {shape[1]} points")
+    return 0
+
+
+def _cmd_render(args) -> int:
+    size = parse_size(args.size)
+    output = Path(args.output) if args.output else Path(f"{Path(args.scene).stem}.png")
+    check_output(output, [".png", ".gif"])
+    if args.scene == "slime":
+        from slime.app.render_slime import render_slime
+
+        pokes = [parse_poke(p) for p in args.poke]
+        camera = parse_camera(args.camera) if args.camera else None
+        render_slime(
+            output=output, frames=args.frames or 1, size=size, pokes=pokes, camera=camera,
+            stacks=args.stacks, slices=args.slices, progress=not args.no_progress,
+        )
+    else:
+        if args.poke or args.camera or args.stacks or args.slices:
+            raise UsageError("--poke, --camera, --stacks and --slices apply to the slime only")
+        from slime.app.render_scene import render_scene
+
+        render_scene(args.scene, output=output, frames=args.frames or 120, size=size, progress=not args.no_progress)
+    print(f"wrote {output}")
+    return 0
+
+
+def _cmd_scene(args) -> int:
+    from slime.app.scene_window import run_scene
+    from slime.scenes import load_scene
+
+    load_scene(args.scene)  # a bad name or model file fails here, in one line, before a window opens
+    return run_scene(args.scene, size=parse_size(args.size), window=args.window)
+
+
+def _cmd_scenes(args) -> int:
+    from slime.scenes import SCENES
+
+    print("slime      the 3D slime (slime demo / slime render / slime simulate slime)")
+    for name in SCENES:
+        print(f"{name:<10} 2D scene (slime scene {name})")
+    return 0
+
+
+def _cmd_bench(args) -> int:
+    from slime import bench
+
+    if args.only:
+        names = [n.strip() for n in args.only.split(",") if n.strip()]
+        unknown = sorted(set(names) - set(bench.PHYSICS + bench.RENDER))
+        if unknown:
+            raise UsageError(f"unknown benchmark {', '.join(unknown)}; choose from {', '.join(bench.PHYSICS + bench.RENDER)}")
+    elif args.all:
+        names = bench.PHYSICS + bench.RENDER
+    elif args.render:
+        names = bench.RENDER
+    else:
+        names = bench.PHYSICS
+    return bench.main(names, as_json=args.json, quick=args.quick)
+
+
+COMMANDS = {
+    "demo": _cmd_demo,
+    "simulate": _cmd_simulate,
+    "render": _cmd_render,
+    "scene": _cmd_scene,
+    "scenes": _cmd_scenes,
+    "bench": _cmd_bench,
+}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(sys.argv[1:] if argv is None else argv)
+    if args.command is None:
+        args = parser.parse_args(["demo"])
+    try:
+        return COMMANDS[args.command](args) or 0
+    except KeyboardInterrupt:
+        print("slime: interrupted", file=sys.stderr)
+        return 130
+    except (UsageError, ValueError, OSError) as exc:
+        if os.environ.get("SLIME_DEBUG"):
+            raise
+        print(f"slime: error: {_one_line(exc)}", file=sys.stderr)
+        return 2
+    except Exception as exc:  # a GL context that will not start, a driver error: one line, not a traceback
+        from slime.render.context import GLUnavailable
+
+        if isinstance(exc, GLUnavailable):
+            print(f"slime: error: {_one_line(exc)}", file=sys.stderr)
+            return 3
+        raise
+
+
+def _one_line(exc: BaseException) -> str:
+    text = str(exc).strip() or type(exc).__name__
+    return " ".join(text.split())
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
