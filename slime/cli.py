@@ -112,10 +112,10 @@ def _cmd_render(args) -> int:
     output = Path(args.output) if args.output else Path(f"{Path(args.scene).stem}.png")
     check_output(output, [".png", ".gif"])
     if args.scene == "slime":
-        from slime.app.render_slime import render_slime
-
         pokes = [parse_poke(p) for p in args.poke]
         camera = parse_camera(args.camera) if args.camera else None
+        from slime.app.render_slime import render_slime
+
         render_slime(
             output=output, frames=args.frames or 1, size=size, pokes=pokes, camera=camera,
             stacks=args.stacks, slices=args.slices, progress=not args.no_progress,

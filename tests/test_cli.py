@@ -1,0 +1,116 @@
+"""The command line: bad input gives one line and a non-zero exit; outputs are whole or absent."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from slime import cli
+from slime.simulate import UsageError, parse_camera, parse_poke, parse_size, save_npz_atomic
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def run_cli(*args, cwd=None):
+    return subprocess.run(
+        [sys.executable, "-m", "slime", *args], capture_output=True, text=True, cwd=cwd, timeout=300
+    )
+
+
+@pytest.mark.parametrize(
+    "args, words",
+    [
+        (["simulate", "nope", "--ticks", "3", "--output", "x.npz"], "unknown scene"),
+        (["simulate", "slime", "--ticks", "0", "--output", "x.npz"], "1 or more"),
+        (["simulate", "slime", "--ticks", "3", "--output", "x.npz", "--stacks", "2"], "at least 3"),
+        (["simulate", "slime", "--ticks", "3", "--output", "x.npz", "--poke", "1:0,0"], "malformed --poke"),
+        (["simulate", "slime", "--ticks", "3", "--output", "x.npz", "--poke", "1:0,0,0:nan,0,0"], "finite"),
+        (["simulate", "slime", "--ticks", "3", "--output", "x.npz", "--poke", "x:0,0,0:1,0,0"], "whole number"),
+        (["simulate", "slime", "--ticks", "3", "--output", "no/such/dir/x.npz"], "does not exist"),
+        (["simulate", "slime", "--ticks", "3", "--output", "x.txt"], ".npz"),
+        (["simulate", "missing.json", "--ticks", "3", "--output", "x.npz"], "no such file"),
+        (["render", "--size", "800by600"], "malformed --size"),
+        (["render", "--camera", "0,0,-1"], "distance must be positive"),
+        (["render", "--output", "x.jpg"], ".png or .gif"),
+        (["frobnicate"], "invalid choice"),
+    ],
+)
+def test_bad_input_is_one_line_and_nonzero(tmp_path, args, words):
+    result = run_cli(*args, cwd=tmp_path)
+    assert result.returncode != 0
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1, result.stderr
+    assert "Traceback" not in result.stderr
+    assert words in lines[0]
+    assert not list(tmp_path.iterdir()), "a failed run must leave no file"
+
+
+def test_parsers():
+    poke = parse_poke("12:0.5,1,-2:0,-30,0")
+    assert poke.tick == 12 and poke.point == (0.5, 1.0, -2.0) and poke.force == (0.0, -30.0, 0.0)
+    assert parse_size("640x480") == (640, 480)
+    assert parse_camera("30,20,5") == (30.0, 20.0, 5.0)
+    for bad in ["1:1,2,3", "1:1,2,3:4,5", ":1,2,3:4,5,6", "-1:1,2,3:4,5,6", "1:1,2,inf:4,5,6"]:
+        with pytest.raises(UsageError):
+            parse_poke(bad)
+
+
+def test_simulate_slime_writes_documented_arrays(tmp_path):
+    out = tmp_path / "run.npz"
+    code = cli.main(["simulate", "slime", "--ticks", "5", "--output", str(out), "--stacks", "8", "--slices", "10",
+                     "--poke", "2:0,1,0:0,-20,0"])
+    assert code == 0
+    run = np.load(out)
+    p = (8 - 1) * 10 + 2
+    assert run["positions"].shape == (6, p, 3)
+    assert run["triangles"].shape == (2 * 10 * (8 - 1), 3)
+    assert run["volume"].shape == (6,) and run["time"].shape == (6,)
+    assert np.all(np.isfinite(run["positions"]))
+    assert run["time"][0] == 0.0 and run["time"][-1] > 0.0
+    # the poke at tick 2 moves the slime differently from an unpoked run
+    calm = tmp_path / "calm.npz"
+    assert cli.main(["simulate", "slime", "--ticks", "5", "--output", str(calm), "--stacks", "8", "--slices", "10"]) == 0
+    assert np.array_equal(np.load(calm)["positions"][:3], run["positions"][:3])
+    assert not np.allclose(np.load(calm)["positions"][-1], run["positions"][-1])
+    assert [f.name for f in tmp_path.iterdir() if f.name.startswith(".")] == []
+
+
+def test_simulate_2d_scene_writes_documented_arrays(tmp_path):
+    out = tmp_path / "soda.npz"
+    assert cli.main(["simulate", "soda", "--ticks", "4", "--output", str(out)]) == 0
+    run = np.load(out)
+    positions, springs, alive = run["positions"], run["springs"], run["alive"]
+    assert positions.ndim == 3 and positions.shape[0] == 5 and positions.shape[2] == 2
+    assert springs.ndim == 2 and springs.shape[1] == 2
+    assert alive.shape == (5, springs.shape[0])
+    assert springs.min() >= 0 and springs.max() < positions.shape[1]
+
+
+def test_interrupted_write_leaves_no_file(tmp_path, monkeypatch):
+    out = tmp_path / "run.npz"
+
+    def explode(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(np, "savez_compressed", explode)
+    with pytest.raises(KeyboardInterrupt):
+        save_npz_atomic(out, a=np.zeros(3))
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_ci_runs_exactly_readmes_test_command():
+    readme = (ROOT / "README.md").read_text()
+    start, end = readme.index("<!-- test-command -->"), readme.index("<!-- /test-command -->")
+    block = [l for l in readme[start:end].splitlines()[1:] if l.strip() and not l.startswith("```")]
+    assert len(block) == 1 and "pytest" in block[0]
+    extracted = subprocess.run(
+        ["bash", "-c", "sed -n '/<!-- test-command -->/,/<!-- \\/test-command -->/p' README.md | grep -v '^<!--' "
+         "| grep -v '^```' | sed '/^\\s*$/d'"],
+        cwd=ROOT, capture_output=True, text=True, check=True,
+    ).stdout.strip()
+    assert extracted == block[0].strip()
+    assert "test-command" in (ROOT / ".ci" / "run").read_text()
