@@ -1,0 +1,10 @@
+#version 330
+// The rasterised text image (straight alpha, top row first).
+uniform sampler2D u_image;
+in vec2 v_uv;
+out vec4 f_color;
+
+void main() {
+    f_color = texture(u_image, v_uv);
+    if (f_color.a <= 0.0) discard;
+}
