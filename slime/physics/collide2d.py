@@ -1,0 +1,248 @@
+"""Contact impulses applied as forces (seed 003's CollisionResolver and Boundary), vectorised.
+
+Seed 003 resolves a contact in one step: it computes the force that, acting for one step ``dt``,
+changes the velocities exactly as an impact with restitution ``e`` would, and adds it to the
+particles like any other force. Two rules:
+
+* point-point: the pair's relative normal velocity is reversed and scaled by ``e = e1 * e2``
+  while the total momentum is kept; only for overlapping pairs (distance <= r1 + r2) that are
+  approaching. Along the unit normal n from 1 to 2, with normal speeds v1, v2:
+  ``f1 = n * (e + 1) * (v2 - v1) / (1/m1 + 1/m2) / dt`` and ``f2 = -f1``.
+  A pinned particle (inv_mass 0) is the limit m -> inf, so it simply drops out of the sum.
+* point-plane: the plane is the limit of an infinitely heavy partner at rest:
+  ``f = n * (-(e + 1) * v_n) * m / dt`` with the particle's own restitution, when the particle
+  penetrates (its surface is past the plane) and still moves into it.
+
+Planes here use the engine's convention (:class:`~slime.physics.planes.Planes`: the normal points
+into the free side, the seed's points into the wall); the impact is the same either way.
+
+Pairs are found with a k-d tree (scipy's cKDTree.query_pairs), never an all-pairs loop.
+
+The forces are computed from the velocities at the start of the step, as the seed does, so they
+must be added before the integrator runs; gravity and springs added in the same step are not
+cancelled, which is why the seed needs its floor-sink fix (:func:`fix_sinking`).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from scipy.spatial import cKDTree
+
+from slime.physics.planes import Planes
+from slime.physics.scatter import scatter_add
+
+
+def contact_pairs(positions: np.ndarray, radius: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Index pairs (i < j) whose discs touch or overlap: |x_i - x_j| <= r_i + r_j.
+
+    The tree is asked for every pair within twice the largest radius, then each candidate is
+    checked against its own radii sum, so mixed sizes are handled exactly.
+    """
+    n = positions.shape[0]
+    if n < 2:
+        empty = np.zeros(0, dtype=np.int64)
+        return empty, empty
+    reach = 2.0 * float(np.max(radius))
+    if not np.isfinite(reach) or reach <= 0.0:
+        empty = np.zeros(0, dtype=np.int64)
+        return empty, empty
+    candidates = cKDTree(positions).query_pairs(reach, output_type="ndarray")
+    if candidates.size == 0:
+        empty = np.zeros(0, dtype=np.int64)
+        return empty, empty
+    i, j = candidates[:, 0].astype(np.int64), candidates[:, 1].astype(np.int64)
+    gap = positions[j] - positions[i]
+    distance = np.sqrt(np.einsum("ij,ij->i", gap, gap))
+    touching = distance <= radius[i] + radius[j]
+    return i[touching], j[touching]
+
+
+def impact_forces_between_points(
+    positions: np.ndarray,
+    velocities: np.ndarray,
+    inv_mass: np.ndarray,
+    restitution: np.ndarray,
+    i: np.ndarray,
+    j: np.ndarray,
+    dt: float,
+) -> tuple[np.ndarray, np.ndarray]:
+    """Force on particle ``i[k]`` from its impact with ``j[k]`` (``j[k]`` gets the opposite).
+
+    Returns ``(force (K, D), active (K,) bool)``; inactive pairs (coincident centres, separating,
+    or both pinned) get a zero force. Overlap is the caller's test (:func:`contact_pairs`).
+    """
+    gap = positions[j] - positions[i]
+    distance = np.sqrt(np.einsum("ij,ij->i", gap, gap))
+    # Coincident centres give no direction: no force (the seed skips them too).
+    normal = gap / np.where(distance > 0.0, distance, 1.0)[:, None]
+    v1 = np.einsum("ij,ij->i", velocities[i], normal)
+    v2 = np.einsum("ij,ij->i", velocities[j], normal)
+    inv_mass_sum = inv_mass[i] + inv_mass[j]
+    # Separating pairs (v1 < v2) are left alone, so one contact is not resolved twice.
+    active = (distance > 0.0) & (v1 >= v2) & (inv_mass_sum > 0.0)
+    e = restitution[i] * restitution[j]
+    magnitude = (e + 1.0) * (v2 - v1) / np.where(inv_mass_sum > 0.0, inv_mass_sum, 1.0) / dt
+    magnitude = np.where(active, magnitude, 0.0)
+    return normal * magnitude[:, None], active
+
+
+def add_contact_forces(
+    forces: np.ndarray,
+    positions: np.ndarray,
+    velocities: np.ndarray,
+    inv_mass: np.ndarray,
+    restitution: np.ndarray,
+    radius: np.ndarray,
+    dt: float,
+) -> int:
+    """Find touching pairs and add their impact forces into ``forces``; returns how many
+    pairs received an impulse this step (exercise 7-3 counts these)."""
+    i, j = contact_pairs(positions, radius)
+    if i.size == 0:
+        return 0
+    f, active = impact_forces_between_points(positions, velocities, inv_mass, restitution, i, j, dt)
+    if not np.any(active):
+        return 0
+    i, j, f = i[active], j[active], f[active]
+    scatter_add(forces, i, f)
+    scatter_add(forces, j, -f)
+    return int(active.sum())
+
+
+def impact_forces_by_plane(
+    positions: np.ndarray,
+    velocities: np.ndarray,
+    inv_mass: np.ndarray,
+    restitution: np.ndarray,
+    radius: np.ndarray,
+    normal: np.ndarray,
+    point: np.ndarray,
+    dt: float,
+) -> tuple[np.ndarray, np.ndarray]:
+    """Impact force on every particle from one fixed plane (``normal`` into the free side).
+
+    Returns ``(force (N, D), hit (N,) bool)``. A particle is hit when its disc crosses the plane
+    (strictly: touching exactly is not a hit, as in the seed) while it moves into the plane.
+    """
+    normal = np.asarray(normal, dtype=np.float64)
+    height = (positions - np.asarray(point, dtype=np.float64)) @ normal  # distance on the free side
+    vn = velocities @ normal  # < 0: moving into the plane
+    hit = (radius - height > 0.0) & (vn < 0.0) & (inv_mass > 0.0)
+    mass = 1.0 / np.where(hit, inv_mass, 1.0)
+    magnitude = np.where(hit, -(restitution + 1.0) * vn * mass / dt, 0.0)
+    return magnitude[:, None] * normal[None, :], hit
+
+
+def add_plane_impact_forces(
+    forces: np.ndarray,
+    positions: np.ndarray,
+    velocities: np.ndarray,
+    inv_mass: np.ndarray,
+    restitution: np.ndarray,
+    radius: np.ndarray,
+    planes: Planes,
+    dt: float,
+) -> np.ndarray:
+    """Add every plane's impact forces; returns the (K, N) bool mask of which plane hit which particle.
+
+    Planes are few (a box has four), so the loop is over planes, the work per plane vectorised.
+    """
+    hits = np.zeros((planes.count, positions.shape[0]), dtype=bool)
+    for k in range(planes.count):
+        f, hit = impact_forces_by_plane(
+            positions, velocities, inv_mass, restitution, radius, planes.normal[k], planes.point[k], dt
+        )
+        forces += f
+        hits[k] = hit
+    return hits
+
+
+def fix_sinking(
+    positions: np.ndarray,
+    velocities: np.ndarray,
+    radius: np.ndarray,
+    planes: Planes,
+    hits: np.ndarray,
+    sink_fix: np.ndarray | None = None,
+) -> None:
+    """Seed 003's floor-sink fix, after integration, in place.
+
+    The impact force only reverses the velocity the particle had; gravity and springs acting in
+    the same step can still carry it into the floor, and it would sink a little every bounce.
+    So a particle that was hit by a plane this step and still moves into it is put back with its
+    surface on the plane (its velocity is left alone, as the seed does). ``sink_fix`` selects
+    the planes this applies to (the seed: the floor only); None means all of them.
+    """
+    for k in range(planes.count):
+        if sink_fix is not None and not sink_fix[k]:
+            continue
+        normal = planes.normal[k]
+        sinking = hits[k] & (velocities @ normal < 0.0)
+        if not np.any(sinking):
+            continue
+        height = (positions[sinking] - planes.point[k]) @ normal
+        positions[sinking] += (radius[sinking] - height)[:, None] * normal
+
+
+def box_planes(width: float, height: float, y_down: bool = True) -> Planes:
+    """The four walls of a ``width`` x ``height`` window (top, bottom, left, right), normals inward.
+
+    With ``y_down`` (pixel coordinates, as seed 003) the floor is the line y = height.
+    """
+    if y_down:
+        normals = [(0.0, 1.0), (0.0, -1.0), (1.0, 0.0), (-1.0, 0.0)]
+        points = [(0.0, 0.0), (0.0, height), (0.0, 0.0), (width, 0.0)]
+    else:
+        normals = [(0.0, -1.0), (0.0, 1.0), (1.0, 0.0), (-1.0, 0.0)]
+        points = [(0.0, height), (0.0, 0.0), (0.0, 0.0), (width, 0.0)]
+    return Planes.create(normals, points, restitution=0.0, friction=0.0)
+
+
+# Which of box_planes' planes is the floor (the seed fixes sinking there only).
+BOX_FLOOR = np.array([False, True, False, False])
+
+
+class ContactForces:
+    """World force function (``world.extra_forces``) for point-point impacts.
+
+    ``count`` accumulates how many pair impulses were applied (exercise 7-3's collision counter);
+    ``last_count`` is this step's.
+    """
+
+    def __init__(self):
+        self.count = 0
+        self.last_count = 0
+
+    def __call__(self, world, forces: np.ndarray) -> None:
+        p = world.particles
+        h = world.dt / world.substeps
+        self.last_count = add_contact_forces(
+            forces, p.positions, p.velocities, p.inv_mass, p.restitution, p.radius, h
+        )
+        self.count += self.last_count
+
+
+class PlaneImpactForces:
+    """World force function for seed 003's boundaries, plus the floor-sink fix.
+
+    Call :meth:`after_integrate` after each integration (the World has no hook for it, so the
+    scenes run their substeps themselves and call it).
+    """
+
+    def __init__(self, planes: Planes, sink_fix: np.ndarray | None = None):
+        self.planes = planes
+        self.sink_fix = sink_fix
+        self.hits = np.zeros((planes.count, 0), dtype=bool)
+
+    def __call__(self, world, forces: np.ndarray) -> None:
+        p = world.particles
+        h = world.dt / world.substeps
+        self.hits = add_plane_impact_forces(
+            forces, p.positions, p.velocities, p.inv_mass, p.restitution, p.radius, self.planes, h
+        )
+
+    def after_integrate(self, world) -> None:
+        p = world.particles
+        if self.hits.shape[1] != p.count:  # particles were added since the forces were taken
+            return
+        fix_sinking(p.positions, p.velocities, p.radius, self.planes, self.hits, self.sink_fix)

@@ -1,0 +1,174 @@
+"""Seed 001's spring step (the "yo-yo"), on the engine's particle arrays.
+
+Seed 001 works in pixels per frame and never multiplies by a time step. Per bob and frame:
+
+    force        = stiffness * gap                      (gap = anchor - location; rest length 0)
+                 = stiffness * unit(gap) * (|gap| - L)  (with a natural (rest) length L)
+    acceleration = force / mass        (or force itself when the mass is switched off)
+    velocity    += acceleration
+    velocity    *= damping             (0..1: the fraction of velocity kept, not a viscous d)
+    velocity    += gravity             (gravity goes on after the damping, as in the seed)
+    location    += velocity
+
+The damping is the engine's ``Particles.velocity_scale``; the location and velocity are
+``Particles.positions`` and ``velocities``. The operations are done in the seed's order so the
+printed 1D sequences come out bit for bit.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from slime.physics.particles import Particles
+
+
+def ruby_round(x) -> np.ndarray:
+    """Round half away from zero (Ruby's Float#round), not half to even (Python's round).
+
+    ``x - trunc(x)`` is exact in floating point, so the half test never misfires near .5.
+    """
+    x = np.asarray(x, dtype=np.float64)
+    whole = np.trunc(x)
+    return whole + np.where(np.abs(x - whole) >= 0.5, np.sign(x), 0.0)
+
+
+def spring_pull(location: np.ndarray, anchor: np.ndarray, stiffness: float, rest_length: float = 0.0,
+                natural: bool = False) -> np.ndarray:
+    """Seed 001's spring force on bobs at ``location`` (M, D) toward ``anchor`` (M, D) or (D,).
+
+    Without ``natural`` the spring has rest length 0 and the force is just stiffness * gap (no
+    square root, as the seed optimises). With it, the stretch beyond ``rest_length`` along the
+    unit gap; a zero gap has no direction and gives no force (the seed's normalize_or_zero).
+    """
+    gap = np.asarray(anchor, dtype=np.float64) - location
+    if natural:
+        length = np.sqrt(np.sum(gap * gap, axis=-1, keepdims=True))
+        unit = np.where(length > 0.0, gap / np.where(length > 0.0, length, 1.0), 0.0)
+        force = unit * (length - rest_length)
+    else:
+        force = gap
+    return force * stiffness
+
+
+def yoyo_integrate(positions: np.ndarray, velocities: np.ndarray, acceleration: np.ndarray,
+                   damping, gravity=None) -> None:
+    """velocity += acceleration; velocity *= damping; velocity += gravity; location += velocity, in place.
+
+    ``damping`` is per particle (M,) or a scalar; arrays may be row views of the particles.
+    """
+    damping = np.asarray(damping, dtype=np.float64)
+    velocities += acceleration
+    velocities *= damping[..., None] if damping.ndim else damping
+    if gravity is not None:
+        velocities += gravity
+    positions += velocities
+
+
+def yoyo_step(particles: Particles, force: np.ndarray, use_mass: bool = True, gravity=None,
+              rows=slice(None)) -> None:
+    """One seed-001 frame for ``particles[rows]`` under ``force`` (rows, D).
+
+    ``use_mass`` divides the force by the mass (the seed's mass mode); otherwise the force is the
+    acceleration. Pinned particles (inv_mass 0) stay where they are.
+    """
+    p = particles
+    inv_mass = p.inv_mass[rows]
+    if use_mass:
+        # The seed divides by the mass; force / m is not always bit-equal to force * (1/m).
+        acceleration = force / p.mass[rows][..., None]
+    else:
+        acceleration = np.array(force, dtype=np.float64)
+    pos, vel = p.positions[rows], p.velocities[rows]
+    pinned = inv_mass == 0.0
+    yoyo_integrate(pos, vel, acceleration, p.velocity_scale[rows], gravity)
+    if np.any(pinned):
+        vel[pinned] = 0.0
+    p.positions[rows], p.velocities[rows] = pos, vel  # no-op for views, needed for fancy rows
+
+
+# The printed experiments: (stiffness, damping, keeps inertia). "approach" moves a fixed fraction of
+# the gap each frame (no velocity carried over); "bounce" carries the velocity undamped.
+YOYO_MODELS = {
+    "approach": (0.2, 1.0, False),
+    "bounce": (0.2, 1.0, True),
+    "damped": (0.2, 0.93, True),
+    "refactored": (0.2, 0.93, True),  # the same numbers, written with named stiffness/damping/mass
+}
+
+
+def yoyo_run(model: str, frames: int = 70, hand: float = 5.0, start: float = 1.0) -> np.ndarray:
+    """The 1D yo-yo of seed 001 run on a one-particle 2D engine state (y stays 0); returns the
+    x location after each frame."""
+    stiffness, damping, inertia = YOYO_MODELS[model]
+    yoyo = Particles.create([[start, 0.0]], mass=1.0, velocity_scale=damping)
+    anchor = np.array([hand, 0.0])
+    out = np.empty(frames)
+    for frame in range(frames):
+        if not inertia:
+            yoyo.velocities[:] = 0.0  # each frame starts from rest: a pure fraction-of-the-gap move
+        force = spring_pull(yoyo.positions, anchor, stiffness)
+        yoyo_step(yoyo, force, use_mass=(model == "refactored"))
+        out[frame] = yoyo.positions[0, 0]
+    return out
+
+
+def yoyo_digits(model: str, frames: int = 70) -> str:
+    """The digit string the seed prints: each frame's location rounded half away from zero."""
+    return "".join(str(int(v)) for v in ruby_round(yoyo_run(model, frames)))
+
+
+def chain_step(
+    particles: Particles,
+    parent: np.ndarray,
+    child: np.ndarray,
+    stiffness: float,
+    rest_length: float,
+    natural: bool,
+    use_mass: bool,
+    pull_parent: bool,
+    pull_child: bool,
+    anchor=None,
+    wind=None,
+    gravity=None,
+) -> None:
+    """One frame of seed 001's bob chain, in the seed's order, in place.
+
+    ``parent``/``child`` hold each bob's neighbour index or -1. Bob 0 is also pulled toward
+    ``anchor`` (the mouse) when one is given; ``wind`` is a constant force on every bob.
+
+    Why a loop over bobs: the seed updates bob after bob, and each bob's springs read the
+    locations of its neighbours as they are at that moment -- the parent has already moved this
+    frame, the child has not (and in a ring, bob 0's parent, the last bob, has not; the last bob's
+    child, bob 0, has). This Gauss-Seidel order changes the motion (it is what makes a long chain
+    trail behind the mouse), and in natural-length mode the update is non-linear in the parent's
+    new location, so no array-wide formula reproduces it. A chain has tens of bobs; each
+    iteration is a handful of operations on 2-vectors.
+    """
+    p = particles
+    x, v = p.positions, p.velocities
+    mass = p.mass
+    damping = p.velocity_scale
+    has_mass = p.inv_mass > 0.0
+    gravity = None if gravity is None else np.asarray(gravity, dtype=np.float64)
+    wind = None if wind is None else np.asarray(wind, dtype=np.float64)
+
+    def accelerate(acc, force, k):
+        # The seed divides each force by the mass as it arrives (mass mode) and sums accelerations.
+        return acc + (force / mass[k] if use_mass else force)
+
+    for k in range(p.count):
+        if not has_mass[k]:
+            continue
+        acc = np.zeros(p.dim)
+        if anchor is not None and k == 0:
+            acc = accelerate(acc, spring_pull(x[k], anchor, stiffness, rest_length, natural), k)
+        if pull_parent and parent[k] >= 0:
+            acc = accelerate(acc, spring_pull(x[k], x[parent[k]], stiffness, rest_length, natural), k)
+        if pull_child and child[k] >= 0:
+            acc = accelerate(acc, spring_pull(x[k], x[child[k]], stiffness, rest_length, natural), k)
+        if wind is not None:
+            acc = accelerate(acc, wind, k)
+        v[k] = (v[k] + acc) * damping[k]
+        if gravity is not None:
+            v[k] += gravity
+        x[k] = x[k] + v[k]

@@ -1,0 +1,312 @@
+"""Seed 001's spring experiments: a chain of bobs on springs, the first one tied to the mouse.
+
+Nine presets (keys 1-9) with the seed's numbers, mode toggles and parameter keys; the HUD lists
+them with their current values. Units are the seed's: pixels, frames, y down, gravity +y.
+The step semantics (damping as a kept fraction of velocity, gravity added after it, bobs updated
+one after another) live in :mod:`slime.physics.yoyo`.
+"""
+
+from __future__ import annotations
+
+import math
+from decimal import ROUND_HALF_UP, Decimal
+
+import numpy as np
+
+from slime.physics.particles import Particles
+from slime.physics.yoyo import chain_step
+from slime.scenes.base import DrawList, Param, Scene2D
+
+WINDOW = (1200.0, 800.0)
+BOB_RADIUS = 30.0
+
+PRESET_NAMES = {
+    1: "basic",
+    2: "fast movement",
+    3: "yo-yo 1A / 4A (a releases)",
+    4: "yo-yo 5A",
+    5: "solo-hum",
+    6: "mystery creature",
+    7: "caterpillar",
+    8: "night-market spring",
+    9: "caught eel",
+}
+
+TOGGLE_KEYS = {"n": "natural_mode", "g": "gravity_mode", "s": "mass_mode", "w": "wind_mode",
+               "m": "muscle_mode", "a": "anchor_mode"}
+
+
+def ruby_round_text(value: float, digits: int) -> str:
+    """``value.round(digits)`` as Ruby prints it: half away from zero, shortest float text."""
+    if not math.isfinite(value):
+        return str(value)
+    q = Decimal(repr(value)).quantize(Decimal(1).scaleb(-digits), rounding=ROUND_HALF_UP)
+    return repr(float(q))
+
+
+class SpringsScene(Scene2D):
+    name = "springs"
+    title = "spring experiments (seed 001)"
+    bounds = (0.0, 0.0, WINDOW[0], WINDOW[1])
+    y_down = True
+    background = (0.08, 0.08, 0.1, 1.0)
+    dt = 1.0  # the seed counts in frames
+    help_lines = [
+        "mouse: moves the anchor (the hand)",
+        "1-9: presets",
+        "left/right: stiffness -/+ 0.01",
+        "up/down: damping +/- 0.01 (0..1)",
+        "j/k: rest length +/- 1",
+        "h/l: gravity y -/+ 0.1",
+        "enter/backspace: add/remove a bob",
+        "n: natural (rest) length on/off",
+        "g: gravity on/off",
+        "s: mass on/off (force / mass)",
+        "w: wind on/off",
+        "m: muscle (breathing rest length) on/off",
+        "c: chain mode 0 (both) / 1 (parent) / 2 (child)",
+        "r: ring on/off",
+        "a: anchor (mouse spring) on/off",
+    ]
+
+    def __init__(self, seed: int = 1):
+        self.rng = np.random.default_rng(seed)
+        self.anchor = np.array([WINDOW[0] / 2, WINDOW[1] / 2])  # the mouse until it moves
+        self.wind_mode = False  # the presets leave the wind alone, as the seed's do
+        self.mass_mode = False
+        self.chain_mode = 0
+        self.frame_count = 0
+        self.preset = 1
+        self.apply_preset(1)
+
+    # --- bobs -------------------------------------------------------------------------------
+
+    def _init_bobs(self) -> None:
+        self.bobs = Particles.create(np.zeros((0, 2)))
+        self._add_bobs(self.bob_count)
+
+    def _add_bobs(self, n: int = 1) -> None:
+        for _ in range(n):
+            location = np.asarray(WINDOW) * self.rng.random(2)  # anywhere in the window, as the seed
+            self.bobs.append(Particles.create([location], mass=self.mass, radius=BOB_RADIUS))
+        self._link()
+
+    def _remove_bobs(self, n: int = 1) -> None:
+        keep = max(self.bobs.count - n, 0)
+        self.bobs.remove(np.arange(keep))
+        self._link()
+
+    def _link(self) -> None:
+        """Each bob's parent is the one before it and its child the one after; a ring closes it."""
+        n = self.bobs.count
+        self.parent = np.arange(n) - 1
+        self.child = np.arange(n) + 1
+        if n:
+            self.child[-1] = -1
+            if self.ring_mode:
+                self.parent[0] = n - 1
+                self.child[-1] = 0
+
+    # --- presets (the seed's numbers) -------------------------------------------------------
+
+    def apply_preset(self, number: int) -> None:
+        self.preset = number
+        if number == 9:
+            # The seed's eel does not start from the basic preset: mass and chain modes carry over.
+            self.natural_mode, self.gravity_mode, self.anchor_mode = True, True, True
+            self.ring_mode, self.muscle_mode = False, False
+            self.stiffness, self.damping, self.rest_length = 0.45, 0.7, 3.0
+            self.gravity = np.array([0.0, 0.6])
+            self.bob_count = 20
+            self._init_bobs()
+            return
+        # 1: basic, and the base every other preset starts from.
+        self.natural_mode, self.gravity_mode, self.anchor_mode = False, False, True
+        self.ring_mode, self.muscle_mode = False, False
+        self.mass_mode, self.chain_mode = False, 0
+        self.gravity = np.array([0.0, 1.0])
+        self.stiffness, self.damping, self.mass, self.rest_length = 0.02, 0.96, 3.0, 100.0
+        self.bob_count = 1
+        if number == 2:
+            self.stiffness, self.damping = 0.2, 0.7
+        elif number == 3:
+            self.gravity_mode = True
+            self.stiffness, self.damping = 0.01, 0.98
+            self.gravity = np.array([0.0, 0.7])
+        elif number == 4:
+            self.anchor_mode, self.natural_mode = False, True
+            self.bob_count = 2
+        elif number == 5:
+            self.natural_mode, self.ring_mode, self.gravity_mode = True, True, True
+            self.stiffness, self.damping, self.rest_length = 0.02, 0.98, 100.0
+            self.gravity = np.array([0.0, 0.5])
+            self.bob_count = 3
+        elif number == 6:
+            self.anchor_mode = False
+            self.natural_mode, self.ring_mode, self.muscle_mode = True, True, True
+            self.stiffness, self.damping, self.rest_length = 0.02, 0.96, 70.0
+            self.bob_count = 3
+        elif number == 7:
+            self.natural_mode = True
+            self.stiffness, self.damping, self.rest_length = 0.6, 0.6, 25.0
+            self.bob_count = 20
+        elif number == 8:
+            self.natural_mode = True
+            self.stiffness, self.damping, self.rest_length = 0.7, 0.6, 5.0
+            self.bob_count = 30
+        self._init_bobs()
+
+    def reset(self) -> None:
+        self.apply_preset(self.preset)
+
+    # --- time -------------------------------------------------------------------------------
+
+    def current_rest_length(self) -> float:
+        """Muscle mode breathes the rest length between 0 and its value, one breath a second (60 frames)."""
+        if self.muscle_mode:
+            turn = self.frame_count / 60.0
+            return self.rest_length * 0.5 + math.sin(turn * 2.0 * math.pi) * self.rest_length * 0.5
+        return self.rest_length
+
+    def step(self) -> None:
+        self.frame_count += 1
+        b = self.bobs
+        if b.count == 0:
+            return
+        b.velocity_scale[:] = self.damping
+        b.inv_mass[:] = 1.0 / self.mass
+        chain_step(
+            b,
+            self.parent,
+            self.child,
+            stiffness=self.stiffness,
+            rest_length=self.current_rest_length(),
+            natural=self.natural_mode,
+            use_mass=self.mass_mode,
+            pull_parent=self.chain_mode in (0, 1),
+            pull_child=self.chain_mode in (0, 2),
+            anchor=self.anchor if self.anchor_mode else None,
+            wind=np.array([1.0, 0.0]) if self.wind_mode else None,
+            gravity=self.gravity if self.gravity_mode else None,
+        )
+        if not np.all(np.isfinite(b.positions)) or not np.all(np.isfinite(b.velocities)):
+            # A stiffness pushed past stability can blow up: start the preset's bobs afresh.
+            self._init_bobs()
+
+    # --- recording --------------------------------------------------------------------------
+
+    def positions(self) -> np.ndarray:
+        """The bobs, then the anchor (mouse) as the last point."""
+        return np.concatenate([self.bobs.positions, self.anchor[None, :]])
+
+    def springs(self) -> np.ndarray:
+        """Chain links (k-1, k), then the ring link (last, 0), then the anchor link (anchor, 0)."""
+        n = self.bobs.count
+        if n == 0:
+            return np.zeros((0, 2), dtype=np.int64)
+        links = [np.stack([np.arange(n - 1), np.arange(1, n)], axis=1), [[n - 1, 0], [n, 0]]]
+        return np.concatenate(links).astype(np.int64)
+
+    def alive(self) -> np.ndarray:
+        n = self.bobs.count
+        if n == 0:
+            return np.zeros(0, dtype=bool)
+        return np.concatenate([np.ones(n - 1, dtype=bool), [self.ring_mode and n > 1, self.anchor_mode]])
+
+    # --- drawing ----------------------------------------------------------------------------
+
+    def draw_list(self) -> DrawList:
+        d = DrawList()
+        x = self.bobs.positions
+        n = self.bobs.count
+        line = (0.85, 0.85, 0.9, 1.0)
+        if n:
+            has_child = self.child >= 0
+            d.add_lines(x[has_child], x[self.child[has_child]], line)
+            if self.anchor_mode:
+                d.add_lines(self.anchor, x[0], line)
+            d.add_circles(x, BOB_RADIUS, (0.4, 0.8, 1.0, 1.0), filled=False)
+            d.add_circles(x, 3.0, (1.0, 1.0, 1.0, 1.0), filled=True)
+        d.add_circles(self.anchor, 4.0, (1.0, 0.5, 0.3, 1.0), filled=True)
+        return d
+
+    def hud(self) -> list[str]:
+        on = lambda flag: "true" if flag else "false"  # noqa: E731 - Ruby prints booleans this way
+        g = f"({ruby_round_text(float(self.gravity[0]), 2)}, {ruby_round_text(float(self.gravity[1]), 2)})"
+        lines = [
+            f"[left][right] stiffness: {ruby_round_text(self.stiffness, 3)}",
+            f"[up][down] damping: {ruby_round_text(self.damping, 2)}",
+            f"[j][k] rest_length: {ruby_round_text(self.rest_length, 2)}",
+            f"[h][l] gravity: {g}",
+            f"[enter][backspace] bob_count: {self.bob_count}",
+            "",
+            f"[g] gravity {on(self.gravity_mode)}",
+            f"[n] rest_length {on(self.natural_mode)}",
+            f"[s] mass {self.mass!r} {on(self.mass_mode)}",
+            f"[m] muscle: {on(self.muscle_mode)}",
+            f"[a] anchor_mode: {on(self.anchor_mode)}",
+            f"[r] ring_mode: {on(self.ring_mode)}",
+            f"[w] wind_mode: {on(self.wind_mode)}",
+            f"[c] chain_mode: {self.chain_mode} (experimental)",
+            "",
+            "Preset",
+        ]
+        lines += [f"[{k}] {name}" for k, name in PRESET_NAMES.items()]
+        return lines
+
+    def parameters(self) -> list[Param]:
+        def setter(attr, lo=None, hi=None):
+            def set_(value):
+                setattr(self, attr, float(np.clip(value, lo, hi)) if lo is not None else float(value))
+            return set_
+
+        def set_gravity_y(value):
+            self.gravity = np.array([self.gravity[0], float(value)])
+
+        return [
+            Param("stiffness", lambda: self.stiffness, setter("stiffness"), 0.0, 1.0),
+            Param("damping", lambda: self.damping, setter("damping", 0.0, 1.0), 0.0, 1.0),
+            Param("rest length", lambda: self.rest_length, setter("rest_length"), 0.0, 300.0),
+            Param("gravity y", lambda: float(self.gravity[1]), set_gravity_y, -3.0, 3.0),
+            Param("mass", lambda: self.mass, setter("mass", 0.1, 100.0), 0.1, 20.0),
+        ]
+
+    # --- input ------------------------------------------------------------------------------
+
+    def key(self, name: str) -> None:
+        if name in ("1", "2", "3", "4", "5", "6", "7", "8", "9"):
+            self.apply_preset(int(name))
+        elif name in TOGGLE_KEYS:
+            attr = TOGGLE_KEYS[name]
+            setattr(self, attr, not getattr(self, attr))
+        elif name == "c":
+            self.chain_mode = (self.chain_mode + 1) % 3
+        elif name == "r":
+            self.ring_mode = not self.ring_mode
+            self._link()
+        elif name in ("left", "right"):
+            self.stiffness += (-1 if name == "left" else 1) * 0.01
+        elif name in ("up", "down"):
+            self.damping = float(np.clip(self.damping + (1 if name == "up" else -1) * 0.01, 0.0, 1.0))
+        elif name in ("j", "k"):
+            self.rest_length += (1 if name == "j" else -1) * 1.0
+        elif name in ("h", "l"):
+            self.gravity = self.gravity + (-1 if name == "h" else 1) * 0.1 * np.array([0.0, 1.0])
+        elif name == "enter":
+            self.bob_count += 1
+            self._add_bobs()
+        elif name == "backspace":
+            # The seed lets the count go negative with no bobs left; stop at zero instead.
+            if self.bob_count > 0:
+                self.bob_count -= 1
+                self._remove_bobs()
+
+    def mouse_move(self, xy) -> None:
+        self.anchor = np.array(xy, dtype=np.float64).reshape(2)
+
+    def mouse_drag(self, xy, button: str) -> None:
+        self.mouse_move(xy)
+
+
+def make_scene(seed: int = 1) -> SpringsScene:
+    return SpringsScene(seed)
