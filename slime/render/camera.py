@@ -1,0 +1,93 @@
+"""An orbit camera: azimuth/elevation/distance around a target point, built with pyrr.
+
+pyrr's matrices are row-vector (``p_row @ M``) float64; their memory layout is exactly what GLSL
+reads as a column-major ``mat4`` acting on column vectors, so they upload unchanged after
+``.astype("f4")``. Pixel coordinates here are window-style: origin at the top-left, x right,
+y down, in whatever unit ``size`` is given in (window points for the mouse, pixels for images).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+from pyrr import Matrix44
+
+UP = np.array([0.0, 1.0, 0.0])
+
+
+@dataclass
+class OrbitCamera:
+    azimuth: float = 35.0  # degrees around +y, 0 looks from +z toward the target
+    elevation: float = 17.0  # degrees above the horizon
+    distance: float = 4.6
+    target: np.ndarray = field(default_factory=lambda: np.array([0.0, 0.7, 0.0]))
+    fov_y: float = 40.0  # degrees
+    near: float = 0.05
+    far: float = 100.0
+    min_distance: float = 1.2
+    max_distance: float = 30.0
+
+    def __post_init__(self):
+        self.target = np.asarray(self.target, dtype=np.float64)
+        self._home = (self.azimuth, self.elevation, self.distance, self.target.copy())
+
+    # --- pose -------------------------------------------------------------------------------
+    def eye(self) -> np.ndarray:
+        az, el = math.radians(self.azimuth), math.radians(self.elevation)
+        offset = np.array([math.cos(el) * math.sin(az), math.sin(el), math.cos(el) * math.cos(az)])
+        return self.target + self.distance * offset
+
+    def orbit(self, d_azimuth: float, d_elevation: float) -> None:
+        self.azimuth = (self.azimuth + d_azimuth) % 360.0
+        # Stop short of the poles, where look_at's up vector degenerates.
+        self.elevation = float(np.clip(self.elevation + d_elevation, -85.0, 85.0))
+
+    def zoom(self, steps: float) -> None:
+        """Positive steps move closer, each by a constant factor (feels even at every distance)."""
+        self.distance = float(np.clip(self.distance * 0.9**steps, self.min_distance, self.max_distance))
+
+    def home(self) -> None:
+        self.azimuth, self.elevation, self.distance, target = self._home
+        self.target = target.copy()
+
+    # --- matrices ---------------------------------------------------------------------------
+    def view(self) -> np.ndarray:
+        return np.asarray(Matrix44.look_at(self.eye(), self.target, UP))
+
+    def projection(self, aspect: float) -> np.ndarray:
+        return np.asarray(Matrix44.perspective_projection(self.fov_y, max(aspect, 1e-6), self.near, self.far))
+
+    def view_projection(self, aspect: float) -> np.ndarray:
+        """Row-vector clip transform: ``clip = [x, y, z, 1] @ view_projection``."""
+        return self.view() @ self.projection(aspect)
+
+    def gl_matrices(self, aspect: float) -> tuple[np.ndarray, np.ndarray]:
+        """(view, projection) as float32, ready for ``uniform.write``."""
+        return self.view().astype("f4"), self.projection(aspect).astype("f4")
+
+    # --- pixels <-> world -------------------------------------------------------------------
+    def project(self, points, size) -> np.ndarray:
+        """World points (..., 3) to pixel coordinates (..., 2) in a ``size = (width, height)``
+        image, top-left origin; pixel (i, j) covers [i, i + 1) x [j, j + 1)."""
+        w, h = size
+        pts = np.asarray(points, dtype=np.float64)
+        clip = np.concatenate([pts, np.ones(pts.shape[:-1] + (1,))], axis=-1) @ self.view_projection(w / h)
+        ndc = clip[..., :3] / clip[..., 3:4]
+        return np.stack([(ndc[..., 0] + 1.0) * 0.5 * w, (1.0 - ndc[..., 1]) * 0.5 * h], axis=-1)
+
+    def ray(self, x: float, y: float, size) -> tuple[np.ndarray, np.ndarray]:
+        """The ray (origin on the near plane, unit direction) through pixel coordinates (x, y)."""
+        w, h = size
+        ndc = np.array([2.0 * x / w - 1.0, 1.0 - 2.0 * y / h])
+        inverse = np.linalg.inv(self.view_projection(w / h))
+        near = np.array([ndc[0], ndc[1], -1.0, 1.0]) @ inverse
+        far = np.array([ndc[0], ndc[1], 1.0, 1.0]) @ inverse
+        near, far = near[:3] / near[3], far[:3] / far[3]
+        direction = far - near
+        return near, direction / np.linalg.norm(direction)
+
+    def forward(self) -> np.ndarray:
+        d = self.target - self.eye()
+        return d / np.linalg.norm(d)

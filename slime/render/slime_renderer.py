@@ -1,0 +1,235 @@
+"""The slime scene: sky, checker floor with a contact shadow, and the translucent jelly body.
+
+Works on any framebuffer (a window's screen or an offscreen one). Per frame: ``update(positions)``
+recomputes the smooth normals and writes positions + normals into one preallocated float32
+buffer (``buffer.write``, never reallocated), then ``render(fbo, camera)`` draws the body as one
+indexed triangle strip whose latitude bands are separated by the primitive-restart index
+0xFFFFFFFF (moderngl enables GL_PRIMITIVE_RESTART_FIXED_INDEX on every context it creates;
+tests/test_render_slime.py checks the strip covers exactly the triangle list on screen).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import moderngl
+import numpy as np
+
+from slime.paths import SHADERS
+from slime.render.camera import OrbitCamera
+from slime.render.normals import VertexNormals
+
+# Blend factors for dual-source blending (GL 3.3 core); moderngl has no names for them.
+GL_SRC1_COLOR = 0x88F9
+
+
+def load_program(ctx: moderngl.Context, name: str) -> moderngl.Program:
+    """``shaders/<name>.vert`` + ``shaders/<name>.frag`` as one program."""
+    return ctx.program(
+        vertex_shader=(SHADERS / f"{name}.vert").read_text(),
+        fragment_shader=(SHADERS / f"{name}.frag").read_text(),
+    )
+
+
+def _unit(v) -> np.ndarray:
+    v = np.asarray(v, dtype=np.float64)
+    return v / np.linalg.norm(v)
+
+
+@dataclass
+class SlimeLook:
+    """Colours and lights; the defaults make a green-teal jelly on a pale floor."""
+
+    absorb: tuple = (4.0, 1.0, 1.7)  # red absorbed most: the floor shows through green-teal
+    deep_color: tuple = (0.06, 0.50, 0.34)
+    glow_color: tuple = (0.50, 1.00, 0.66)
+    shadow_tint: tuple = (0.35, 0.48, 0.42)
+    key_dir: np.ndarray = field(default_factory=lambda: _unit([-0.45, 1.0, 0.55]))
+    fill_dir: np.ndarray = field(default_factory=lambda: _unit([0.6, 0.35, -0.9]))
+    sky_top: tuple = (0.62, 0.76, 0.90)
+    sky_horizon: tuple = (0.93, 0.94, 0.93)
+    checker_cell: float = 0.4
+    floor_extent: float = 60.0
+    fog_distance: float = 14.0
+
+
+class SlimeRenderer:
+    def __init__(self, ctx: moderngl.Context, triangles, strip, vertex_count: int, *, floor_height: float = 0.0,
+                 look: SlimeLook | None = None):
+        self.ctx = ctx
+        self.look = look or SlimeLook()
+        self.floor_height = float(floor_height)
+        self.slime_prog = load_program(ctx, "slime")
+        self.floor_prog = load_program(ctx, "floor")
+        self.sky_prog = load_program(ctx, "sky")
+
+        corners = np.array([[-1, -1], [1, -1], [-1, 1], [1, 1]], dtype="f4")
+        self._floor_vbo = ctx.buffer(corners.tobytes())
+        self._floor_vao = ctx.vertex_array(self.floor_prog, [(self._floor_vbo, "2f", "in_xz")])
+        self._sky_vao = ctx.vertex_array(self.sky_prog, [])
+
+        self._vbo = self._ibo = self._vao = None
+        self.set_mesh(triangles, strip, vertex_count)
+        self._set_static_uniforms()
+
+    # --- mesh ---------------------------------------------------------------------------------
+    def set_mesh(self, triangles, strip, vertex_count: int) -> None:
+        """(Re)build the GPU buffers for a topology; call again when the resolution changes."""
+        for obj in (self._vao, self._vbo, self._ibo):
+            if obj is not None:
+                obj.release()
+        self.vertex_count = int(vertex_count)
+        self.normals = VertexNormals(triangles, self.vertex_count)
+        self._vertex_data = np.zeros((self.vertex_count, 6), dtype="f4")  # position | normal
+        self._normal_scratch = np.empty((self.vertex_count, 3), dtype=np.float64)
+        self._vbo = self.ctx.buffer(reserve=self._vertex_data.nbytes, dynamic=True)
+        self._ibo = self.ctx.buffer(np.ascontiguousarray(strip, dtype="u4").tobytes())
+        self.index_count = len(strip)
+        self._vao = self.ctx.vertex_array(
+            self.slime_prog,
+            [(self._vbo, "3f 3f", "in_position", "in_normal")],
+            index_buffer=self._ibo,
+            index_element_size=4,
+        )
+        self._shadow = (0.0, 0.0, 1.0, 1.0)
+        self._shadow_lift = 0.0
+
+    def update(self, positions: np.ndarray) -> None:
+        """Upload this frame's surface: positions, fresh normals, and the shadow's footprint."""
+        positions = np.asarray(positions)
+        normals = self.normals(positions, out=self._normal_scratch)
+        self._vertex_data[:, :3] = positions
+        self._vertex_data[:, 3:] = normals
+        self._vbo.write(self._vertex_data)
+
+        lo = positions.min(axis=0)
+        hi = positions.max(axis=0)
+        centre = positions.mean(axis=0)
+        half = np.maximum(0.5 * (hi - lo), 1e-3)
+        # The key light comes from above and slightly in front: shift the shadow away from it by
+        # the centroid's height, a little (a long hard offset looks wrong on a soft blob).
+        height = centre[1] - self.floor_height
+        offset = -self.look.key_dir[[0, 2]] / self.look.key_dir[1] * 0.15 * height
+        self._shadow = (centre[0] + offset[0], centre[2] + offset[1], half[0] * 1.05, half[2] * 1.05)
+        self._shadow_lift = float(lo[1] - self.floor_height)
+
+    # --- drawing ------------------------------------------------------------------------------
+    def _set_static_uniforms(self) -> None:
+        look = self.look
+        sp = self.slime_prog
+        sp["u_key_dir"].value = tuple(look.key_dir)
+        sp["u_fill_dir"].value = tuple(look.fill_dir)
+        sp["u_absorb"].value = look.absorb
+        sp["u_deep_color"].value = look.deep_color
+        sp["u_glow_color"].value = look.glow_color
+        fp = self.floor_prog
+        fp["u_cell"].value = look.checker_cell
+        fp["u_extent"].value = look.floor_extent
+        fp["u_shadow_tint"].value = look.shadow_tint
+        fp["u_fog_color"].value = look.sky_horizon
+        fp["u_fog_distance"].value = look.fog_distance
+        self.sky_prog["u_top"].value = look.sky_top
+        self.sky_prog["u_horizon"].value = look.sky_horizon
+
+    def render(self, fbo: moderngl.Framebuffer, camera: OrbitCamera, *, viewport=None, wireframe: bool = False) -> None:
+        """Draw the whole scene into ``fbo`` (viewport defaults to the whole framebuffer)."""
+        ctx = self.ctx
+        fbo.use()
+        viewport = viewport or (0, 0, *fbo.size)
+        ctx.viewport = viewport
+        fbo.clear(*self.look.sky_horizon, 1.0, depth=1.0)
+        aspect = viewport[2] / max(viewport[3], 1)
+        view, proj = camera.gl_matrices(aspect)
+        eye = tuple(camera.eye())
+
+        ctx.disable(moderngl.DEPTH_TEST | moderngl.CULL_FACE | moderngl.BLEND)
+        ctx.wireframe = False
+        inv_view_proj = np.linalg.inv(camera.view_projection(aspect)).astype("f4")
+        self.sky_prog["u_inv_view_proj"].write(inv_view_proj)
+        self.sky_prog["u_eye"].value = eye
+        self._sky_vao.render(moderngl.TRIANGLES, vertices=3)
+
+        ctx.enable(moderngl.DEPTH_TEST)
+        ctx.depth_func = "<"
+        fp = self.floor_prog
+        fp["u_view"].write(view)
+        fp["u_proj"].write(proj)
+        fp["u_eye"].value = eye
+        fp["u_floor_height"].value = self.floor_height
+        fp["u_shadow"].value = self._shadow
+        fp["u_shadow_lift"].value = self._shadow_lift
+        self._floor_vao.render(moderngl.TRIANGLE_STRIP)
+
+        sp = self.slime_prog
+        sp["u_view"].write(view)
+        sp["u_proj"].write(proj)
+        sp["u_eye"].value = eye
+        if wireframe:
+            sp["u_wireframe"].value = 1
+            sp["u_back_pass"].value = 0
+            ctx.wireframe = True
+            self._vao.render(moderngl.TRIANGLE_STRIP)
+            ctx.wireframe = False
+            return
+
+        # Jelly: no depth writes (the floor stays visible through it); inner back wall first,
+        # then the front surface, each multiplying what is behind by its transmittance.
+        sp["u_wireframe"].value = 0
+        ctx.enable(moderngl.BLEND | moderngl.CULL_FACE)
+        ctx.blend_func = moderngl.ONE, GL_SRC1_COLOR
+        ctx.depth_mask = False
+        try:
+            ctx.cull_face = "front"
+            sp["u_back_pass"].value = 1
+            self._vao.render(moderngl.TRIANGLE_STRIP)
+            ctx.cull_face = "back"
+            sp["u_back_pass"].value = 0
+            self._vao.render(moderngl.TRIANGLE_STRIP)
+        finally:
+            ctx.depth_mask = True
+            ctx.cull_face = "back"
+            ctx.blend_func = moderngl.DEFAULT_BLENDING
+            ctx.disable(moderngl.BLEND | moderngl.CULL_FACE)
+
+    def release(self) -> None:
+        for obj in (self._vao, self._vbo, self._ibo, self._floor_vao, self._floor_vbo, self._sky_vao,
+                    self.slime_prog, self.floor_prog, self.sky_prog):
+            obj.release()
+
+
+class OffscreenTarget:
+    """A framebuffer to render into headless, resolved to a plain one for reading.
+
+    Multisampled renderbuffers read back black; with ``samples > 0`` the scene is drawn into the
+    multisampled framebuffer and ``copy_framebuffer`` resolves it before ``read``.
+    """
+
+    def __init__(self, ctx: moderngl.Context, size, samples: int = 4):
+        self.ctx = ctx
+        self.size = (int(size[0]), int(size[1]))
+        self.samples = int(samples)
+        self.resolved = ctx.framebuffer(
+            color_attachments=[ctx.renderbuffer(self.size, 4)],
+            depth_attachment=ctx.depth_renderbuffer(self.size),
+        )
+        if self.samples > 0:
+            self.draw = ctx.framebuffer(
+                color_attachments=[ctx.renderbuffer(self.size, 4, samples=self.samples)],
+                depth_attachment=ctx.depth_renderbuffer(self.size, samples=self.samples),
+            )
+        else:
+            self.draw = self.resolved
+
+    def resolve(self) -> moderngl.Framebuffer:
+        if self.draw is not self.resolved:
+            self.ctx.copy_framebuffer(self.resolved, self.draw)
+        return self.resolved
+
+    def release(self) -> None:
+        fbos = {id(self.draw): self.draw, id(self.resolved): self.resolved}
+        for fbo in fbos.values():
+            for att in fbo.color_attachments:
+                att.release()
+            if fbo.depth_attachment is not None:
+                fbo.depth_attachment.release()
+            fbo.release()
