@@ -70,6 +70,8 @@ class SodaModel:
     wave_speed: float
     wave_direction: float  # +1 or -1
     last_wall: int = WALL_UNKNOWN
+    # Walls flip the wave (the seed always does; OpenConstructor's other wave modes do not).
+    auto_reverse: bool = True
     name: str = ""
     author: str = ""
     # Ticks undone because they produced non-finite numbers (too stiff for the lagged integrator).
@@ -98,6 +100,7 @@ class SodaModel:
         wave_speed=0.06,
         wave_direction=1.0,
         last_wall=WALL_UNKNOWN,
+        auto_reverse=True,
         name="",
         author="",
     ) -> "SodaModel":
@@ -122,6 +125,7 @@ class SodaModel:
             wave_speed=float(wave_speed),
             wave_direction=float(wave_direction),
             last_wall=int(last_wall),
+            auto_reverse=bool(auto_reverse),
             name=name,
             author=author,
         )
@@ -169,6 +173,7 @@ class SodaModel:
             wave_speed=self.wave_speed,
             wave_direction=self.wave_direction,
             last_wall=self.last_wall,
+            auto_reverse=self.auto_reverse,
             name=self.name,
             author=self.author,
             blowups=self.blowups,
@@ -224,8 +229,8 @@ class SodaModel:
 
     # --- time ----------------------------------------------------------------------------------
 
-    def tick(self, dt: float = SEED_DT) -> None:
-        tick(self, dt)
+    def tick(self, dt: float = SEED_DT, held=None) -> None:
+        tick(self, dt, held)
 
 
 def incidence_matrix(a: np.ndarray, b: np.ndarray, n: int) -> np.ndarray:
@@ -250,8 +255,11 @@ def count_wave_flips(last_wall: int, sides: np.ndarray) -> tuple[int, int]:
     return int(np.count_nonzero(sequence[1:] != sequence[:-1])), int(sides[-1])
 
 
-def tick(model: SodaModel, dt: float = SEED_DT) -> None:
+def tick(model: SodaModel, dt: float = SEED_DT, held=None) -> None:
     """One Model.tick: advance the wave, then 10 x 10 substeps of dt / 10 (see module docstring).
+
+    ``held`` = (mass indices, (K, 2) locations) pins those masses there at rest for the whole
+    tick (a mass dragged by the mouse); None for the seed's free run.
 
     If the tick produces non-finite numbers (stiffness far past what the lagged explicit
     integrator can take), the model goes back to where the tick began with its masses at rest,
@@ -264,7 +272,7 @@ def tick(model: SodaModel, dt: float = SEED_DT) -> None:
         return
     saved = (p.positions.copy(), p.velocities.copy(), model.acceleration.copy(), model.wave_direction, model.last_wall)
     with np.errstate(all="ignore"):
-        _substeps(model, dt / OVERSAMPLING)
+        _substeps(model, dt / OVERSAMPLING, held)
     if not (np.isfinite(p.positions).all() and np.isfinite(p.velocities).all() and np.isfinite(model.acceleration).all()):
         p.positions[...] = saved[0]
         p.velocities[...] = 0.0
@@ -273,7 +281,7 @@ def tick(model: SodaModel, dt: float = SEED_DT) -> None:
         model.blowups += 1
 
 
-def _substeps(model: SodaModel, h: float) -> None:
+def _substeps(model: SodaModel, h: float, held=None) -> None:
     """The 100 substeps of one tick, in place on the model's arrays."""
     p, springs = model.particles, model.springs
     x, v = p.positions, p.velocities
@@ -303,6 +311,9 @@ def _substeps(model: SodaModel, h: float) -> None:
     scale_col = scale[:, None]
     loc_x, loc_y = x[:, 0], x[:, 1]
     has_springs = s > 0
+    if held is not None:
+        held_index = np.asarray(held[0], dtype=np.int64).reshape(-1)
+        held_location = np.asarray(held[1], dtype=np.float64).reshape(-1, 2)
 
     for _ in range(SUBSTEPS_PER_TICK):
         # Forces. Soda masses weigh 1, so gravity adds as it is.
@@ -328,6 +339,10 @@ def _substeps(model: SodaModel, h: float) -> None:
         np.multiply(acceleration, h, out=step)
         v += step
         acceleration, force = force, acceleration
+        if held is not None:  # the hand wins over every force
+            x[held_index] = held_location
+            v[held_index] = 0.0
+            acceleration[held_index] = 0.0
 
         # Floor.
         below = loc_y < 0.0
@@ -336,12 +351,13 @@ def _substeps(model: SodaModel, h: float) -> None:
             v[below] *= ground_factor
         # Walls, and the wave flips they cause.
         outside = (loc_x < 0.0) | (loc_x > width)
-        if outside.any():
+        if outside.any():  # rare: a branch costs less than masked arithmetic every substep
             np.clip(loc_x, 0.0, width, out=loc_x)
             v[outside] *= wall_factor
-            sides = np.where(loc_x[outside] <= 0.0, WALL_LEFT, WALL_RIGHT)
-            flips, model.last_wall = count_wave_flips(model.last_wall, sides)
-            if flips % 2:
-                model.wave_direction = -model.wave_direction
+            if model.auto_reverse:
+                sides = np.where(loc_x[outside] <= 0.0, WALL_LEFT, WALL_RIGHT)
+                flips, model.last_wall = count_wave_flips(model.last_wall, sides)
+                if flips % 2:
+                    model.wave_direction = -model.wave_direction
 
     model.acceleration[...] = acceleration
