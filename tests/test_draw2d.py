@@ -1,0 +1,319 @@
+"""The 2D renderer, text overlay and headless scene render, checked on pixels (EGL, no display).
+
+A small demo scene (a few masses on springs, boxes, HUD lines) stands in for the real scenes so the
+drawing is tested through the Scene2D protocol alone. In CI (env CI set) a missing GL context fails.
+"""
+
+from __future__ import annotations
+
+import os
+
+import numpy as np
+import pytest
+from PIL import Image
+
+from slime.render.context import GLUnavailable, create_headless_context
+from slime.render.draw2d import Renderer2D, View2D
+from slime.render.images import read_rgba
+from slime.render.text import TextOverlay
+from slime.scenes.base import DrawList, Param, Scene2D
+
+WHITE = (1.0, 1.0, 1.0, 1.0)
+RED = (0.85, 0.15, 0.15, 1.0)
+GREEN = (0.1, 0.6, 0.2, 1.0)
+BLUE = (0.15, 0.3, 0.85, 1.0)
+DARK = (0.1, 0.1, 0.12, 1.0)
+
+
+class DemoScene(Scene2D):
+    """Three masses on two springs above a floor box, an outlined box, a dashed spring; a mass
+    bobs with the step count (so every frame differs) and each left click adds a red disc."""
+
+    name = "demo"
+    title = "slime demo scene"
+    bounds = (0.0, 0.0, 10.0, 10.0)
+    help_lines = ["click  add a mass", "r  reset"]
+
+    def __init__(self, y_down: bool = False, hud_lines=None):
+        self.y_down = y_down
+        self.hud_lines = ["demo scene", "masses: 3"] if hud_lines is None else hud_lines
+        self.reset()
+        self.gain = 1.0
+        self.keys: list[str] = []
+
+    def reset(self) -> None:
+        self.frame = 0
+        self.clicks: list[tuple[float, float]] = []
+
+    def step(self) -> None:
+        self.frame += 1
+
+    def positions(self) -> np.ndarray:
+        bob = 7.0 + 0.5 * np.sin(0.2 * self.frame)
+        return np.array([[2.0, 5.0], [5.0, 5.0], [8.0, bob]])
+
+    def springs(self) -> np.ndarray:
+        return np.array([[0, 1], [1, 2]])
+
+    def draw_list(self) -> DrawList:
+        dl = DrawList()
+        p = self.positions()
+        dl.add_boxes([(0.0, 0.0)], [(10.0, 1.0)], BLUE, filled=True)
+        dl.add_boxes([(0.5, 7.5)], [(3.5, 9.5)], DARK, filled=False)
+        dl.add_lines(p[[0, 1], :], p[[1, 2], :], GREEN)
+        dl.add_lines([(1.0, 2.5)], [(9.0, 2.5)], DARK, dashed=True)
+        dl.add_circles(p, 0.4, RED, filled=True)
+        dl.add_circles([(8.0, 3.8)], 0.6, BLUE, filled=False)
+        if self.clicks:
+            dl.add_circles(self.clicks, 0.5, RED, filled=True)
+        return dl
+
+    def hud(self) -> list[str]:
+        return list(self.hud_lines)
+
+    def parameters(self) -> list[Param]:
+        return [Param("gain", lambda: self.gain, lambda v: setattr(self, "gain", v), 0.0, 2.0)]
+
+    def key(self, name: str) -> None:
+        self.keys.append(name)
+        if name == "r":
+            self.reset()
+
+    def mouse_press(self, xy, button: str) -> None:
+        if button == "left":
+            self.clicks.append((float(xy[0]), float(xy[1])))
+
+
+class SingleDisc(Scene2D):
+    """One filled disc; for the flip and aspect checks."""
+
+    name = "disc"
+    bounds = (0.0, 0.0, 10.0, 10.0)
+
+    def __init__(self, center, radius, y_down=False, hud_lines=()):
+        self.center, self.radius, self.y_down = center, radius, y_down
+        self.hud_lines = list(hud_lines)
+
+    def hud(self):
+        return self.hud_lines
+
+    def step(self) -> None:
+        pass
+
+    def positions(self):
+        return np.array([self.center])
+
+    def draw_list(self):
+        dl = DrawList()
+        dl.add_circles([self.center], self.radius, RED, filled=True)
+        return dl
+
+
+@pytest.fixture(scope="module")
+def ctx():
+    try:
+        context = create_headless_context()
+    except GLUnavailable as exc:
+        if os.environ.get("CI"):
+            pytest.fail(f"CI needs a headless GL context: {exc}")
+        pytest.skip(str(exc))
+    yield context
+    context.release()
+
+
+def draw(ctx, scene: Scene2D, size=(400, 300), text=False) -> np.ndarray:
+    fbo = ctx.simple_framebuffer(size, components=4)
+    fbo.use()
+    ctx.viewport = (0, 0, *size)
+    fbo.clear(*scene.background)
+    renderer = Renderer2D(ctx)
+    renderer.draw(scene.draw_list(), View2D(scene.bounds, scene.y_down, size))
+    if text:
+        overlay = TextOverlay(ctx)
+        overlay.draw(scene.hud(), 8, 8, size)
+        overlay.release()
+    pixels = read_rgba(fbo)
+    renderer.release()
+    fbo.release()
+    return pixels.astype(int)
+
+
+def at(pixels, view: View2D, world) -> np.ndarray:
+    x, y = np.floor(view.world_to_pixel(world)).astype(int)
+    return pixels[y, x, :3]
+
+
+def near(pixels, view: View2D, world, color, tol=8) -> bool:
+    """Some pixel of the 3x3 around the projection has ``color`` (thin diagonal strokes cover
+    pixel centres only partly)."""
+    x, y = np.floor(view.world_to_pixel(world)).astype(int)
+    block = pixels[y - 1 : y + 2, x - 1 : x + 2, :3].reshape(-1, 3)
+    return bool(np.any(np.all(np.abs(block - rgb(color)) <= tol, axis=1)))
+
+
+def rgb(color) -> np.ndarray:
+    return np.round(np.asarray(color[:3]) * 255).astype(int)
+
+
+def close(a, color, tol=8) -> bool:
+    return bool(np.all(np.abs(np.asarray(a) - rgb(color)) <= tol))
+
+
+# ---- the world fit (numpy only) ----
+
+
+def test_view_fits_bounds_centred_and_inverts():
+    view = View2D((0.0, 0.0, 10.0, 5.0), False, (400, 400))
+    assert view.scale == pytest.approx(40.0)  # width limits: 400 px / 10 units
+    corners = view.world_to_pixel([(0.0, 0.0), (10.0, 5.0)])
+    # Centred vertically: 200 px of world height in a 400 px viewport leaves 100 px above and below.
+    np.testing.assert_allclose(corners, [(0.0, 300.0), (400.0, 100.0)])
+    flipped = View2D((0.0, 0.0, 10.0, 5.0), True, (400, 400)).world_to_pixel([(0.0, 0.0)])
+    np.testing.assert_allclose(flipped, [(0.0, 100.0)])
+    points = np.random.default_rng(1).uniform(-5, 15, size=(20, 2))
+    for y_down in (False, True):
+        v = View2D((-3.0, 2.0, 7.0, 4.0), y_down, (640, 360))
+        np.testing.assert_allclose(v.pixel_to_world(v.world_to_pixel(points)), points, atol=1e-9)
+
+
+# ---- pixels ----
+
+
+def test_masses_springs_boxes_and_background(ctx):
+    scene = DemoScene()
+    size = (400, 300)
+    view = View2D(scene.bounds, scene.y_down, size)
+    pixels = draw(ctx, scene, size)
+    p = scene.positions()
+    for centre in p:
+        assert close(at(pixels, view, centre), RED), "a filled mass shows its colour at its centre"
+    # Spring midpoints (between the discs) carry the spring's colour.
+    assert near(pixels, view, 0.5 * (p[0] + p[1]), GREEN)
+    assert near(pixels, view, 0.5 * (p[1] + p[2]), GREEN)
+    # Filled box inside; outlined box: its edge is drawn, its inside is background.
+    assert close(at(pixels, view, (5.0, 0.5)), BLUE)
+    assert close(at(pixels, view, (2.0, 8.5)), WHITE)
+    left_edge = np.floor(view.world_to_pixel((0.5, 8.5))).astype(int)
+    assert close(pixels[left_edge[1], left_edge[0], :3], DARK, tol=40)
+    # Ring: coloured just inside its radius, background at its centre.
+    assert close(at(pixels, view, (8.0, 3.8)), WHITE)
+    assert close(at(pixels, view, (8.0 + 0.6 - 1.0 / view.scale, 3.8)), BLUE, tol=40)
+    # Background away from everything, and in the letterbox margins left and right of the bounds.
+    assert close(at(pixels, view, (5.0, 9.0)), WHITE)
+    assert close(pixels[150, 5, :3], WHITE) and close(pixels[150, 394, :3], WHITE)
+
+
+def test_dashed_spring_has_gaps(ctx):
+    scene = DemoScene()
+    size = (400, 300)
+    view = View2D(scene.bounds, scene.y_down, size)
+    pixels = draw(ctx, scene, size)
+    xs = np.linspace(2.0, 8.0, 200)
+    row = np.array([at(pixels, view, (x, 2.5)) for x in xs])
+    dark = np.all(np.abs(row - rgb(DARK)) <= 30, axis=1)
+    white = np.all(np.abs(row - rgb(WHITE)) <= 30, axis=1)
+    assert dark.mean() > 0.3 and white.mean() > 0.3, "a dashed spring alternates dash and gap"
+    assert np.count_nonzero(np.diff(dark.astype(int)) == 1) >= 5  # several separate dashes
+
+
+@pytest.mark.parametrize("y_down", [False, True])
+def test_y_down_flips(ctx, y_down):
+    # World y = 1 is near the top of the world for y-down scenes (pixel-coordinate seeds), the bottom otherwise.
+    scene = SingleDisc((5.0, 1.0), 0.5, y_down=y_down)
+    pixels = draw(ctx, scene, (300, 300))
+    rows = np.nonzero(np.all(np.abs(pixels[..., :3] - rgb(RED)) <= 8, axis=2))[0]
+    assert rows.size > 0
+    if y_down:
+        assert rows.max() < 100
+    else:
+        assert rows.min() > 200
+
+
+@pytest.mark.parametrize("size", [(400, 200), (200, 400), (333, 251)])
+def test_aspect_preserved_circle_is_round(ctx, size):
+    radius = 2.0
+    scene = SingleDisc((5.0, 5.0), radius)
+    pixels = draw(ctx, scene, size)
+    covered = pixels[..., 0] - pixels[..., 1] > 128  # red-ish pixels, edge pixels half covered
+    ys, xs = np.nonzero(covered)
+    width, height = xs.max() - xs.min() + 1, ys.max() - ys.min() + 1
+    assert abs(width - height) <= 1
+    expected = 2 * radius * View2D(scene.bounds, False, size).scale
+    assert abs(width - expected) <= 2
+
+
+def test_hud_text_is_dark_in_text_area(ctx):
+    size = (400, 300)
+    with_text = draw(ctx, SingleDisc((5.0, 5.0), 1.0, hud_lines=["HUD line one", "second line 123"]), size, text=True)
+    without = draw(ctx, SingleDisc((5.0, 5.0), 1.0), size, text=True)
+    area = (slice(8, 50), slice(8, 150))
+    dark = lambda px: np.count_nonzero(px[area][..., :3].max(axis=2) < 100)  # noqa: E731
+    assert dark(without) == 0
+    assert dark(with_text) > 50
+
+
+def test_text_cache_rasterises_unchanged_text_once(ctx):
+    overlay = TextOverlay(ctx)
+    fbo = ctx.simple_framebuffer((200, 100))
+    fbo.use()
+    for _ in range(5):
+        w, h = overlay.draw(["same text"], 0, 0, (200, 100))
+    assert overlay.rasterized == 1
+    overlay.draw(["other text"], 0, 0, (200, 100))
+    assert overlay.rasterized == 2
+    bigger = overlay.draw(["same text"], 0, 0, (200, 100), scale=2.0)
+    assert bigger[1] > 1.8 * h
+    overlay.release()
+    fbo.release()
+
+
+# ---- headless render command ----
+
+
+@pytest.fixture
+def demo_loader(monkeypatch):
+    import slime.app.render_scene as rs
+
+    monkeypatch.setattr(rs, "load_scene", lambda name: DemoScene())
+
+
+def test_render_png_exact_size(ctx, demo_loader, tmp_path):
+    from slime.app.render_scene import render_scene
+
+    out = tmp_path / "demo.png"
+    render_scene("demo", output=out, frames=3, size=(321, 123), progress=False)
+    with Image.open(out) as image:
+        assert image.size == (321, 123)
+        pixels = np.asarray(image.convert("RGB")).astype(int)
+    assert pixels[..., :3].max(axis=2).min() < 100  # something dark (springs, text) was drawn
+    assert [p.name for p in tmp_path.iterdir()] == ["demo.png"]  # no temp file left
+
+
+def test_render_gif_has_every_frame(ctx, demo_loader, tmp_path):
+    from slime.app.render_scene import render_scene
+
+    out = tmp_path / "demo.gif"
+    render_scene("demo", output=out, frames=7, size=(160, 120), progress=False)
+    with Image.open(out) as image:
+        assert image.n_frames == 7
+        assert image.size == (160, 120)
+
+
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        {"output": "x.jpg"},
+        {"output": "no/such/folder/x.png"},
+        {"output": "x.png", "frames": 0},
+        {"output": "x.png", "size": (0, 10)},
+        {"output": "x.png", "size": "800x600"},
+    ],
+)
+def test_render_bad_arguments_one_line_value_error(demo_loader, tmp_path, monkeypatch, kwargs):
+    from slime.app.render_scene import render_scene
+
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(ValueError) as info:
+        render_scene("demo", **kwargs)
+    assert "\n" not in str(info.value)
+    assert list(tmp_path.iterdir()) == []
