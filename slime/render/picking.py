@@ -40,7 +40,10 @@ def intersect_ray_triangles(origin, direction, positions: np.ndarray, triangles:
     q = np.cross(s, edge1)
     v = (q @ direction) * inv_det
     t = np.einsum("ij,ij->i", edge2, q) * inv_det
-    hit = ~parallel & (u >= 0.0) & (v >= 0.0) & (u + v <= 1.0) & (t > 0.0)
+    # A hair of slack on the edges: a ray exactly through an edge or vertex would otherwise be
+    # rejected by rounding on every triangle that shares it and slip through the mesh.
+    slack = 1e-9
+    hit = ~parallel & (u >= -slack) & (v >= -slack) & (u + v <= 1.0 + slack) & (t > 0.0)
     return t, u, v, hit
 
 

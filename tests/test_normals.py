@@ -1,0 +1,68 @@
+"""Smooth vertex normals of the deformed slime surface (slime/render/normals.py)."""
+
+import numpy as np
+
+from slime.physics.sphere import sphere_triangles, uv_sphere
+from slime.render.normals import VertexNormals, face_normals, vertex_normals
+
+
+def _deformed_sphere(stacks=20, slices=24, seed=0):
+    """A star-shaped blob: sphere squashed, shifted and given random radial bumps."""
+    rng = np.random.default_rng(seed)
+    unit = uv_sphere(stacks, slices, 1.0)
+    bump = 1.0 + 0.25 * rng.uniform(-1.0, 1.0, len(unit))
+    return unit * bump[:, None] * [1.4, 0.6, 1.0] + [3.0, 0.6, -2.0], sphere_triangles(stacks, slices)
+
+
+def test_normals_of_a_round_sphere_are_radial():
+    pos = uv_sphere(32, 32, 2.0, center=(1.0, 2.0, 3.0))
+    n = vertex_normals(pos, sphere_triangles(32, 32))
+    radial = (pos - [1.0, 2.0, 3.0]) / 2.0
+    assert np.allclose(np.linalg.norm(n, axis=1), 1.0)
+    assert np.min(np.einsum("ij,ij->i", n, radial)) > 0.995
+
+
+def test_normals_point_outward_on_a_deformed_body():
+    pos, tris = _deformed_sphere()
+    n = vertex_normals(pos, tris)
+    # Outward for a star-shaped body: away from the centre, and agreeing with the faces around it.
+    outward = pos - pos.mean(axis=0)
+    assert np.all(np.einsum("ij,ij->i", n, outward) > 0.0)
+    assert np.allclose(np.linalg.norm(n, axis=1), 1.0)
+    # Summed over the closed surface, the area vectors cancel; the vertex normals lean outward.
+    assert np.linalg.norm(face_normals(pos, tris).sum(axis=0)) < 1e-9
+
+
+def test_normals_of_a_squashed_body_match_the_ellipsoid_gradient():
+    a, b, c = 1.4, 0.6, 1.0
+    pos = uv_sphere(48, 48, 1.0) * [a, b, c]
+    n = vertex_normals(pos, sphere_triangles(48, 48))
+    exact = pos / np.array([a, b, c]) ** 2
+    exact /= np.linalg.norm(exact, axis=1, keepdims=True)
+    angle = np.degrees(np.arccos(np.clip(np.einsum("ij,ij->i", n, exact), -1.0, 1.0)))
+    assert angle.max() < 2.0
+
+
+def test_face_normals_are_area_weighted():
+    # Vertex 0 is shared by a big triangle in the z = 0 plane and a small one in the x = 0 plane:
+    # the blend leans toward the big one by the ratio of their areas.
+    pos = np.array([[0, 0, 0], [4, 0, 0], [0, 4, 0], [0, 0, -1], [0, 1, 0]], dtype=float)
+    tris = np.array([[0, 1, 2], [0, 3, 4]])
+    n = VertexNormals(tris, len(pos))(pos)
+    big, small = 8.0, 0.5  # areas
+    expected = np.array([small, 0.0, big]) / np.hypot(small, big)
+    assert np.allclose(n[0], expected)
+
+
+def test_collapsed_triangles_give_zero_not_nan():
+    pos = np.zeros((3, 3))
+    n = vertex_normals(pos, np.array([[0, 1, 2]]))
+    assert np.all(np.isfinite(n)) and np.all(n == 0.0)
+
+
+def test_out_buffer_is_reused():
+    pos, tris = _deformed_sphere(8, 8)
+    vn = VertexNormals(tris, len(pos))
+    out = np.empty((len(pos), 3))
+    assert vn(pos, out=out) is out
+    assert np.allclose(out, vertex_normals(pos, tris))
