@@ -28,9 +28,9 @@ void main() {
     float r2 = dot(d, d);
     float lift = u_shadow_lift / max(max(u_shadow.z, u_shadow.w), 1e-3);
     float fade = exp(-2.5 * max(lift, 0.0));
-    float core = exp(-3.2 * r2 * r2);
-    float halo = exp(-0.9 * r2);
-    float shadow = clamp(fade * (0.65 * core + 0.30 * halo), 0.0, 0.85);
+    float core = exp(-1.4 * r2 * r2);
+    float halo = exp(-0.55 * r2);
+    float shadow = clamp(fade * (0.55 * core + 0.35 * halo), 0.0, 0.85);
     color *= mix(vec3(1.0), u_shadow_tint, shadow);
 
     float dist = length(v_world - u_eye);

@@ -55,10 +55,13 @@ class SlimeLook:
 
 class SlimeRenderer:
     def __init__(self, ctx: moderngl.Context, triangles, strip, vertex_count: int, *, floor_height: float = 0.0,
-                 look: SlimeLook | None = None):
+                 floor_bias: float = 0.005, look: SlimeLook | None = None):
         self.ctx = ctx
         self.look = look or SlimeLook()
         self.floor_height = float(floor_height)
+        # The floor is drawn this far below its plane: the slime's flattened bottom lies exactly on
+        # the plane and would otherwise z-fight with it (speckles through the jelly).
+        self.floor_bias = float(floor_bias)
         self.slime_prog = load_program(ctx, "slime")
         self.floor_prog = load_program(ctx, "floor")
         self.sky_prog = load_program(ctx, "sky")
@@ -155,7 +158,7 @@ class SlimeRenderer:
         fp["u_view"].write(view)
         fp["u_proj"].write(proj)
         fp["u_eye"].value = eye
-        fp["u_floor_height"].value = self.floor_height
+        fp["u_floor_height"].value = self.floor_height - self.floor_bias
         fp["u_shadow"].value = self._shadow
         fp["u_shadow_lift"].value = self._shadow_lift
         self._floor_vao.render(moderngl.TRIANGLE_STRIP)

@@ -1,0 +1,364 @@
+"""The interactive 3D slime window (moderngl-window 3.x).
+
+Mouse: left click pokes the slime where the cursor's ray hits it; left drag grabs that point and
+pulls it after the cursor (release throws with the mouse's velocity); right or middle drag orbits
+the camera; the wheel zooms. Keys are listed in ``HELP`` (H shows them in the window).
+
+Coordinates: mouse events arrive in window points, the viewport is in framebuffer pixels (they
+differ on HiDPI screens), so rays are cast with ``wnd.size`` and drawing uses ``wnd.buffer_size``.
+Physics runs at a fixed dt from an accumulator, independent of the frame rate.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+import moderngl_window as mglw
+
+from slime.app.render_slime import default_camera, make_body
+from slime.render.context import has_display
+from slime.render.images import read_rgba, save_png
+from slime.render.picking import intersect_plane, pick
+from slime.render.slime_renderer import OffscreenTarget, SlimeRenderer
+
+HELP = (
+    ("left click", "poke the slime"),
+    ("left drag", "grab and pull; release to throw"),
+    ("right/middle drag", "orbit the camera"),
+    ("wheel", "zoom"),
+    ("R", "reset the slime"),
+    ("S", "spike: jolt every vertex"),
+    ("Space", "pause / resume"),
+    ("W", "wireframe"),
+    ("G", "gravity on / off"),
+    ("Up / Down", "volume stiffness x1.25 / /1.25"),
+    ("Left / Right", "shape stiffness /1.25 / x1.25"),
+    ("H", "this help"),
+    ("P", "save a screenshot PNG here"),
+    ("Esc", "quit"),
+)
+
+CLICK_SLOP = 4.0  # window points the cursor may move and still count as a click
+MAX_STEPS_PER_FRAME = 4  # past this the simulation slows down instead of spiralling
+POKE_IMPULSE = 0.6  # N*s per kg of body: a click changes the local speed by a few m/s
+
+
+def _log(message: str) -> None:
+    """Event log for the window test (SLIME_DEMO_LOG=1); silent otherwise."""
+    if os.environ.get("SLIME_DEMO_LOG"):
+        print(message, flush=True)
+
+
+class DemoWindow(mglw.WindowConfig):
+    title = "slime"
+    gl_version = (3, 3)
+    window_size = (1280, 720)
+    aspect_ratio = None  # follow the window; a fixed ratio letterboxes
+    resizable = True
+    samples = 4
+    vsync = True
+    clear_color = None  # the renderer clears (sky colour)
+
+    @classmethod
+    def add_arguments(cls, parser):
+        parser.add_argument("--stacks", type=int, default=None)
+        parser.add_argument("--slices", type=int, default=None)
+        parser.add_argument("--frames", type=int, default=0, help="close after this many frames (0: never)")
+
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        argv = self.argv
+        self.max_frames = int(getattr(argv, "frames", 0) or 0)
+        self.body = make_body(getattr(argv, "stacks", None), getattr(argv, "slices", None))
+        self.camera = default_camera(self.body)
+        self.renderer = SlimeRenderer(
+            self.ctx, self.body.triangles, self.body.strip, len(self.body.positions),
+            floor_height=float(self.body.params.floor_height), floor_bias=0.005 * float(self.body.params.radius),
+        )
+        self.renderer.update(self.body.positions)
+        self.gravity = np.asarray(self.body.params.gravity, dtype=np.float64).copy()
+        self.gravity_on = bool(np.any(self.gravity))
+
+        self.paused = False
+        self.wireframe = False
+        self.show_help = False
+        self.accumulator = 0.0
+        self.frame_count = 0
+        self.fps = 0.0
+        self._fps_frames, self._fps_since = 0, time.perf_counter()
+
+        self._press = None  # (x, y, RayHit) of a left press not yet a drag
+        self._grab_plane = None  # (point, normal) the grabbed vertex is dragged across
+        self._drag_trail: list[tuple[float, np.ndarray]] = []
+
+        self.imgui = None
+        try:
+            from imgui_bundle import imgui
+            from moderngl_window.integrations.imgui_bundle import ModernglWindowRenderer
+
+            imgui.create_context()
+            imgui.get_io().ini_filename = ""  # no imgui.ini next to the user's files
+            self._imgui_mod = imgui
+            self.imgui = ModernglWindowRenderer(self.wnd)
+        except Exception as exc:  # the panel is a convenience; the keys still work without it
+            print(f"slime demo: parameter panel unavailable ({exc}); keys still work, H lists them", file=sys.stderr)
+
+    # --- simulation -------------------------------------------------------------------------
+    def _advance(self, frametime: float) -> None:
+        if self.paused:
+            self.accumulator = 0.0
+            return
+        dt = float(self.body.params.dt)
+        self.accumulator += min(frametime, 0.25)
+        steps = 0
+        while self.accumulator >= dt and steps < MAX_STEPS_PER_FRAME:
+            self.body.step()
+            self.accumulator -= dt
+            steps += 1
+        if steps == MAX_STEPS_PER_FRAME:
+            self.accumulator = min(self.accumulator, dt)
+
+    def _rebuild(self, **changes) -> None:
+        """A new body at another resolution (topology changes need new buffers)."""
+        self.body.set_params(**changes)  # a new stacks/slices rebuilds the body's mesh and resets it
+        self.renderer.set_mesh(self.body.triangles, self.body.strip, len(self.body.positions))
+        self._press, self._grab_plane = None, None
+
+    def _set(self, **changes) -> None:
+        self.body.set_params(**changes)
+
+    # --- drawing ----------------------------------------------------------------------------
+    def on_render(self, time_s: float, frametime: float) -> None:
+        self._advance(frametime)
+        self.renderer.update(self.body.positions)
+        self.renderer.render(self.wnd.fbo, self.camera, viewport=(0, 0, *self.wnd.buffer_size),
+                             wireframe=self.wireframe)
+        self._count_fps()
+        if self.imgui is not None:
+            self._draw_panel()
+        self.frame_count += 1
+        if self.max_frames and self.frame_count >= self.max_frames:
+            self.wnd.close()
+
+    def _count_fps(self) -> None:
+        self._fps_frames += 1
+        now = time.perf_counter()
+        if now - self._fps_since >= 0.5:
+            self.fps = self._fps_frames / (now - self._fps_since)
+            self._fps_frames, self._fps_since = 0, now
+
+    def _draw_panel(self) -> None:
+        imgui = self._imgui_mod
+        p = self.body.params
+        imgui.new_frame()
+        imgui.set_next_window_pos((10, 10), imgui.Cond_.first_use_ever)
+        imgui.begin("slime")
+        imgui.text(f"{self.fps:5.1f} FPS   {len(self.body.positions)} vertices" + ("   PAUSED" if self.paused else ""))
+        changed, value = imgui.slider_float("viscosity", float(p.viscosity), 0.0, 20.0, "%.2f")
+        if changed:
+            self._set(viscosity=value)
+        changed, value = imgui.slider_float("volume stiffness", float(p.volume_stiffness), 0.0,
+                                            max(4.0 * float(p.volume_stiffness), 1.0), "%.1f",
+                                            imgui.SliderFlags_.logarithmic)
+        if changed:
+            self._set(volume_stiffness=value)
+        changed, value = imgui.slider_float("shape stiffness", float(p.shape_stiffness), 0.0,
+                                            max(4.0 * float(p.shape_stiffness), 1.0), "%.1f",
+                                            imgui.SliderFlags_.logarithmic)
+        if changed:
+            self._set(shape_stiffness=value)
+        g = float(-self.gravity[1])
+        changed, value = imgui.slider_float("gravity", g, 0.0, 30.0, "%.2f m/s2")
+        if changed:
+            self.gravity = np.array([0.0, -value, 0.0])
+            self._set(gravity=tuple(self.gravity) if self.gravity_on else (0.0, 0.0, 0.0))
+        changed, value = imgui.slider_int("stacks", int(p.stacks), 4, 128)
+        if changed:
+            self._rebuild(stacks=value)
+        changed, value = imgui.slider_int("slices", int(p.slices), 4, 128)
+        if changed:
+            self._rebuild(slices=value)
+        imgui.text("H: help   R: reset   Space: pause")
+        imgui.end()
+        if self.show_help:
+            imgui.set_next_window_pos((10, 260), imgui.Cond_.first_use_ever)
+            imgui.begin("keys")
+            for key, what in HELP:
+                imgui.text(f"{key:>18}  {what}")
+            imgui.end()
+        imgui.render()
+        self.imgui.render(imgui.get_draw_data())
+
+    def on_resize(self, width: int, height: int) -> None:
+        if self.imgui is not None:
+            self.imgui.resize(width, height)
+
+    # --- mouse ------------------------------------------------------------------------------
+    def _ui_wants_mouse(self) -> bool:
+        return self.imgui is not None and self._imgui_mod.get_io().want_capture_mouse
+
+    def _ray(self, x: float, y: float):
+        return self.camera.ray(x, y, self.wnd.size)
+
+    def on_mouse_position_event(self, x, y, dx, dy):
+        if self.imgui is not None:
+            self.imgui.mouse_position_event(x, y, dx, dy)
+
+    def on_mouse_press_event(self, x, y, button):
+        if self.imgui is not None:
+            self.imgui.mouse_press_event(x, y, button)
+            if self._ui_wants_mouse():
+                return
+        if button == self.wnd.mouse.left:
+            origin, direction = self._ray(x, y)
+            hit = pick(origin, direction, self.body.positions, self.body.triangles)
+            self._press = (x, y, hit) if hit is not None else None
+
+    def on_mouse_drag_event(self, x, y, dx, dy):
+        if self.imgui is not None:
+            self.imgui.mouse_drag_event(x, y, dx, dy)
+            if self._ui_wants_mouse():
+                return
+        states = self.wnd.mouse_states
+        if states.right or states.middle:
+            self.camera.orbit(-0.35 * dx, 0.35 * dy)
+            return
+        if not states.left:
+            return
+        if self._press is not None and self._grab_plane is None:
+            px, py, hit = self._press
+            if abs(x - px) + abs(y - py) > CLICK_SLOP:
+                self.body.grab(hit.point)
+                # Drag across the plane through the grabbed point that faces the camera.
+                self._grab_plane = (hit.point.copy(), -self.camera.forward())
+                self._drag_trail = [(time.perf_counter(), hit.point.copy())]
+                _log(f"grab {hit.point[0]:.3f} {hit.point[1]:.3f} {hit.point[2]:.3f}")
+        if self._grab_plane is not None:
+            origin, direction = self._ray(x, y)
+            target = intersect_plane(origin, direction, *self._grab_plane)
+            if target is not None:
+                self.body.drag_to(target)
+                now = time.perf_counter()
+                self._drag_trail = [(t, p) for t, p in self._drag_trail if now - t < 0.1] + [(now, target)]
+
+    def on_mouse_release_event(self, x, y, button):
+        if self.imgui is not None:
+            self.imgui.mouse_release_event(x, y, button)
+        if button != self.wnd.mouse.left:
+            return
+        if self._grab_plane is not None:
+            velocity = np.zeros(3)
+            if len(self._drag_trail) >= 2:
+                (t0, p0), (t1, p1) = self._drag_trail[0], self._drag_trail[-1]
+                if t1 - t0 > 1e-3:
+                    velocity = (p1 - p0) / (t1 - t0)
+            self.body.release(velocity=velocity)
+            _log(f"release {velocity[0]:.3f} {velocity[1]:.3f} {velocity[2]:.3f}")
+        elif self._press is not None:
+            _, _, hit = self._press
+            origin, direction = self._ray(x, y)
+            # A push into the surface along the view ray; scaled by the body's mass so a click
+            # feels the same at any mass, and applied over one frame.
+            force = direction * POKE_IMPULSE * float(self.body.params.mass) / float(self.body.params.dt)
+            self.body.poke(hit.point, force)
+            _log(f"poke {hit.point[0]:.3f} {hit.point[1]:.3f} {hit.point[2]:.3f}")
+        self._press, self._grab_plane, self._drag_trail = None, None, []
+
+    def on_mouse_scroll_event(self, x_offset, y_offset):
+        if self.imgui is not None:
+            self.imgui.mouse_scroll_event(x_offset, y_offset)
+            if self._ui_wants_mouse():
+                return
+        self.camera.zoom(y_offset)
+
+    def on_unicode_char_entered(self, char):
+        if self.imgui is not None:
+            self.imgui.unicode_char_entered(char)
+
+    # --- keys -------------------------------------------------------------------------------
+    def on_key_event(self, key, action, modifiers):
+        if self.imgui is not None:
+            self.imgui.key_event(key, action, modifiers)
+            if self._imgui_mod.get_io().want_text_input:
+                return
+        keys = self.wnd.keys
+        if action != keys.ACTION_PRESS:
+            return
+        p = self.body.params
+        if key == keys.ESCAPE:
+            self.wnd.close()
+        elif key == keys.R:
+            self.body.reset()
+            self._press, self._grab_plane = None, None
+        elif key == keys.S:
+            self.body.spike()
+        elif key == keys.SPACE:
+            self.paused = not self.paused
+        elif key == keys.W:
+            self.wireframe = not self.wireframe
+        elif key == keys.G:
+            self.gravity_on = not self.gravity_on
+            self._set(gravity=tuple(self.gravity) if self.gravity_on else (0.0, 0.0, 0.0))
+        elif key == keys.UP:
+            self._set(volume_stiffness=float(p.volume_stiffness) * 1.25)
+        elif key == keys.DOWN:
+            self._set(volume_stiffness=float(p.volume_stiffness) / 1.25)
+        elif key == keys.RIGHT:
+            self._set(shape_stiffness=float(p.shape_stiffness) * 1.25)
+        elif key == keys.LEFT:
+            self._set(shape_stiffness=float(p.shape_stiffness) / 1.25)
+        elif key == keys.H:
+            self.show_help = not self.show_help
+            if self.imgui is None:
+                for name, what in HELP:
+                    print(f"{name:>18}  {what}")
+        elif key == keys.P:
+            print(self.screenshot(), flush=True)
+
+    def screenshot(self, folder=".") -> Path:
+        """Render the scene (no panel) at the framebuffer's size into a PNG named by the time."""
+        size = tuple(self.wnd.buffer_size)
+        target = OffscreenTarget(self.ctx, size, samples=4)
+        try:
+            self.renderer.render(target.draw, self.camera, wireframe=self.wireframe)
+            pixels = read_rgba(target.resolve(), components=3)
+        finally:
+            target.release()
+            self.wnd.use()
+        stamp = time.strftime("%Y%m%d-%H%M%S") + f"-{int(time.time() * 1000) % 1000:03d}"
+        path = Path(folder).resolve() / f"slime-{stamp}.png"
+        save_png(path, pixels)
+        return path
+
+
+def run_demo(*, stacks=None, slices=None, size=(1280, 720), window=None, samples=4, frames: int = 0) -> int:
+    """Open the demo window and run until it closes; returns an exit status (2: no display)."""
+    if window != "headless" and not has_display():
+        print("slime demo: no display to open a window on (DISPLAY is not set); "
+              "render pictures without one with `slime render`", file=sys.stderr)
+        return 2
+    # Explicit arguments only: moderngl-window would otherwise parse sys.argv (pytest's, the CLI's).
+    args = ["--size", f"{int(size[0])}x{int(size[1])}", "--samples", str(int(samples)), "--frames", str(int(frames))]
+    if window:
+        args += ["--window", window]
+        if window == "headless" and not has_display():
+            args += ["--backend", "egl"]
+    if stacks is not None:
+        args += ["--stacks", str(int(stacks))]
+    if slices is not None:
+        args += ["--slices", str(int(slices))]
+    try:
+        config = mglw.create_window_config_instance(DemoWindow, args=args)
+    except Exception as exc:
+        reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        print(f"slime demo: could not open an OpenGL 3.3 window ({reason}); update the graphics driver or "
+              "install Mesa (apt-get install libgl1-mesa-dri libegl1), or render headless with `slime render`",
+              file=sys.stderr)
+        return 1
+    mglw.run_window_config_instance(config)
+    return 0

@@ -1,0 +1,185 @@
+"""Render the 3D slime without a window (EGL): a PNG of the last frame or an animated GIF."""
+
+from __future__ import annotations
+
+import math
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Sequence
+
+import numpy as np
+
+from slime.render.camera import OrbitCamera
+from slime.render.context import create_headless_context
+from slime.render.images import read_rgba, save_gif, save_png
+
+MAX_SIDE = 8192
+MAX_RESOLUTION = 256
+
+
+@dataclass(frozen=True)
+class Poke:
+    """A push applied at frame ``tick``: ``force`` (N) at world ``point``."""
+
+    tick: int
+    point: tuple
+    force: tuple
+
+
+def make_body(stacks: int | None = None, slices: int | None = None):
+    """The physics body with default parameters, at the requested resolution."""
+    from slime.physics.slime_body import SlimeBody, SlimeParams
+
+    changes = {}
+    if stacks is not None:
+        changes["stacks"] = int(stacks)
+    if slices is not None:
+        changes["slices"] = int(slices)
+    return SlimeBody(SlimeParams(**changes))
+
+
+def default_camera(body, view: Sequence[float] | None = None) -> OrbitCamera:
+    """A three-quarter view from slightly above, framed on the resting body; ``view`` overrides
+    (azimuth_deg, elevation_deg, distance)."""
+    params = body.params
+    radius = float(params.radius)
+    floor = float(params.floor_height)
+    centre = np.asarray(params.center, dtype=np.float64)
+    cam = OrbitCamera(
+        distance=4.6 * radius,
+        target=np.array([centre[0], floor + 0.7 * radius, centre[2]]),
+        min_distance=1.05 * radius,
+        max_distance=40.0 * radius,
+    )
+    if view is not None:
+        cam.azimuth, cam.elevation, cam.distance = (float(v) for v in view)
+    return cam
+
+
+def _check_args(output, frames, size, pokes, camera, stacks, slices) -> tuple[Path, tuple[int, int]]:
+    path = Path(output)
+    if path.suffix.lower() not in (".png", ".gif"):
+        raise ValueError(f"output must end with .png or .gif, got {str(output)!r}")
+    folder = path.parent if str(path.parent) else Path(".")
+    if not folder.is_dir():
+        raise ValueError(f"output folder {str(folder)!r} does not exist")
+    if isinstance(frames, bool) or not isinstance(frames, (int, np.integer)) or frames < 1:
+        raise ValueError(f"frames must be a whole number >= 1, got {frames!r}")
+    try:
+        width, height = (int(v) for v in size)
+    except (TypeError, ValueError):
+        raise ValueError(f"size must be (width, height), got {size!r}") from None
+    if not (1 <= width <= MAX_SIDE and 1 <= height <= MAX_SIDE) or (width, height) != tuple(size):
+        raise ValueError(f"size must be whole pixels from 1 to {MAX_SIDE} per side, got {size!r}")
+    for poke in pokes:
+        tick, point, force = getattr(poke, "tick", None), getattr(poke, "point", None), getattr(poke, "force", None)
+        if isinstance(tick, bool) or not isinstance(tick, (int, np.integer)) or not 0 <= tick < frames:
+            raise ValueError(f"poke tick must be a frame number from 0 to {frames - 1}, got {tick!r}")
+        for name, vec in (("point", point), ("force", force)):
+            arr = np.asarray(vec, dtype=np.float64) if vec is not None else None
+            if arr is None or arr.shape != (3,) or not np.all(np.isfinite(arr)):
+                raise ValueError(f"poke {name} must be 3 finite numbers, got {vec!r}")
+    if camera is not None:
+        try:
+            az, el, dist = (float(v) for v in camera)
+        except (TypeError, ValueError):
+            raise ValueError(f"camera must be (azimuth_deg, elevation_deg, distance), got {camera!r}") from None
+        if not all(math.isfinite(v) for v in (az, el, dist)) or dist <= 0 or not -89.0 <= el <= 89.0:
+            raise ValueError(f"camera needs a distance > 0 and elevation within +-89 degrees, got {camera!r}")
+    for name, value, low in (("stacks", stacks, 2), ("slices", slices, 3)):
+        if value is None:
+            continue
+        if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or not low <= value <= MAX_RESOLUTION:
+            raise ValueError(f"{name} must be a whole number from {low} to {MAX_RESOLUTION}, got {value!r}")
+    return path, (width, height)
+
+
+class _Progress:
+    """A one-line text bar on stderr; redraws in place on a terminal, a line per 10% elsewhere."""
+
+    def __init__(self, total: int, enabled: bool, label: str):
+        self.total, self.enabled, self.label = total, enabled, label
+        self.tty = sys.stderr.isatty()
+        self._last_decile = -1
+
+    def __call__(self, done: int) -> None:
+        if not self.enabled:
+            return
+        decile = done * 10 // self.total
+        if not self.tty and decile == self._last_decile:
+            return
+        self._last_decile = decile
+        width = 30
+        filled = done * width // self.total
+        bar = f"{self.label} [{'#' * filled}{'.' * (width - filled)}] {done}/{self.total}"
+        sys.stderr.write(("\r" + bar) if self.tty else (bar + "\n"))
+        if self.tty and done == self.total:
+            sys.stderr.write("\n")
+        sys.stderr.flush()
+
+
+class HeadlessSlime:
+    """Body + renderer + offscreen target: one ``frame()`` steps the physics and returns pixels.
+
+    Shared by ``render_slime``, the render benchmark and the picture tests.
+    """
+
+    def __init__(self, *, size=(800, 600), stacks=None, slices=None, camera=None, samples: int = 4, body=None,
+                 ctx=None):
+        from slime.render.slime_renderer import OffscreenTarget, SlimeRenderer
+
+        self.ctx = ctx or create_headless_context()
+        self.body = body if body is not None else make_body(stacks, slices)
+        self.camera = default_camera(self.body, camera)
+        self.size = (int(size[0]), int(size[1]))
+        self.renderer = SlimeRenderer(
+            self.ctx, self.body.triangles, self.body.strip, len(self.body.positions),
+            floor_height=float(self.body.params.floor_height), floor_bias=0.005 * float(self.body.params.radius),
+        )
+        self.target = OffscreenTarget(self.ctx, self.size, samples=samples)
+
+    def draw(self, *, wireframe: bool = False) -> np.ndarray:
+        """Render the body as it is now; (H, W, 3) uint8, top row first."""
+        self.renderer.update(self.body.positions)
+        self.renderer.render(self.target.draw, self.camera, wireframe=wireframe)
+        return read_rgba(self.target.resolve(), components=3)
+
+    def frame(self) -> np.ndarray:
+        self.body.step()
+        return self.draw()
+
+    def release(self) -> None:
+        self.renderer.release()
+        self.target.release()
+
+
+def render_slime(*, output, frames: int = 1, size=(800, 600), pokes=(), camera=None, stacks=None, slices=None,
+                 progress: bool = True, samples: int = 4) -> None:
+    """Simulate ``frames`` frames (pokes applied at their tick, before that frame's step) and write
+    the last frame (``.png``) or every frame (``.gif``), atomically. Bad arguments raise ValueError
+    with a one-line message; a missing OpenGL raises ``GLUnavailable``."""
+    pokes = list(pokes or ())
+    path, size = _check_args(output, frames, size, pokes, camera, stacks, slices)
+    scene = HeadlessSlime(size=size, stacks=stacks, slices=slices, camera=camera, samples=samples)
+    try:
+        by_tick: dict[int, list] = {}
+        for poke in pokes:
+            by_tick.setdefault(int(poke.tick), []).append(poke)
+        as_gif = path.suffix.lower() == ".gif"
+        bar = _Progress(frames, progress and frames > 1, f"rendering {path.name}")
+        kept = []
+        last = None
+        for tick in range(frames):
+            for poke in by_tick.get(tick, ()):
+                scene.body.poke(np.asarray(poke.point, dtype=np.float64), np.asarray(poke.force, dtype=np.float64))
+            last = scene.frame()
+            if as_gif:
+                kept.append(last)
+            bar(tick + 1)
+        if as_gif:
+            save_gif(path, kept, fps=min(50.0, 1.0 / float(scene.body.params.dt)))
+        else:
+            save_png(path, last)
+    finally:
+        scene.release()

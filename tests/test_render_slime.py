@@ -1,0 +1,180 @@
+"""Pictures of the slime, rendered headless on EGL and checked pixel by pixel.
+
+In CI (``CI`` set) a missing OpenGL context fails these tests; elsewhere it skips with the reason.
+"""
+
+import os
+
+import numpy as np
+import pytest
+from PIL import Image
+
+from slime.app.render_slime import HeadlessSlime, Poke, render_slime
+from slime.physics.sphere import RESTART, canonical_triangles, strip_to_triangles
+from slime.render.context import GLUnavailable, create_headless_context
+from slime.render.picking import intersect_plane, pick
+
+SIZE = (400, 300)
+
+
+@pytest.fixture(scope="module")
+def ctx():
+    try:
+        context = create_headless_context()
+    except GLUnavailable as exc:
+        if os.environ.get("CI"):
+            pytest.fail(f"CI must have OpenGL: {exc}")
+        pytest.skip(f"no OpenGL context here: {exc}")
+    yield context
+    context.release()
+
+
+@pytest.fixture(scope="module")
+def scene(ctx):
+    s = HeadlessSlime(size=SIZE, ctx=ctx, samples=4)
+    yield s
+    s.release()
+
+
+def slime_mask(img: np.ndarray) -> np.ndarray:
+    """Pixels coloured like the jelly: clearly greener than red (floor and sky are grey-blue)."""
+    rgb = img.astype(int)
+    return (rgb[..., 1] - rgb[..., 0] > 45) & (rgb[..., 1] >= rgb[..., 2] - 10)
+
+
+def pixel(xy):
+    return int(np.floor(xy[1])), int(np.floor(xy[0]))  # (row, column)
+
+
+def test_strip_covers_exactly_the_triangle_list(scene):
+    body = scene.body
+    strip = np.asarray(body.strip)
+    assert strip.dtype == np.uint32
+    assert np.count_nonzero(strip == RESTART) == body.params.stacks - 1
+    assert np.array_equal(canonical_triangles(strip_to_triangles(strip)), canonical_triangles(body.triangles))
+
+
+def test_restart_strip_rasterises_like_the_triangle_list(ctx, scene):
+    """On screen the one restart strip covers the same pixels as the triangle list: no bridging
+    triangles between bands (primitive restart works) and no holes."""
+    prog = ctx.program(
+        vertex_shader="#version 330\nuniform mat4 m; in vec3 p; void main() { gl_Position = m * vec4(p, 1.0); }",
+        fragment_shader="#version 330\nout vec4 c; void main() { c = vec4(1.0); }",
+    )
+    body = scene.body
+    vp = scene.camera.view_projection(SIZE[0] / SIZE[1]).astype("f4")
+    prog["m"].write(vp)
+    vbo = ctx.buffer(body.positions.astype("f4").tobytes())
+    fbo = ctx.simple_framebuffer(SIZE)
+    masks = []
+    for indices, mode in ((body.strip, ctx.TRIANGLE_STRIP), (body.triangles, ctx.TRIANGLES)):
+        ibo = ctx.buffer(np.ascontiguousarray(indices, dtype="u4").tobytes())
+        vao = ctx.vertex_array(prog, [(vbo, "3f", "p")], index_buffer=ibo, index_element_size=4)
+        fbo.use()
+        fbo.clear()
+        vao.render(mode)
+        masks.append(np.frombuffer(fbo.read(components=1), np.uint8).reshape(SIZE[::-1]) > 0)
+        vao.release()
+        ibo.release()
+    vbo.release()
+    fbo.release()
+    prog.release()
+    assert masks[1].sum() > 1000
+    assert np.count_nonzero(masks[0] != masks[1]) <= 0.001 * masks[1].sum()
+
+
+def test_image_has_slime_colour_at_the_centroid_and_a_specular_highlight(scene):
+    scene.body.reset()
+    img = scene.draw()
+    assert img.shape == (SIZE[1], SIZE[0], 3)
+    r, g, b = img[pixel(scene.camera.project(scene.body.centroid(), SIZE))].astype(int)
+    assert g > r + 40 and g > 90, (r, g, b)  # green-teal jelly
+    inside = slime_mask(img)
+    assert inside.sum() > 0.05 * inside.size
+    # Highlight: near-white pixels inside the body's silhouette (the jelly is green all around it).
+    rows, cols = np.nonzero(inside)
+    top, bottom, left, right = rows.min(), rows.max(), cols.min(), cols.max()
+    box = img[top:bottom + 1, left:right + 1].astype(int)
+    assert (box.min(axis=-1) > 235).sum() >= 3
+
+
+def test_floor_pattern_shows_through_the_slime(scene):
+    """Pixels of the body in front of light checker cells are lighter than those in front of dark ones."""
+    scene.body.reset()
+    img = scene.draw()
+    cam, body = scene.camera, scene.body
+    cell = scene.renderer.look.checker_cell
+    floor_y = float(body.params.floor_height)
+    inside, parity = {True: [], False: []}, {True: [], False: []}
+    for y in range(4, SIZE[1], 6):
+        for x in range(4, SIZE[0], 6):
+            origin, direction = cam.ray(x + 0.5, y + 0.5, SIZE)
+            ground = intersect_plane(origin, direction, [0, floor_y, 0], [0, 1, 0])
+            if ground is None:
+                continue
+            u = ground[[0, 2]] / cell
+            if np.any(np.abs(u - np.round(u)) < 0.2):  # stay clear of cell edges
+                continue
+            odd = bool(int(np.floor(u[0]) + np.floor(u[1])) % 2)
+            # The floor cell under this pixel is seen either through the body or in the open.
+            hit = pick(origin, direction, body.positions, body.triangles)
+            (inside if hit is not None else parity)[odd].append(img[y, x].astype(float))
+    assert min(len(v) for v in inside.values()) > 20
+    # Which parity is the light cell: learn it from the open floor, then check it through the body.
+    light = np.mean(parity[True], axis=0).sum() > np.mean(parity[False], axis=0).sum()
+    through_light = np.mean(inside[light], axis=0)
+    through_dark = np.mean(inside[not light], axis=0)
+    assert through_light[1] - through_dark[1] > 6.0, (through_light, through_dark)
+
+
+def test_poke_changes_the_silhouette_and_reset_restores_it(scene):
+    body = scene.body
+    body.reset()
+    before = slime_mask(scene.draw())
+    top = body.positions[np.argmax(body.positions[:, 1])].copy()
+    body.poke(top, np.array([0.0, -1.0, -0.3]) * 300.0 * float(body.params.mass))
+    for _ in range(6):
+        body.step()
+    poked = slime_mask(scene.draw())
+    assert np.count_nonzero(poked != before) > 0.03 * before.sum()
+    body.reset()
+    assert np.array_equal(slime_mask(scene.draw()), before)
+
+
+def test_render_slime_writes_png_and_gif_of_exactly_the_requested_size(tmp_path):
+    png, gif = tmp_path / "s.png", tmp_path / "s.gif"
+    try:
+        render_slime(output=png, size=(157, 93), frames=2, progress=False, stacks=12, slices=12)
+        render_slime(output=gif, size=(120, 64), frames=3, progress=False, stacks=12, slices=12,
+                     pokes=[Poke(1, (0.0, 2.0, 0.0), (0.0, -50.0, 0.0))], camera=(0.0, 20.0, 5.0))
+    except GLUnavailable as exc:
+        if os.environ.get("CI"):
+            pytest.fail(f"CI must have OpenGL: {exc}")
+        pytest.skip(f"no OpenGL context here: {exc}")
+    with Image.open(png) as im:
+        assert im.size == (157, 93)
+        assert slime_mask(np.asarray(im.convert("RGB"))).any()
+    with Image.open(gif) as im:
+        assert im.size == (120, 64) and im.n_frames == 3
+    assert not list(tmp_path.glob(".*tmp"))  # atomic writes leave no temp files
+
+
+@pytest.mark.parametrize(
+    "kwargs, message",
+    [
+        ({"output": "x.jpg"}, ".png or .gif"),
+        ({"output": "no/such/folder/x.png"}, "does not exist"),
+        ({"output": "x.png", "frames": 0}, "frames"),
+        ({"output": "x.png", "size": (0, 10)}, "size"),
+        ({"output": "x.png", "size": (10.5, 10)}, "size"),
+        ({"output": "x.png", "camera": (0, 0, -1)}, "camera"),
+        ({"output": "x.png", "stacks": 1}, "stacks"),
+        ({"output": "x.png", "frames": 2, "pokes": [Poke(5, (0, 0, 0), (0, 0, 0))]}, "tick"),
+        ({"output": "x.png", "pokes": [Poke(0, (0, 0), (0, 0, 0))]}, "point"),
+    ],
+)
+def test_bad_arguments_raise_one_line_value_errors(tmp_path, kwargs, message):
+    kwargs = dict(kwargs, output=str(tmp_path / kwargs["output"]))
+    with pytest.raises(ValueError, match=message) as info:
+        render_slime(progress=False, **kwargs)
+    assert "\n" not in str(info.value)
