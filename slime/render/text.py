@@ -28,25 +28,46 @@ def _font(size_px: int):
     return ImageFont.load_default(size=size_px)
 
 
-def rasterize(lines: tuple[str, ...], size_px: int, background: bool) -> np.ndarray:
+def rasterize(lines: tuple[str, ...], size_px: int, background: bool | float) -> np.ndarray:
     """The lines as an (H, W, 4) uint8 straight-alpha image, top row first; dark text, optionally on
-    a translucent white panel so it stays readable over the scene."""
+    a translucent white panel so it stays readable over the scene (``background`` True for the
+    default opacity, or an opacity in 0..1).
+
+    Tabs split a line into columns aligned across all lines (the font is proportional, so spaces
+    cannot line up a key list)."""
     font = _font(size_px)
     pad = max(2, round(PADDING_PX * size_px / BASE_FONT_PX))
+    gap = round(size_px * 0.8)
     step = max(1, round(size_px * LINE_GAP))
-    width = max((font.getlength(line) for line in lines), default=0.0)
+    cells = [line.split("\t") for line in lines]
+    ncols = max(len(c) for c in cells)
+    # A column is as wide as its widest cell among lines that continue past it.
+    col_w = [
+        max((font.getlength(c[k]) for c in cells if len(c) > k + 1), default=0.0) for k in range(ncols - 1)
+    ]
+    col_x = np.concatenate([[0.0], np.cumsum(np.asarray(col_w) + gap)]) if ncols > 1 else np.zeros(1)
+    width = max((col_x[len(c) - 1] + font.getlength(c[-1]) for c in cells), default=0.0)
     w = int(np.ceil(width)) + 2 * pad
     h = step * len(lines) + 2 * pad
-    image = Image.new("RGBA", (max(w, 1), max(h, 1)), BACKGROUND_COLOR if background else (0, 0, 0, 0))
+    if background is True:
+        fill = BACKGROUND_COLOR
+    elif background:
+        fill = BACKGROUND_COLOR[:3] + (round(255 * min(max(float(background), 0.0), 1.0)),)
+    else:
+        fill = (0, 0, 0, 0)
+    image = Image.new("RGBA", (max(w, 1), max(h, 1)), fill)
     draw = ImageDraw.Draw(image)
-    for i, line in enumerate(lines):
-        draw.text((pad, pad + i * step), line, font=font, fill=TEXT_COLOR)
+    for i, row in enumerate(cells):
+        for k, cell in enumerate(row):
+            draw.text((pad + col_x[k], pad + i * step), cell, font=font, fill=TEXT_COLOR)
     return np.asarray(image)
 
 
 class TextOverlay:
     """``draw(lines, x, y, viewport_size)`` puts the text's top-left corner at pixel (x, y) from the
-    viewport's top-left; returns the drawn (width, height) in pixels so callers can stack panels."""
+    viewport's top-left; returns the drawn (width, height) in pixels so callers can stack panels.
+    ``scale`` multiplies the font size (pass the window's pixel ratio on HiDPI screens); tabs in
+    lines align columns; ``background`` is a translucent white panel (True) or its opacity."""
 
     def __init__(self, ctx: moderngl.Context, *, cache_size: int = 32):
         self.ctx = ctx
@@ -76,7 +97,7 @@ class TextOverlay:
             old.release()
         return texture
 
-    def draw(self, lines, x: float, y: float, viewport_size, scale: float = 1.0, background: bool = True):
+    def draw(self, lines, x: float, y: float, viewport_size, scale: float = 1.0, background: bool | float = True):
         lines = tuple(str(line) for line in lines)
         if not lines:
             return (0, 0)
@@ -93,7 +114,7 @@ class TextOverlay:
         self._vao.render(moderngl.TRIANGLE_STRIP)
         return (w, h)
 
-    def measure(self, lines, scale: float = 1.0, background: bool = True) -> tuple[int, int]:
+    def measure(self, lines, scale: float = 1.0, background: bool | float = True) -> tuple[int, int]:
         """The (width, height) in pixels ``draw`` would cover, e.g. to right-align a panel."""
         lines = tuple(str(line) for line in lines)
         if not lines:

@@ -1,0 +1,480 @@
+"""`slime scene NAME`: a resizable window that plays any Scene2D through the protocol alone.
+
+The window owns a few keys (the same conventions as the slime demo):
+  H or F1   help overlay (every window key and the scene's ``help_lines``)
+  P or F12  screenshot PNG into the current folder (the path is printed)
+  Esc       quit
+  [ / ]     select a parameter, - / = lower / raise it (the imgui panel shows the same sliders)
+A scene that needs 'h' or 'p' itself (the springs scene: h/l change gravity) lists them in a
+``reserved_keys`` attribute; those letters then go to the scene and only F1 / F12 serve the window.
+
+The scene steps at a fixed 60 Hz from an accumulator, whatever the frame rate. Mouse positions come
+in window pixels and are mapped to world coordinates with the renderer's own View2D, so they agree
+on HiDPI screens too (the window size and the framebuffer size share one aspect).
+"""
+
+from __future__ import annotations
+
+import ctypes
+import logging
+import sys
+import time
+from pathlib import Path
+
+import moderngl_window as mglw
+
+from slime.render.context import has_display
+from slime.render.draw2d import Renderer2D, View2D
+from slime.render.images import read_rgba, save_png
+from slime.render.text import TextOverlay
+from slime.scenes import load_scene
+from slime.scenes.base import Scene2D
+
+STEP_DT = 1.0 / 60.0
+MAX_STEPS_PER_FRAME = 8  # after a stall, drop the backlog instead of spiralling
+MARGIN = 8
+HELP_OPACITY = 0.95  # the help sits over the scene: nearly opaque so both do not mix
+PARAM_STEP = 0.05  # '-' / '=' move the selected parameter by this fraction of its range
+
+
+def protocol_key_names(keys) -> dict:
+    """moderngl-window key constants -> the Scene2D protocol's names."""
+    names = {getattr(keys, c): c.lower() for c in "ABCDEFGHIJKLMNOPQRSTUVWXYZ"}
+    for i in range(10):
+        names[getattr(keys, f"NUMBER_{i}")] = str(i)
+        names[getattr(keys, f"NUMPAD_{i}")] = str(i)
+    for const, name in [
+        ("LEFT", "left"), ("RIGHT", "right"), ("UP", "up"), ("DOWN", "down"), ("SPACE", "space"),
+        ("ENTER", "enter"), ("BACKSPACE", "backspace"), ("TAB", "tab"), ("ESCAPE", "escape"),
+    ]:
+        names[getattr(keys, const)] = name
+    return names
+
+
+def window_key_names(keys) -> dict:
+    """Keys only the window uses (never sent to the scene)."""
+    return {
+        keys.F1: "f1", keys.F12: "f12", keys.LEFT_BRACKET: "[", keys.RIGHT_BRACKET: "]",
+        keys.MINUS: "-", keys.EQUAL: "=",
+    }
+
+
+def with_modifiers(name: str, modifiers) -> str:
+    """'s' with ctrl held -> 'ctrl+s' (ctrl, alt, shift in that order)."""
+    prefix = "".join(m + "+" for m in ("ctrl", "alt", "shift") if getattr(modifiers, m, False))
+    return prefix + name
+
+
+def help_text(scene: Scene2D) -> list[str]:
+    reserved = set(getattr(scene, "reserved_keys", ()) or ())
+    help_key = "F1" if "h" in reserved else "H / F1"
+    shot_key = "F12" if "p" in reserved else "P / F12"
+    lines = [
+        f"{scene.title}",
+        "",
+        "window",
+        f"{help_key}\tthis help",
+        f"{shot_key}\tscreenshot (PNG in the current folder)",
+        "Esc\tquit",
+    ]
+    if scene.parameters():
+        lines += ["[ / ]\tselect a parameter", "- / =\tlower / raise it (or drag the sliders)"]
+    if scene.help_lines:
+        lines += ["", "scene"] + [_as_columns(line) for line in scene.help_lines]
+    return lines
+
+
+def _as_columns(line: str) -> str:
+    """'[h][l]  gravity' -> '[h][l]<tab>gravity' so the key column lines up; lines that already
+    have a tab, or no run of two spaces, are kept."""
+    if "\t" in line:
+        return line
+    head, sep, tail = line.strip().partition("  ")
+    return f"{head}\t{tail.strip()}" if sep else line
+
+
+def _imgui_renderer_class():
+    """moderngl-window's imgui-bundle renderer, brought up to imgui 1.92's texture protocol.
+
+    moderngl-window 3.1 still asks the font atlas for one RGBA image up front; imgui 1.92 (bundle
+    >= 1.92) instead lists textures to create, update and destroy every frame and hands each draw
+    command a texture reference. This subclass serves those requests with moderngl textures and
+    feeds mouse input through the event API (io.mouse_down is read-only there).
+    """
+    import moderngl
+    from imgui_bundle import imgui
+    from moderngl_window.integrations.imgui_bundle import ModernglWindowRenderer
+
+    class Renderer(ModernglWindowRenderer):
+        def refresh_font_texture(self):
+            imgui.get_io().backend_flags |= imgui.BackendFlags_.renderer_has_textures
+
+        def _serve_textures(self):
+            for tex in imgui.get_platform_io().textures:
+                status = tex.status
+                if status == imgui.ImTextureStatus.want_create:
+                    texture = self.ctx.texture((tex.width, tex.height), 4, tex.get_pixels_array().tobytes())
+                    self._textures[texture.glo] = texture
+                    tex.set_tex_id(texture.glo)
+                    tex.status = imgui.ImTextureStatus.ok
+                elif status == imgui.ImTextureStatus.want_updates:
+                    # The atlas is small: rewriting all of it is simpler than per-rectangle uploads.
+                    self._textures[tex.tex_id].write(tex.get_pixels_array().tobytes())
+                    tex.status = imgui.ImTextureStatus.ok
+                elif status == imgui.ImTextureStatus.want_destroy:
+                    texture = self._textures.pop(tex.tex_id, None)
+                    if texture is not None:
+                        texture.release()
+                    tex.set_tex_id(0)
+                    tex.status = imgui.ImTextureStatus.destroyed
+
+        def render(self, draw_data):
+            self._serve_textures()
+            io = self.io
+            display_w, display_h = io.display_size
+            fb_w = int(display_w * io.display_framebuffer_scale[0])
+            fb_h = int(display_h * io.display_framebuffer_scale[1])
+            if fb_w == 0 or fb_h == 0:
+                return
+            self.projMat.value = (
+                2.0 / display_w, 0.0, 0.0, 0.0,
+                0.0, -2.0 / display_h, 0.0, 0.0,
+                0.0, 0.0, -1.0, 0.0,
+                -1.0, 1.0, 0.0, 1.0,
+            )
+            draw_data.scale_clip_rects(imgui.ImVec2(*io.display_framebuffer_scale))
+            self.ctx.enable_only(moderngl.BLEND)
+            self.ctx.blend_equation = moderngl.FUNC_ADD
+            self.ctx.blend_func = moderngl.SRC_ALPHA, moderngl.ONE_MINUS_SRC_ALPHA
+            for commands in draw_data.cmd_lists:
+                vtx = ctypes.string_at(commands.vtx_buffer.data_address(), commands.vtx_buffer.size() * imgui.VERTEX_SIZE)
+                idx = ctypes.string_at(commands.idx_buffer.data_address(), commands.idx_buffer.size() * imgui.INDEX_SIZE)
+                if len(vtx) > self._vertex_buffer.size:
+                    self._vertex_buffer.orphan(2 * len(vtx))
+                if len(idx) > self._index_buffer.size:
+                    self._index_buffer.orphan(2 * len(idx))
+                self._vertex_buffer.write(vtx)
+                self._index_buffer.write(idx)
+                for command in commands.cmd_buffer:
+                    texture = self._textures.get(command.tex_ref.get_tex_id())
+                    if texture is None:
+                        continue
+                    texture.use(0)
+                    x, y, z, w = command.clip_rect
+                    self.ctx.scissor = int(x), int(fb_h - w), int(z - x), int(w - y)
+                    self._vao.render(moderngl.TRIANGLES, vertices=command.elem_count, first=command.idx_offset)
+            self.ctx.scissor = None
+
+        def _mouse(self, x, y):
+            self.io.add_mouse_pos_event(float(x), float(y))
+
+        def mouse_position_event(self, x, y, dx, dy):
+            self._mouse(x, y)
+
+        def mouse_drag_event(self, x, y, dx, dy):
+            self._mouse(x, y)
+
+        def _button(self, button):
+            mouse = self.wnd.mouse
+            return {mouse.left: 0, mouse.right: 1, mouse.middle: 2}.get(button)
+
+        def mouse_press_event(self, x, y, button):
+            self._mouse(x, y)
+            if self._button(button) is not None:
+                self.io.add_mouse_button_event(self._button(button), True)
+
+        def mouse_release_event(self, x, y, button):
+            self._mouse(x, y)
+            if self._button(button) is not None:
+                self.io.add_mouse_button_event(self._button(button), False)
+
+        def mouse_scroll_event(self, x_offset, y_offset):
+            self.io.add_mouse_wheel_event(float(x_offset), float(y_offset))
+
+        def resize(self, width, height):
+            self.io.display_size = self.wnd.size
+            self.io.display_framebuffer_scale = (self.wnd.pixel_ratio, self.wnd.pixel_ratio)
+
+    return Renderer
+
+
+class SceneWindow(mglw.WindowConfig):
+    """Runs ``scene`` (set on a subclass by ``run_scene``)."""
+
+    gl_version = (3, 3)
+    title = "slime"
+    window_size = (1200, 800)
+    resizable = True
+    aspect_ratio = None
+    samples = 4
+    vsync = True
+    clear_color = None  # cleared with the scene's own background
+    log_level = logging.WARNING
+    scene: Scene2D | None = None
+
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        if self.scene is None:
+            raise RuntimeError("SceneWindow needs a scene; use run_scene()")
+        self.renderer = Renderer2D(self.ctx)
+        self.text = TextOverlay(self.ctx)
+        self.key_names = protocol_key_names(self.wnd.keys)
+        self.own_keys = window_key_names(self.wnd.keys)
+        self.reserved = set(getattr(self.scene, "reserved_keys", ()) or ())
+        self.accumulator = 0.0
+        self.show_help = False
+        self.screenshot_pending = False
+        self.scene_buttons: list[str] = []  # buttons whose press went to the scene (not the panel)
+        self.selected = 0
+        self.fps = 0.0
+        self.fps_label = ""
+        self._fps_frames, self._fps_since = 0, time.perf_counter()
+        self.imgui = None
+        if self.scene.parameters():
+            self._start_imgui()
+
+    # ---- imgui panel (optional: falls back to keyboard-driven parameter text) ----
+
+    def _start_imgui(self) -> None:
+        try:
+            from imgui_bundle import imgui
+
+            imgui.create_context()
+            imgui.get_io().set_ini_filename("")  # no imgui.ini left in the user's folder
+            imgui.style_colors_light()  # the scenes are dark strokes on white
+            self.imgui = _imgui_renderer_class()(self.wnd)
+            self._imgui_module = imgui
+        except Exception as exc:  # a missing or broken imgui-bundle costs the sliders, not the scene
+            print(f"slime: parameter panel unavailable ({exc}); use [ ] - = instead", file=sys.stderr)
+            self.imgui = None
+
+    def _panel_wants(self, what: str) -> bool:
+        if self.imgui is None:
+            return False
+        io = self._imgui_module.get_io()
+        return bool(io.want_capture_mouse if what == "mouse" else io.want_capture_keyboard)
+
+    def _draw_panel(self, top: float) -> None:
+        imgui = self._imgui_module
+        params = self.scene.parameters()
+        imgui.new_frame()
+        w = self.wnd.size[0]
+        imgui.set_next_window_pos((w - 300, top), imgui.Cond_.first_use_ever)
+        imgui.set_next_window_bg_alpha(0.85)
+        imgui.begin("parameters", None, imgui.WindowFlags_.always_auto_resize)
+        imgui.push_item_width(180)
+        for i, p in enumerate(params):
+            label = ("> " if i == self.selected else "  ") + p.name
+            changed, value = imgui.slider_float(label, float(p.get()), float(p.lo), float(p.hi))
+            if changed:
+                p.set(float(value))
+        imgui.pop_item_width()
+        imgui.end()
+        imgui.render()
+        self.imgui.render(imgui.get_draw_data())
+
+    # ---- coordinates ----
+
+    def world(self, x: float, y: float):
+        """Window pixels (top-left origin) -> world coordinates, with the renderer's own fit."""
+        view = View2D(tuple(self.scene.bounds), bool(self.scene.y_down), tuple(self.wnd.size))
+        wx, wy = view.pixel_to_world((x, y))
+        return (float(wx), float(wy))
+
+    # ---- frame ----
+
+    def on_render(self, time_s: float, frame_time: float) -> None:
+        self.accumulator += min(max(frame_time, 0.0), MAX_STEPS_PER_FRAME * STEP_DT)
+        steps = 0
+        while self.accumulator >= STEP_DT and steps < MAX_STEPS_PER_FRAME:
+            self.scene.step()
+            self.accumulator -= STEP_DT
+            steps += 1
+        if steps == MAX_STEPS_PER_FRAME:
+            self.accumulator = 0.0
+        self._count_fps()
+
+        size = tuple(self.wnd.buffer_size)
+        ratio = self.wnd.pixel_ratio
+        self.ctx.viewport = (0, 0, *size)
+        self.ctx.clear(*self.scene.background)
+        self.renderer.draw(self.scene.draw_list(), View2D(tuple(self.scene.bounds), bool(self.scene.y_down), size), pixel_ratio=ratio)
+
+        margin = MARGIN * ratio
+        hud = list(self.scene.hud())
+        if self.imgui is None and self.scene.parameters():
+            hud += [""] + self._parameter_lines()
+        if hud:
+            self.text.draw(hud, margin, margin, size, scale=ratio)
+        fw, fh = self.text.measure([self.fps_label], scale=ratio)
+        self.text.draw([self.fps_label], size[0] - fw - margin, margin, size, scale=ratio)
+        hint = ["F1 help" if "h" in self.reserved else "H help"]
+        hw, hh = self.text.measure(hint, scale=ratio)
+        self.text.draw(hint, margin, size[1] - hh - margin, size, scale=ratio)
+
+        if self.screenshot_pending:  # before help and panel, so the picture is the scene and its HUD
+            self.screenshot_pending = False
+            self._save_screenshot()
+
+        if self.show_help:
+            lines = help_text(self.scene)
+            w, h = self.text.measure(lines, scale=1.2 * ratio, background=HELP_OPACITY)
+            self.text.draw(lines, (size[0] - w) / 2, (size[1] - h) / 2, size, scale=1.2 * ratio, background=HELP_OPACITY)
+        if self.imgui is not None:
+            self._draw_panel(top=(MARGIN * 2 + fh / ratio))
+
+    def _count_fps(self) -> None:
+        self._fps_frames += 1
+        now = time.perf_counter()
+        if now - self._fps_since >= 0.5:  # a label that changes twice a second is cached in between
+            self.fps = self._fps_frames / (now - self._fps_since)
+            self._fps_frames, self._fps_since = 0, now
+        self.fps_label = f"{self.fps:.0f} fps"
+
+    def _parameter_lines(self) -> list[str]:
+        lines = ["parameters ([ ] select, - = change)"]
+        for i, p in enumerate(self.scene.parameters()):
+            mark = ">" if i == self.selected else " "
+            lines.append(f"{mark} {p.name}: {p.get():.4g}  ({p.lo:g}..{p.hi:g})")
+        return lines
+
+    def _save_screenshot(self) -> None:
+        pixels = read_rgba(self.wnd.fbo)
+        stamp = time.strftime("%Y%m%d-%H%M%S")
+        path = Path.cwd() / f"slime-{self.scene.name}-{stamp}.png"
+        n = 1
+        while path.exists():
+            path = Path.cwd() / f"slime-{self.scene.name}-{stamp}-{n}.png"
+            n += 1
+        try:
+            save_png(path, pixels[..., :3])
+            print(f"saved {path}", flush=True)
+        except OSError as exc:
+            print(f"slime: screenshot not saved: {exc}", file=sys.stderr, flush=True)
+
+    def on_resize(self, width: int, height: int) -> None:
+        if self.imgui is not None:
+            self.imgui.resize(width, height)
+
+    # ---- keys ----
+
+    def on_key_event(self, key, action, modifiers) -> None:
+        if self.imgui is not None:
+            self.imgui.key_event(key, action, modifiers)
+            if self._panel_wants("keyboard"):
+                return
+        keys = self.wnd.keys
+        pressed = action == keys.ACTION_PRESS
+        if key in self.own_keys:
+            if pressed:
+                self._window_key(self.own_keys[key])
+            return
+        name = self.key_names.get(key)
+        if name is None:
+            return
+        plain = not (modifiers.ctrl or modifiers.alt)
+        if pressed and plain:
+            if name == "escape":
+                self.wnd.close()
+                return
+            if name in ("h", "p") and name not in self.reserved:
+                self._window_key(name)
+                return
+        if name == "escape":
+            return
+        if pressed:
+            self.scene.key(with_modifiers(name, modifiers))
+        elif action == keys.ACTION_RELEASE:
+            # Releases carry the bare name: a scene tracking held keys must not miss a release
+            # because a modifier changed while the key was down.
+            self.scene.key_up(name)
+
+    def _window_key(self, name: str) -> None:
+        params = self.scene.parameters()
+        if name in ("h", "f1"):
+            self.show_help = not self.show_help
+        elif name in ("p", "f12"):
+            self.screenshot_pending = True
+        elif params and name in ("[", "]"):
+            self.selected = (self.selected + (1 if name == "]" else -1)) % len(params)
+        elif params and name in ("-", "="):
+            p = params[min(self.selected, len(params) - 1)]
+            value = float(p.get()) + (PARAM_STEP if name == "=" else -PARAM_STEP) * (p.hi - p.lo)
+            p.set(min(max(value, p.lo), p.hi))
+
+    def on_unicode_char_entered(self, char: str) -> None:
+        if self.imgui is not None:
+            self.imgui.unicode_char_entered(char)
+
+    # ---- mouse ----
+
+    def _button(self, button) -> str | None:
+        mouse = self.wnd.mouse
+        return {mouse.left: "left", mouse.right: "right", mouse.middle: "middle"}.get(button)
+
+    def on_mouse_position_event(self, x, y, dx, dy) -> None:
+        if self.imgui is not None:
+            self.imgui.mouse_position_event(x, y, dx, dy)
+            if self._panel_wants("mouse"):
+                return
+        self.scene.mouse_move(self.world(x, y))
+
+    def on_mouse_press_event(self, x, y, button) -> None:
+        if self.imgui is not None:
+            self.imgui.mouse_press_event(x, y, button)
+            if self._panel_wants("mouse"):
+                return
+        name = self._button(button)
+        if name is None:
+            return
+        if name not in self.scene_buttons:
+            self.scene_buttons.append(name)
+        self.scene.mouse_press(self.world(x, y), name)
+
+    def on_mouse_drag_event(self, x, y, dx, dy) -> None:
+        if self.imgui is not None:
+            self.imgui.mouse_drag_event(x, y, dx, dy)
+        xy = self.world(x, y)
+        for name in self.scene_buttons:
+            self.scene.mouse_drag(xy, name)
+
+    def on_mouse_release_event(self, x, y, button) -> None:
+        if self.imgui is not None:
+            self.imgui.mouse_release_event(x, y, button)
+        name = self._button(button)
+        if name in self.scene_buttons:  # only presses the scene saw are released to it
+            self.scene_buttons.remove(name)
+            self.scene.mouse_release(self.world(x, y), name)
+
+    def on_mouse_scroll_event(self, x_offset, y_offset) -> None:
+        if self.imgui is not None:
+            self.imgui.mouse_scroll_event(x_offset, y_offset)
+
+
+def run_scene_instance(scene: Scene2D, *, size=(1200, 800), window: str | None = None) -> int:
+    """Open the window on an already-built scene and block until it closes."""
+    w, h = (int(v) for v in size)
+    config = type(
+        f"SceneWindow_{scene.name}",
+        (SceneWindow,),
+        {"scene": scene, "title": f"slime - {scene.title}", "window_size": (w, h)},
+    )
+    # Explicit arguments: moderngl-window must never parse the caller's sys.argv.
+    mglw.run_window_config(config, args=["--window", window or "pyglet", "--size", f"{w}x{h}"])
+    return 0
+
+
+def run_scene(name_or_path: str, *, size=(1200, 800), window: str | None = None) -> int:
+    """Play a 2D scene (registry name or model file) in a window; 0 on a normal quit, 2 with no
+    display. A bad name raises slime.scenes.SceneError (a ValueError with a one-line message)."""
+    if not has_display():
+        print(
+            f"slime: no display to open a window on (DISPLAY is not set); "
+            f"render to a file instead: slime render {name_or_path}",
+            file=sys.stderr,
+        )
+        return 2
+    return run_scene_instance(load_scene(name_or_path), size=size, window=window)
+
+
+__all__ = ["SceneWindow", "run_scene", "run_scene_instance", "help_text", "protocol_key_names"]

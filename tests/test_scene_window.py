@@ -1,0 +1,181 @@
+"""The 2D scene window: key naming, help text, the no-display message, and a real window under Xvfb
+(pyglet backend) driven with xdotool: a click adds a mass where it lands, P saves a screenshot, a
+scene key resets, Esc quits. In CI (env CI set) a missing Xvfb/xdotool or GL fails instead of skipping.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+from types import SimpleNamespace
+
+import numpy as np
+import pytest
+from moderngl_window.context.base.keys import BaseKeys
+from PIL import Image
+
+from slime.app.scene_window import help_text, protocol_key_names, run_scene, window_key_names, with_modifiers
+from slime.render.draw2d import View2D
+
+sys.path.insert(0, str(Path(__file__).parent))
+from test_draw2d import DemoScene  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+class FakeKeys:
+    """BaseKeys' names with distinct values (a real backend's constants need a display to import)."""
+
+
+for _i, _name in enumerate(n for n in dir(BaseKeys) if n.isupper()):
+    setattr(FakeKeys, _name, 1000 + _i)
+
+
+def test_protocol_key_names_cover_the_protocol():
+    names = protocol_key_names(FakeKeys)
+    expected = set("abcdefghijklmnopqrstuvwxyz0123456789") | {
+        "left", "right", "up", "down", "space", "enter", "backspace", "tab", "escape",
+    }
+    assert set(names.values()) == expected
+    assert names[FakeKeys.NUMBER_7] == names[FakeKeys.NUMPAD_7] == "7"
+    # The window's own keys never collide with scene keys.
+    assert not set(window_key_names(FakeKeys)) & set(names)
+
+
+def test_modifiers_prefix_the_name():
+    mods = SimpleNamespace(ctrl=True, alt=False, shift=False)
+    assert with_modifiers("s", mods) == "ctrl+s"
+    assert with_modifiers("left", SimpleNamespace(ctrl=False, alt=False, shift=True)) == "shift+left"
+    assert with_modifiers("z", SimpleNamespace(ctrl=False, alt=False, shift=False)) == "z"
+
+
+def test_help_lists_window_and_scene_keys():
+    scene = DemoScene()
+    text = "\n".join(help_text(scene))
+    for expected in ("H / F1", "P / F12", "Esc", "[ / ]", "click\tadd a mass", "r\treset"):
+        assert expected in text
+    scene.reserved_keys = ("h", "p")  # a scene that needs h and p: only F1 and F12 serve the window
+    text = "\n".join(help_text(scene))
+    assert "H / F1" not in text and "F1\tthis help" in text and "F12\tscreenshot" in text
+
+
+def test_no_display_prints_one_line_and_returns_2(monkeypatch, capsys):
+    monkeypatch.delenv("DISPLAY", raising=False)
+    monkeypatch.delenv("WAYLAND_DISPLAY", raising=False)
+    monkeypatch.setattr(sys, "platform", "linux")
+    assert run_scene("sandbox") == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "slime render sandbox" in err
+
+
+# ---- a real window under Xvfb ----
+
+WINDOW_SCRIPT = """
+import sys
+sys.path.insert(0, {tests!r})
+from test_draw2d import DemoScene
+from slime.app.scene_window import run_scene_instance
+sys.exit(run_scene_instance(DemoScene(), size=(600, 400), window="pyglet"))
+"""
+
+
+def _need(tool: str) -> str:
+    path = shutil.which(tool)
+    if path is None:
+        message = f"{tool} not found (apt-get install xvfb xdotool)"
+        if os.environ.get("CI"):
+            pytest.fail(message)
+        pytest.skip(message)
+    return path
+
+
+@pytest.fixture
+def xvfb():
+    _need("Xvfb")
+    _need("xdotool")
+    read_fd, write_fd = os.pipe()
+    server = subprocess.Popen(
+        ["Xvfb", "-displayfd", str(write_fd), "-screen", "0", "1024x768x24", "-nolisten", "tcp"],
+        pass_fds=(write_fd,), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )
+    os.close(write_fd)
+    with os.fdopen(read_fd) as f:
+        number = f.readline().strip()  # Xvfb writes its display number once it accepts clients
+    if not number:
+        server.kill()
+        pytest.fail("Xvfb did not start")
+    yield f":{number}"
+    server.terminate()
+    server.wait(timeout=10)
+
+
+def _xdotool(display, *args, timeout=10):
+    return subprocess.run(
+        ["xdotool", *args], env={**os.environ, "DISPLAY": display}, capture_output=True, text=True, timeout=timeout
+    )
+
+
+def _wait_for_new_png(folder: Path, known: set, timeout=10.0) -> Path:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        new = [p for p in folder.glob("slime-demo-*.png") if p not in known]
+        if new:
+            return new[0]
+        time.sleep(0.1)
+    raise AssertionError("no screenshot appeared")
+
+
+def test_window_click_screenshot_key_and_quit(xvfb, tmp_path):
+    env = {**os.environ, "DISPLAY": xvfb}
+    env.pop("WAYLAND_DISPLAY", None)
+    app = subprocess.Popen(
+        [sys.executable, "-c", WINDOW_SCRIPT.format(tests=str(Path(__file__).parent))],
+        cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )
+    try:
+        found = _xdotool(xvfb, "search", "--sync", "--name", "slime demo scene", timeout=30)
+        assert found.returncode == 0, app.stderr.read() if app.poll() is not None else found.stderr
+        wid = found.stdout.split()[0]
+        # A click at window pixel (300, 100): world (5, 7.5) in the demo's 10x10 y-up bounds, empty space.
+        target = (300, 100)
+        world = View2D(DemoScene.bounds, False, (600, 400)).pixel_to_world(target)
+        np.testing.assert_allclose(world, (5.0, 7.5))
+        _xdotool(xvfb, "mousemove", "--window", wid, *map(str, target))  # keyboard focus follows the pointer
+        time.sleep(0.5)
+        shots: set = set()
+
+        def screenshot() -> np.ndarray:
+            _xdotool(xvfb, "key", "p")
+            path = _wait_for_new_png(tmp_path, shots)
+            shots.add(path)
+            time.sleep(0.2)  # the rename is atomic; the file is complete once it appears
+            with Image.open(path) as image:
+                assert image.size == (600, 400)
+                return np.asarray(image.convert("RGB")).astype(int)
+
+        before = screenshot()
+        _xdotool(xvfb, "click", "1")
+        time.sleep(0.5)
+        after = screenshot()
+        _xdotool(xvfb, "key", "r")  # the demo scene's reset: forgets the clicked masses
+        time.sleep(0.5)
+        reset = screenshot()
+
+        x, y = target
+        assert np.all(before[y, x] > 240), "empty space is background before the click"
+        assert after[y, x, 0] > 180 and after[y, x, 1] < 80, "the click put a red mass where it landed"
+        assert np.all(reset[y, x] > 240), "the scene key reached the scene"
+
+        _xdotool(xvfb, "key", "Escape")
+        out, err = app.communicate(timeout=15)
+        assert app.returncode == 0, err
+        assert out.count("saved ") == 3
+        assert not (tmp_path / "imgui.ini").exists()
+    finally:
+        if app.poll() is None:
+            app.kill()
+            app.wait()
