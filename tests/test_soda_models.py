@@ -260,7 +260,11 @@ def broken_model_files(draw):
     if kind == "missing":
         _delete(data, draw(st.sampled_from(_REQUIRED_PATHS)))
     elif kind == "wrong type":
-        _set(data, draw(st.sampled_from(_NUMBER_PATHS)), draw(_WRONG_TYPES))
+        path = draw(st.sampled_from(_NUMBER_PATHS))
+        wrong = draw(_WRONG_TYPES)
+        if wrong is None and path[-1] in ("rest_length", "phase"):
+            wrong = "0.5"  # null is the seed's "use the default" there, so not broken
+        _set(data, path, wrong)
     elif kind == "non-finite":
         value = draw(st.sampled_from([math.nan, math.inf, -math.inf]))
         _set(data, draw(st.sampled_from(_NUMBER_PATHS)), value)
