@@ -30,6 +30,9 @@ class World:
     dt: float = 1.0 / 60.0
     substeps: int = 1
     extra_forces: list[ForceFn] = field(default_factory=list)
+    # Position fixes run after each substep's integration and planes, as fn(world)
+    # (seed 003's floor-sink fix puts particles back on the floor here, every substep).
+    after_integrate: list[Callable[["World"], None]] = field(default_factory=list)
     # Rest lengths used this substep (muscles change them); None means springs.rest_length.
     spring_rest_length: np.ndarray | None = None
     time: float = 0.0
@@ -59,6 +62,8 @@ class World:
         symplectic_euler(p.positions, p.velocities, forces, p.inv_mass, h, p.velocity_scale)
         if self.planes.count:
             collide_planes(p.positions, p.velocities, p.inv_mass, self.planes, p.radius)
+        for fn in self.after_integrate:
+            fn(self)
         self.time += h
 
     def step(self) -> None:
