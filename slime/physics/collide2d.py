@@ -225,8 +225,7 @@ class ContactForces:
 class PlaneImpactForces:
     """World force function for seed 003's boundaries, plus the floor-sink fix.
 
-    Call :meth:`after_integrate` after each integration (the World has no hook for it, so the
-    scenes run their substeps themselves and call it).
+    Register :meth:`after_integrate` in ``World.after_integrate`` so the fix runs every substep.
     """
 
     def __init__(self, planes: Planes, sink_fix: np.ndarray | None = None):

@@ -53,6 +53,7 @@ class SpringMassScene(Scene2D):
             self.world.extra_forces.append(self.contacts)
         if self.walls is not None:
             self.world.extra_forces.append(self.walls)
+            self.world.after_integrate.append(self.walls.after_integrate)
         self.frame = 0
 
     # --- building ---------------------------------------------------------------------------
@@ -78,9 +79,7 @@ class SpringMassScene(Scene2D):
 
     def step(self) -> None:
         w = self.world
-        w.substep(w.dt)
-        if self.walls is not None:
-            self.walls.after_integrate(w)
+        w.step()
         self.frame += 1
         p = w.particles
         bad = ~np.all(np.isfinite(p.positions), axis=1) | ~np.all(np.isfinite(p.velocities), axis=1)
