@@ -8,7 +8,10 @@ import numpy as np
 def add_gravity(forces: np.ndarray, inv_mass: np.ndarray, gravity: np.ndarray) -> None:
     """m g on every movable particle (pinned ones, inv_mass 0, feel nothing)."""
     movable = inv_mass > 0.0
-    mass = np.where(movable, 1.0 / np.where(movable, inv_mass, 1.0), 0.0)
+    if movable.all():  # nothing pinned: skip the masking (same values)
+        mass = 1.0 / inv_mass
+    else:
+        mass = np.where(movable, 1.0 / np.where(movable, inv_mass, 1.0), 0.0)
     forces += mass[:, None] * np.asarray(gravity, dtype=np.float64)[None, :]
 
 

@@ -17,5 +17,7 @@ def symplectic_euler(
     velocities += forces * (inv_mass[:, None] * dt)
     if velocity_scale is not None:
         velocities *= velocity_scale[:, None]
-    velocities[inv_mass == 0.0] = 0.0
+    pinned = inv_mass == 0.0
+    if pinned.any():
+        velocities[pinned] = 0.0
     positions += velocities * dt
