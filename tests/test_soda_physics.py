@@ -338,3 +338,13 @@ def test_editing_keeps_springs_pointing_at_the_right_masses():
     assert model.springs.rest_length[k] == pytest.approx(np.linalg.norm(model.locations[0] - [3.0, 0.5]))
     model.tick()
     assert np.isfinite(model.locations).all()
+
+
+def test_caterpillar_asset_crawls_left():
+    """Our own small model: three bottom muscles 1.5 rad apart make a travelling wave that crawls."""
+    model = load_model(DAINTY_WALKER.parent / "caterpillar.json")
+    start = model.centroid()
+    for _ in range(200):
+        model.tick()
+    assert model.centroid()[0] - start[0] < -0.25
+    assert model.blowups == 0

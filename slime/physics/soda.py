@@ -344,14 +344,14 @@ def _substeps(model: SodaModel, h: float, held=None) -> None:
             v[held_index] = 0.0
             acceleration[held_index] = 0.0
 
-        # Floor.
-        below = loc_y < 0.0
-        if below.any():
+        # Floor. (A min() reduction is the cheapest "anything to do?" test on tiny arrays.)
+        if loc_y.min() < 0.0:
+            below = loc_y < 0.0
             loc_y[below] = 0.0
             v[below] *= ground_factor
-        # Walls, and the wave flips they cause.
-        outside = (loc_x < 0.0) | (loc_x > width)
-        if outside.any():  # rare: a branch costs less than masked arithmetic every substep
+        # Walls, and the wave flips they cause: rare, so tested before any masked work.
+        if loc_x.min() < 0.0 or loc_x.max() > width:
+            outside = (loc_x < 0.0) | (loc_x > width)
             np.clip(loc_x, 0.0, width, out=loc_x)
             v[outside] *= wall_factor
             if model.auto_reverse:
