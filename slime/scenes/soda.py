@@ -546,7 +546,7 @@ class SodaScene(Scene2D):
     def key(self, name: str) -> None:
         if name == "c":
             self.construct = not self.construct
-            self.selected = None
+            self.selected = self.dragged = None
             self.message = "construct mode" if self.construct else "simulate mode"
         elif name == "w":
             self.model.wave_direction = -self.model.wave_direction or 1.0
