@@ -1,7 +1,9 @@
 #version 330
-// Translucent jelly. Blending is dual-source: dst = emitted + dst * transmitted, so the floor seen
-// through the body is tinted per channel (red is absorbed most: the slime looks green through).
-// Drawn twice: the inner back wall first (u_back_pass = 1), then the front surface.
+// Translucent jelly, drawn in one pass over the front faces. Blending is dual-source:
+// dst = emitted + dst * transmitted, so the floor seen through the body is tinted per channel (red
+// is absorbed most: the slime looks green through). The far wall's share (its absorption and faint
+// glow) is folded in here instead of a second pass over the back faces: for a ball it sits under
+// the same pixel at the same N.V, and a second pass would double the triangle work.
 
 uniform vec3 u_eye;
 uniform vec3 u_key_dir;      // unit, toward the key light
@@ -9,7 +11,6 @@ uniform vec3 u_fill_dir;     // unit, toward a dim back light that rims the silh
 uniform vec3 u_absorb;       // per-channel absorption for a full chord through the body
 uniform vec3 u_deep_color;   // scattered colour where the body is thin or unlit
 uniform vec3 u_glow_color;   // scattered colour where light goes through a lot of body
-uniform int u_back_pass;
 uniform int u_wireframe;
 
 in vec3 v_world;
@@ -33,7 +34,6 @@ void main() {
     }
     vec3 n = normalize(v_normal);
     vec3 v = normalize(u_eye - v_world);
-    if (u_back_pass == 1) n = -n;  // the inner wall faces the viewer from inside
     float ndv = clamp(dot(n, v), 0.0, 1.0);
 
     // Through a ball the chord under a pixel is proportional to N.V: a cheap thickness estimate.
@@ -41,23 +41,17 @@ void main() {
     float key = dot(n, u_key_dir);
     float wrap = clamp((key + 0.6) / 1.6, 0.0, 1.0);  // wrapped diffuse: light bleeds round the jelly
 
-    if (u_back_pass == 1) {
-        // The far half of the chord: absorbs, and glows a little where the key light enters.
-        vec3 transmit = exp(-u_absorb * (0.2 + 0.8 * thickness) * 0.5);
-        vec3 scatter = mix(u_deep_color * 0.6, u_glow_color, 0.35 * wrap);
-        f_emit = vec4(scatter * (1.0 - transmit) * 0.55, 1.0);
-        f_transmit = vec4(transmit, 1.0);
-        return;
-    }
-
     float fresnel = 0.03 + 0.97 * pow(1.0 - ndv, 5.0);
+    // Each half of the chord (near and far) absorbs the same share.
     vec3 transmit = exp(-u_absorb * (0.2 + 0.8 * thickness) * 0.5);
+    // The far wall, seen through the near half: a dimmer scatter where the key light enters.
+    vec3 far_wall = mix(u_deep_color * 0.6, u_glow_color, 0.35 * wrap) * (1.0 - transmit) * 0.55;
     // Fake subsurface: light that went in on the lit side comes out brightest where the body is thick.
     float glow = wrap * (0.35 + 0.65 * thickness * thickness);
     vec3 scatter = mix(u_deep_color, u_glow_color, glow) * (0.45 + 0.75 * wrap);
     // Edges: thin, more saturated, with a back-light rim the way wet things look.
     float rim = pow(1.0 - ndv, 2.5) * (0.35 + 0.65 * clamp(dot(-v, u_fill_dir) * 0.5 + 0.5, 0.0, 1.0));
-    vec3 body = scatter * (1.0 - transmit) + u_glow_color * rim * 0.45;
+    vec3 body = scatter * (1.0 - transmit) + far_wall * transmit + u_glow_color * rim * 0.45;
 
     vec3 h_key = normalize(u_key_dir + v);
     vec3 h_fill = normalize(u_fill_dir + v);
@@ -67,5 +61,5 @@ void main() {
 
     vec3 reflected = environment(reflect(-v, n));
     f_emit = vec4(body * (1.0 - fresnel) + reflected * fresnel + vec3(spec), 1.0);
-    f_transmit = vec4(transmit * (1.0 - fresnel), 1.0);
+    f_transmit = vec4(transmit * transmit * (1.0 - fresnel), 1.0);
 }

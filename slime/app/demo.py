@@ -11,6 +11,8 @@ Physics runs at a fixed dt from an accumulator, independent of the frame rate.
 
 from __future__ import annotations
 
+import ctypes
+import logging
 import os
 import sys
 import time
@@ -48,6 +50,167 @@ MAX_STEPS_PER_FRAME = 4  # past this the simulation slows down instead of spiral
 POKE_IMPULSE = 0.6  # N*s per kg of body: a click changes the local speed by a few m/s
 
 
+class ImguiRenderer:
+    """Draws imgui-bundle's draw data with moderngl, including imgui >= 1.92's texture protocol
+    (the font atlas arrives as ImTextureData create/update/destroy requests).
+
+    moderngl-window 3.1's own integration still asks for the removed ``get_tex_data_as_rgba32``;
+    its input mixin works, so only the drawing is done here.
+    """
+
+    VERTEX = """#version 330
+uniform mat4 u_proj;
+in vec2 in_pos; in vec2 in_uv; in vec4 in_color;
+out vec2 v_uv; out vec4 v_color;
+void main() { v_uv = in_uv; v_color = in_color; gl_Position = u_proj * vec4(in_pos, 0.0, 1.0); }
+"""
+    FRAGMENT = """#version 330
+uniform sampler2D u_texture;
+in vec2 v_uv; in vec4 v_color;
+out vec4 f_color;
+void main() { f_color = v_color * texture(u_texture, v_uv); }
+"""
+
+    def __init__(self, ctx, imgui):
+        self.ctx, self.imgui = ctx, imgui
+        io = imgui.get_io()
+        io.backend_flags |= imgui.BackendFlags_.renderer_has_textures
+        pio = imgui.get_platform_io()
+        limit = int(ctx.info["GL_MAX_TEXTURE_SIZE"])
+        pio.renderer_texture_max_width = pio.renderer_texture_max_height = limit
+        self.prog = ctx.program(vertex_shader=self.VERTEX, fragment_shader=self.FRAGMENT)
+        self.prog["u_texture"].value = 0
+        self._vbo = ctx.buffer(reserve=imgui.VERTEX_SIZE * 4096, dynamic=True)
+        self._ibo = ctx.buffer(reserve=imgui.INDEX_SIZE * 8192, dynamic=True)
+        self._vao = None
+        self._textures: dict[int, object] = {}
+        self._next_id = 1
+
+    def _ensure(self, vertices: int, indices: int) -> None:
+        imgui = self.imgui
+        if self._vao is not None and self._vbo.size >= vertices and self._ibo.size >= indices:
+            return
+        if self._vbo.size < vertices:
+            self._vbo.orphan(max(vertices, 2 * self._vbo.size))
+        if self._ibo.size < indices:
+            self._ibo.orphan(max(indices, 2 * self._ibo.size))
+        if self._vao is not None:
+            self._vao.release()
+        self._vao = self.ctx.vertex_array(
+            self.prog, [(self._vbo, "2f 2f 4f1", "in_pos", "in_uv", "in_color")],
+            index_buffer=self._ibo, index_element_size=imgui.INDEX_SIZE,
+        )
+
+    def _update_textures(self) -> None:
+        imgui = self.imgui
+        status = imgui.ImTextureStatus
+        for tex in imgui.get_platform_io().textures:
+            if tex.status == status.want_create:
+                pixels = np.asarray(tex.get_pixels_array()).reshape(tex.height, tex.width, 4)
+                gl_tex = self.ctx.texture((tex.width, tex.height), 4, np.ascontiguousarray(pixels).tobytes())
+                key = self._next_id
+                self._next_id += 1
+                self._textures[key] = gl_tex
+                tex.set_tex_id(key)
+                tex.status = status.ok
+            elif tex.status == status.want_updates:
+                gl_tex = self._textures[tex.tex_id]
+                pixels = np.asarray(tex.get_pixels_array()).reshape(tex.height, tex.width, 4)
+                for r in tex.updates:
+                    block = np.ascontiguousarray(pixels[r.y:r.y + r.h, r.x:r.x + r.w])
+                    gl_tex.write(block.tobytes(), viewport=(r.x, r.y, r.w, r.h))
+                tex.status = status.ok
+            elif tex.status == status.want_destroy:
+                gl_tex = self._textures.pop(tex.tex_id, None)
+                if gl_tex is not None:
+                    gl_tex.release()
+                tex.set_tex_id(0)
+                tex.status = status.destroyed
+
+    def render(self, draw_data, buffer_size, window_size) -> None:
+        import moderngl
+
+        imgui, ctx = self.imgui, self.ctx
+        self._update_textures()
+        width, height = window_size
+        fb_w, fb_h = buffer_size
+        if width <= 0 or height <= 0:
+            return
+        sx, sy = fb_w / width, fb_h / height  # HiDPI: imgui lays out in window points
+        proj = np.array([[2.0 / width, 0, 0, 0], [0, -2.0 / height, 0, 0], [0, 0, -1, 0], [-1, 1, 0, 1]], "f4")
+        self.prog["u_proj"].write(proj)
+        ctx.viewport = (0, 0, fb_w, fb_h)
+        ctx.enable(moderngl.BLEND)
+        ctx.disable(moderngl.DEPTH_TEST | moderngl.CULL_FACE)
+        ctx.blend_func = moderngl.SRC_ALPHA, moderngl.ONE_MINUS_SRC_ALPHA
+        ctx.wireframe = False
+        for commands in draw_data.cmd_lists:
+            vsize = commands.vtx_buffer.size() * imgui.VERTEX_SIZE
+            isize = commands.idx_buffer.size() * imgui.INDEX_SIZE
+            self._ensure(vsize, isize)
+            self._vbo.write(ctypes.string_at(commands.vtx_buffer.data_address(), vsize))
+            self._ibo.write(ctypes.string_at(commands.idx_buffer.data_address(), isize))
+            for command in commands.cmd_buffer:
+                texture = self._textures.get(command.tex_ref.get_tex_id())
+                if texture is None:
+                    continue
+                texture.use(0)
+                x0, y0, x1, y1 = command.clip_rect
+                ctx.scissor = (int(x0 * sx), int(fb_h - y1 * sy), int((x1 - x0) * sx), int((y1 - y0) * sy))
+                self._vao.render(moderngl.TRIANGLES, vertices=command.elem_count, first=command.idx_offset)
+        ctx.scissor = None
+        ctx.disable(moderngl.BLEND)
+
+    def release(self) -> None:
+        for tex in self._textures.values():
+            tex.release()
+        for obj in (self._vao, self._vbo, self._ibo, self.prog):
+            if obj is not None:
+                obj.release()
+
+
+class ImguiInput:
+    """Window events into imgui's IO (mouse in window points, as imgui lays out)."""
+
+    def __init__(self, wnd, imgui):
+        self.wnd, self.imgui, self.io = wnd, imgui, imgui.get_io()
+        keys, k = wnd.keys, imgui.Key
+        self.keymap = {keys.TAB: k.tab, keys.LEFT: k.left_arrow, keys.RIGHT: k.right_arrow, keys.UP: k.up_arrow,
+                       keys.DOWN: k.down_arrow, keys.BACKSPACE: k.backspace, keys.ENTER: k.enter,
+                       keys.ESCAPE: k.escape, keys.DELETE: k.delete, keys.HOME: k.home, keys.END: k.end}
+        self.buttons = {wnd.mouse.left: 0, wnd.mouse.right: 1, wnd.mouse.middle: 2}
+
+    def frame(self, frametime: float) -> None:
+        self.io.display_size = tuple(float(v) for v in self.wnd.size)
+        self.io.delta_time = max(float(frametime), 1e-4)
+
+    def position(self, x, y) -> None:
+        self.io.add_mouse_pos_event(float(x), float(y))
+
+    def button(self, x, y, button, down: bool) -> None:
+        self.position(x, y)
+        if button in self.buttons:
+            self.io.add_mouse_button_event(self.buttons[button], down)
+
+    def scroll(self, dx, dy) -> None:
+        self.io.add_mouse_wheel_event(float(dx), float(dy))
+
+    def key(self, key, action) -> None:
+        if key in self.keymap:
+            self.io.add_key_event(self.keymap[key], action == self.wnd.keys.ACTION_PRESS)
+
+    def char(self, char: str) -> None:
+        self.io.add_input_character(ord(char))
+
+    @property
+    def wants_mouse(self) -> bool:
+        return bool(self.io.want_capture_mouse)
+
+    @property
+    def wants_keyboard(self) -> bool:
+        return bool(self.io.want_text_input)
+
+
 def _log(message: str) -> None:
     """Event log for the window test (SLIME_DEMO_LOG=1); silent otherwise."""
     if os.environ.get("SLIME_DEMO_LOG"):
@@ -63,6 +226,7 @@ class DemoWindow(mglw.WindowConfig):
     samples = 4
     vsync = True
     clear_color = None  # the renderer clears (sky colour)
+    log_level = logging.WARNING  # no context banner on every start
 
     @classmethod
     def add_arguments(cls, parser):
@@ -78,7 +242,7 @@ class DemoWindow(mglw.WindowConfig):
         self.camera = default_camera(self.body)
         self.renderer = SlimeRenderer(
             self.ctx, self.body.triangles, self.body.strip, len(self.body.positions),
-            floor_height=float(self.body.params.floor_height), floor_bias=0.005 * float(self.body.params.radius),
+            floor_height=float(self.body.params.floor_height),
         )
         self.renderer.update(self.body.positions)
         self.gravity = np.asarray(self.body.params.gravity, dtype=np.float64).copy()
@@ -99,12 +263,12 @@ class DemoWindow(mglw.WindowConfig):
         self.imgui = None
         try:
             from imgui_bundle import imgui
-            from moderngl_window.integrations.imgui_bundle import ModernglWindowRenderer
 
             imgui.create_context()
-            imgui.get_io().ini_filename = ""  # no imgui.ini next to the user's files
+            imgui.get_io().set_ini_filename("")  # no imgui.ini next to the user's files
             self._imgui_mod = imgui
-            self.imgui = ModernglWindowRenderer(self.wnd)
+            self._imgui_draw = ImguiRenderer(self.ctx, imgui)
+            self.imgui = ImguiInput(self.wnd, imgui)
         except Exception as exc:  # the panel is a convenience; the keys still work without it
             print(f"slime demo: parameter panel unavailable ({exc}); keys still work, H lists them", file=sys.stderr)
 
@@ -140,6 +304,7 @@ class DemoWindow(mglw.WindowConfig):
                              wireframe=self.wireframe)
         self._count_fps()
         if self.imgui is not None:
+            self.imgui.frame(frametime)
             self._draw_panel()
         self.frame_count += 1
         if self.max_frames and self.frame_count >= self.max_frames:
@@ -192,26 +357,25 @@ class DemoWindow(mglw.WindowConfig):
                 imgui.text(f"{key:>18}  {what}")
             imgui.end()
         imgui.render()
-        self.imgui.render(imgui.get_draw_data())
+        self._imgui_draw.render(imgui.get_draw_data(), self.wnd.buffer_size, self.wnd.size)
 
     def on_resize(self, width: int, height: int) -> None:
-        if self.imgui is not None:
-            self.imgui.resize(width, height)
+        pass  # the viewport and imgui's display size are read from the window every frame
 
     # --- mouse ------------------------------------------------------------------------------
     def _ui_wants_mouse(self) -> bool:
-        return self.imgui is not None and self._imgui_mod.get_io().want_capture_mouse
+        return self.imgui is not None and self.imgui.wants_mouse
 
     def _ray(self, x: float, y: float):
         return self.camera.ray(x, y, self.wnd.size)
 
     def on_mouse_position_event(self, x, y, dx, dy):
         if self.imgui is not None:
-            self.imgui.mouse_position_event(x, y, dx, dy)
+            self.imgui.position(x, y)
 
     def on_mouse_press_event(self, x, y, button):
         if self.imgui is not None:
-            self.imgui.mouse_press_event(x, y, button)
+            self.imgui.button(x, y, button, True)
             if self._ui_wants_mouse():
                 return
         if button == self.wnd.mouse.left:
@@ -221,7 +385,7 @@ class DemoWindow(mglw.WindowConfig):
 
     def on_mouse_drag_event(self, x, y, dx, dy):
         if self.imgui is not None:
-            self.imgui.mouse_drag_event(x, y, dx, dy)
+            self.imgui.position(x, y)
             if self._ui_wants_mouse():
                 return
         states = self.wnd.mouse_states
@@ -248,7 +412,7 @@ class DemoWindow(mglw.WindowConfig):
 
     def on_mouse_release_event(self, x, y, button):
         if self.imgui is not None:
-            self.imgui.mouse_release_event(x, y, button)
+            self.imgui.button(x, y, button, False)
         if button != self.wnd.mouse.left:
             return
         if self._grab_plane is not None:
@@ -271,20 +435,20 @@ class DemoWindow(mglw.WindowConfig):
 
     def on_mouse_scroll_event(self, x_offset, y_offset):
         if self.imgui is not None:
-            self.imgui.mouse_scroll_event(x_offset, y_offset)
+            self.imgui.scroll(x_offset, y_offset)
             if self._ui_wants_mouse():
                 return
         self.camera.zoom(y_offset)
 
     def on_unicode_char_entered(self, char):
         if self.imgui is not None:
-            self.imgui.unicode_char_entered(char)
+            self.imgui.char(char)
 
     # --- keys -------------------------------------------------------------------------------
     def on_key_event(self, key, action, modifiers):
         if self.imgui is not None:
-            self.imgui.key_event(key, action, modifiers)
-            if self._imgui_mod.get_io().want_text_input:
+            self.imgui.key(key, action)
+            if self.imgui.wants_keyboard:
                 return
         keys = self.wnd.keys
         if action != keys.ACTION_PRESS:

@@ -135,7 +135,7 @@ class HeadlessSlime:
         self.size = (int(size[0]), int(size[1]))
         self.renderer = SlimeRenderer(
             self.ctx, self.body.triangles, self.body.strip, len(self.body.positions),
-            floor_height=float(self.body.params.floor_height), floor_bias=0.005 * float(self.body.params.radius),
+            floor_height=float(self.body.params.floor_height),
         )
         self.target = OffscreenTarget(self.ctx, self.size, samples=samples)
 

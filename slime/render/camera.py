@@ -41,8 +41,9 @@ class OrbitCamera:
 
     def orbit(self, d_azimuth: float, d_elevation: float) -> None:
         self.azimuth = (self.azimuth + d_azimuth) % 360.0
-        # Stop short of the poles, where look_at's up vector degenerates.
-        self.elevation = float(np.clip(self.elevation + d_elevation, -85.0, 85.0))
+        # Stay above the horizon (the floor must never hide the slime: the renderer has no depth
+        # buffer) and short of the pole, where look_at's up vector degenerates.
+        self.elevation = float(np.clip(self.elevation + d_elevation, 0.0, 85.0))
 
     def zoom(self, steps: float) -> None:
         """Positive steps move closer, each by a constant factor (feels even at every distance)."""

@@ -4,8 +4,8 @@ Works on any framebuffer (a window's screen or an offscreen one). Per frame: ``u
 recomputes the smooth normals and writes positions + normals into one preallocated float32
 buffer (``buffer.write``, never reallocated), then ``render(fbo, camera)`` draws the body as one
 indexed triangle strip whose latitude bands are separated by the primitive-restart index
-0xFFFFFFFF (moderngl enables GL_PRIMITIVE_RESTART_FIXED_INDEX on every context it creates;
-tests/test_render_slime.py checks the strip covers exactly the triangle list on screen).
+0xFFFFFFFF (primitive restart is on in moderngl's contexts; tests/test_render_slime.py checks on
+screen that the strip covers exactly the pixels of the triangle list, no bridges between bands).
 """
 
 from __future__ import annotations
@@ -49,27 +49,18 @@ class SlimeLook:
     sky_top: tuple = (0.62, 0.76, 0.90)
     sky_horizon: tuple = (0.93, 0.94, 0.93)
     checker_cell: float = 0.4
-    floor_extent: float = 60.0
     fog_distance: float = 14.0
 
 
 class SlimeRenderer:
     def __init__(self, ctx: moderngl.Context, triangles, strip, vertex_count: int, *, floor_height: float = 0.0,
-                 floor_bias: float = 0.005, look: SlimeLook | None = None):
+                 look: SlimeLook | None = None):
         self.ctx = ctx
         self.look = look or SlimeLook()
         self.floor_height = float(floor_height)
-        # The floor is drawn this far below its plane: the slime's flattened bottom lies exactly on
-        # the plane and would otherwise z-fight with it (speckles through the jelly).
-        self.floor_bias = float(floor_bias)
         self.slime_prog = load_program(ctx, "slime")
-        self.floor_prog = load_program(ctx, "floor")
-        self.sky_prog = load_program(ctx, "sky")
-
-        corners = np.array([[-1, -1], [1, -1], [-1, 1], [1, 1]], dtype="f4")
-        self._floor_vbo = ctx.buffer(corners.tobytes())
-        self._floor_vao = ctx.vertex_array(self.floor_prog, [(self._floor_vbo, "2f", "in_xz")])
-        self._sky_vao = ctx.vertex_array(self.sky_prog, [])
+        self.backdrop_prog = load_program(ctx, "backdrop")
+        self._backdrop_vao = ctx.vertex_array(self.backdrop_prog, [])  # a full-screen triangle from gl_VertexID
 
         self._vbo = self._ibo = self._vao = None
         self.set_mesh(triangles, strip, vertex_count)
@@ -125,43 +116,37 @@ class SlimeRenderer:
         sp["u_absorb"].value = look.absorb
         sp["u_deep_color"].value = look.deep_color
         sp["u_glow_color"].value = look.glow_color
-        fp = self.floor_prog
-        fp["u_cell"].value = look.checker_cell
-        fp["u_extent"].value = look.floor_extent
-        fp["u_shadow_tint"].value = look.shadow_tint
-        fp["u_fog_color"].value = look.sky_horizon
-        fp["u_fog_distance"].value = look.fog_distance
-        self.sky_prog["u_top"].value = look.sky_top
-        self.sky_prog["u_horizon"].value = look.sky_horizon
+        bp = self.backdrop_prog
+        bp["u_cell"].value = look.checker_cell
+        bp["u_shadow_tint"].value = look.shadow_tint
+        bp["u_sky_top"].value = look.sky_top
+        bp["u_horizon"].value = look.sky_horizon
+        bp["u_fog_distance"].value = look.fog_distance
 
     def render(self, fbo: moderngl.Framebuffer, camera: OrbitCamera, *, viewport=None, wireframe: bool = False) -> None:
-        """Draw the whole scene into ``fbo`` (viewport defaults to the whole framebuffer)."""
+        """Draw the whole scene into ``fbo`` (viewport defaults to the whole framebuffer).
+
+        No depth buffer is needed: the backdrop covers every pixel, and the camera never goes
+        below the floor (OrbitCamera keeps its elevation >= 0 above a target over the floor), so
+        the floor never hides any of the slime, which always lies above it.
+        """
         ctx = self.ctx
         fbo.use()
         viewport = viewport or (0, 0, *fbo.size)
         ctx.viewport = viewport
-        fbo.clear(*self.look.sky_horizon, 1.0, depth=1.0)
         aspect = viewport[2] / max(viewport[3], 1)
         view, proj = camera.gl_matrices(aspect)
         eye = tuple(camera.eye())
 
         ctx.disable(moderngl.DEPTH_TEST | moderngl.CULL_FACE | moderngl.BLEND)
         ctx.wireframe = False
-        inv_view_proj = np.linalg.inv(camera.view_projection(aspect)).astype("f4")
-        self.sky_prog["u_inv_view_proj"].write(inv_view_proj)
-        self.sky_prog["u_eye"].value = eye
-        self._sky_vao.render(moderngl.TRIANGLES, vertices=3)
-
-        ctx.enable(moderngl.DEPTH_TEST)
-        ctx.depth_func = "<"
-        fp = self.floor_prog
-        fp["u_view"].write(view)
-        fp["u_proj"].write(proj)
-        fp["u_eye"].value = eye
-        fp["u_floor_height"].value = self.floor_height - self.floor_bias
-        fp["u_shadow"].value = self._shadow
-        fp["u_shadow_lift"].value = self._shadow_lift
-        self._floor_vao.render(moderngl.TRIANGLE_STRIP)
+        bp = self.backdrop_prog
+        bp["u_inv_view_proj"].write(np.linalg.inv(camera.view_projection(aspect)).astype("f4"))
+        bp["u_eye"].value = eye
+        bp["u_floor_height"].value = self.floor_height
+        bp["u_shadow"].value = self._shadow
+        bp["u_shadow_lift"].value = self._shadow_lift
+        self._backdrop_vao.render(moderngl.TRIANGLES, vertices=3)
 
         sp = self.slime_prog
         sp["u_view"].write(view)
@@ -169,34 +154,24 @@ class SlimeRenderer:
         sp["u_eye"].value = eye
         if wireframe:
             sp["u_wireframe"].value = 1
-            sp["u_back_pass"].value = 0
             ctx.wireframe = True
             self._vao.render(moderngl.TRIANGLE_STRIP)
             ctx.wireframe = False
             return
 
-        # Jelly: no depth writes (the floor stays visible through it); inner back wall first,
-        # then the front surface, each multiplying what is behind by its transmittance.
+        # Jelly: the front surface multiplies what is behind by its transmittance and adds its glow.
         sp["u_wireframe"].value = 0
         ctx.enable(moderngl.BLEND | moderngl.CULL_FACE)
+        ctx.cull_face = "back"
         ctx.blend_func = moderngl.ONE, GL_SRC1_COLOR
-        ctx.depth_mask = False
         try:
-            ctx.cull_face = "front"
-            sp["u_back_pass"].value = 1
-            self._vao.render(moderngl.TRIANGLE_STRIP)
-            ctx.cull_face = "back"
-            sp["u_back_pass"].value = 0
             self._vao.render(moderngl.TRIANGLE_STRIP)
         finally:
-            ctx.depth_mask = True
-            ctx.cull_face = "back"
             ctx.blend_func = moderngl.DEFAULT_BLENDING
             ctx.disable(moderngl.BLEND | moderngl.CULL_FACE)
 
     def release(self) -> None:
-        for obj in (self._vao, self._vbo, self._ibo, self._floor_vao, self._floor_vbo, self._sky_vao,
-                    self.slime_prog, self.floor_prog, self.sky_prog):
+        for obj in (self._vao, self._vbo, self._ibo, self._backdrop_vao, self.slime_prog, self.backdrop_prog):
             obj.release()
 
 
@@ -211,15 +186,10 @@ class OffscreenTarget:
         self.ctx = ctx
         self.size = (int(size[0]), int(size[1]))
         self.samples = int(samples)
-        self.resolved = ctx.framebuffer(
-            color_attachments=[ctx.renderbuffer(self.size, 4)],
-            depth_attachment=ctx.depth_renderbuffer(self.size),
-        )
+        # Colour only: the scene needs no depth buffer (see SlimeRenderer.render).
+        self.resolved = ctx.framebuffer(color_attachments=[ctx.renderbuffer(self.size, 4)])
         if self.samples > 0:
-            self.draw = ctx.framebuffer(
-                color_attachments=[ctx.renderbuffer(self.size, 4, samples=self.samples)],
-                depth_attachment=ctx.depth_renderbuffer(self.size, samples=self.samples),
-            )
+            self.draw = ctx.framebuffer(color_attachments=[ctx.renderbuffer(self.size, 4, samples=self.samples)])
         else:
             self.draw = self.resolved
 
