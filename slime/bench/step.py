@@ -1,0 +1,138 @@
+"""Slime body speed: one physics substep per mesh size, one frame of the default sphere, and (not
+quick) memory growth over a long run.
+
+Rows:
+  {"benchmark": "step", "stacks", "slices", "vertices", "ms_per_step", "reference_ms"}
+      one full substep (all forces, gravity, floor, integrate) of a body resting on the floor;
+      ``reference_ms`` is a straightforward float64 (P, 3) version of the same forces with triangle
+      gathers and bincount scatters, measured in the same run (the machine is shared and noisy).
+  {"benchmark": "frame", "stacks", "slices", "substeps", "ms_per_frame"}
+      ``step()`` of the default parameters: one rendered frame's worth of substeps.
+  {"benchmark": "memory", "stacks", "slices", "steps", "peak_kib", "growth_kib"}
+      tracemalloc over a long run at 32 x 32: ``growth_kib`` is what is still allocated at the end
+      beyond the start (must stay ~0: the step preallocates its work buffers).
+"""
+
+from __future__ import annotations
+
+import time
+import tracemalloc
+
+import numpy as np
+
+from slime.physics.shape_matching import best_rotation, rigid_angular_velocity
+from slime.physics.slime_body import SlimeBody
+from slime.physics.slime_params import SlimeParams
+from slime.physics.volume import vertex_area_vectors
+
+
+def _settled(stacks: int, slices: int) -> SlimeBody:
+    body = SlimeBody(SlimeParams(stacks=stacks, slices=slices))
+    for _ in range(20):  # on the floor and deformed, so every branch (floor contact) runs
+        body.step()
+    return body
+
+
+def _median_ms(fn, repeats: int, inner: int) -> float:
+    fn()  # warm-up
+    times = []
+    for _ in range(repeats):
+        t0 = time.perf_counter()
+        for _ in range(inner):
+            fn()
+        times.append((time.perf_counter() - t0) / inner)
+    return 1e3 * float(np.median(times))
+
+
+def reference_accelerations(body: SlimeBody, h: float) -> np.ndarray:
+    """The same forces the straightforward way, (P, 3) float64 with gathers and scatters."""
+    prm = body.params
+    x, v, m = body.positions, body.velocities, body.mass
+    c = m @ x / prm.mass
+    vc = m @ v / prm.mass
+    r = x - c
+    rotation = best_rotation((m[:, None] * r).T @ body.rest_offsets, np.eye(3))
+    second = (m[:, None] * r).T @ r
+    omega = rigid_angular_velocity(second, (m[:, None] * np.cross(r, v)).sum(0), 1e-9)
+    acc = prm.shape_stiffness * (body.rest_offsets @ rotation.T - r)
+    acc -= prm.viscosity * (v - vc - np.cross(omega, r)) + prm.air_drag * v
+    acc += np.asarray(prm.gravity)
+    grad = vertex_area_vectors(x, body.triangles)
+    volume = float(np.einsum("ij,ij->", r, grad)) / 3.0
+    ratio = np.clip((body.ideal_volume - volume) / body.ideal_volume, -1.0, 1.0)
+    acc += body._pressure_scale * ratio * grad / m[:, None]
+    return acc
+
+
+def _reference_substep(body: SlimeBody, h: float) -> None:
+    acc = reference_accelerations(body, h)
+    body.velocities[:] += acc * h
+    body.positions[:] += body.velocities * h
+    below = body.positions[:, 1] < body.params.floor_height
+    body.positions[below, 1] = body.params.floor_height
+    body.velocities[below] = 0.0
+
+
+def run(quick: bool = False) -> list[dict]:
+    rows = []
+    sizes = (16, 32, 64, 128)
+    for size in sizes:
+        body = _settled(size, size)
+        h = body.params.substep_dt
+        inner = max(1, 4000 // (size * size) * 4)
+        repeats = 5 if quick else 15
+        ms = _median_ms(lambda: body.substep(h), repeats, inner)
+        ref_body = _settled(size, size)
+        ref_ms = _median_ms(lambda: _reference_substep(ref_body, h), 3 if quick else 7, max(1, inner // 4))
+        rows.append(
+            {
+                "benchmark": "step",
+                "stacks": size,
+                "slices": size,
+                "vertices": int(body.positions.shape[0]),
+                "ms_per_step": ms,
+                "reference_ms": ref_ms,
+            }
+        )
+    params = SlimeParams()
+    body = _settled(params.stacks, params.slices)
+    rows.append(
+        {
+            "benchmark": "frame",
+            "stacks": params.stacks,
+            "slices": params.slices,
+            "substeps": params.substeps,
+            "ms_per_frame": _median_ms(body.step, 5 if quick else 15, 5),
+        }
+    )
+    if not quick:
+        rows.append(_memory(5000))
+    return rows
+
+
+def _memory(steps: int) -> dict:
+    body = _settled(32, 32)
+    for _ in range(50):
+        body.step()
+    tracemalloc.start()
+    start, _ = tracemalloc.get_traced_memory()
+    for k in range(steps):
+        body.step()
+        if k % 1000 == 0:
+            body.poke(body.centroid() + [body.params.radius, 0.0, 0.0], [-50.0, 0.0, 0.0])
+    end, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    return {
+        "benchmark": "memory",
+        "stacks": 32,
+        "slices": 32,
+        "steps": steps,
+        "peak_kib": (peak - start) / 1024.0,
+        "growth_kib": (end - start) / 1024.0,
+    }
+
+
+if __name__ == "__main__":
+    from slime.bench import format_table
+
+    print(format_table(run(quick=True)))

@@ -1,0 +1,472 @@
+"""The 3D slime (seed 002's PhysicalSlime, done physically): a UV sphere of point masses held
+together by three internal forces, each substep:
+
+1. volume preservation: a pressure proportional to the relative volume error pushes every vertex
+   along its area-weighted normal, which is exactly the volume gradient, so the force is the
+   gradient of an energy and sums to zero. The volume is the mesh's own, integrated band by band on
+   the ring grid (``volume.py``), and the ideal volume is the *rest mesh's* volume, not 4/3 pi r^3
+   (the seed's permanent pressure bias);
+2. shape restoring: each vertex is pulled toward the rest sphere placed at the current centroid and
+   turned by the best-fit rotation (shape matching), so the body can roll and tumble;
+3. viscosity: damps velocity relative to the body's own rigid motion (centroid velocity plus
+   angular velocity), so wobbles die out while falling and rolling stay free; plus a small air drag
+   on absolute velocity.
+
+Then gravity, the floor (engine ``Planes``/``collide_planes`` with Coulomb friction), and the
+engine's symplectic Euler.
+
+Layout, for speed. The state lives in the engine's ``Particles`` (positions/velocities (P, 3)
+float64), stored as transposed views of structure-of-arrays (3, P) buffers so the ring grid's rows
+are contiguous. Each substep copies positions (relative to the centroid) and velocities into one
+float32 grid buffer of 12 rows over the (stacks + 1, slices + 1) ring grid (pole rows repeated, a
+wrap column):
+
+    rows 0-2 rest offsets r, rows 3-7 x - c with cyclic components (x, y, z, x, y),
+    rows 8-10 velocity, row 11 ones.
+
+Shape matching, viscosity, air drag and gravity are affine in (r, x - c, v, 1), so their
+accelerations are one (3, 12) matrix applied to that buffer in a single matmul, and the moments
+they need (A = sum m x r^T, the second moment, the angular momentum) are three matrix-vector
+products over the same buffer. Masses on the grid are split over the repeated pole entries and zero
+in the wrap column, so grid sums are exact vertex sums. The pressure comes from ``GridVolume`` on
+rows 3-7. Everything is accumulated as acceleration; the engine integrator is called with a unit
+inverse mass (the particles' own ``inv_mass`` stays the true one). Volume sums are float64.
+
+Masses are the vertices' shares of the rest surface (uniform surface density), so every per-mass
+stiffness acts alike over the sphere and its inertia is isotropic.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from slime.physics.integrate import symplectic_euler
+from slime.physics.particles import Particles
+from slime.physics.planes import Planes, collide_planes
+from slime.physics.shape_matching import best_rotation, rigid_angular_velocity, skew
+from slime.physics.slime_params import SlimeParams
+from slime.physics.sphere import ring_grid, sphere_strip, sphere_triangles, uv_sphere, vertex_count
+from slime.physics.volume import GridVolume, fill_grid, mesh_volume
+
+__all__ = ["SlimeBody", "SlimeParams", "wendland"]
+
+_R0, _X0, _V0, _ONE = 0, 3, 8, 11  # row offsets in the float32 grid buffer
+
+
+def wendland(q: np.ndarray) -> np.ndarray:
+    """Wendland C2 kernel (1 - q)^4 (4 q + 1) for q < 1, 0 beyond: 1 at the centre, smooth to
+    second order at the edge (no kink where the falloff ends, unlike the seed's linear one)."""
+    q = np.clip(np.asarray(q, dtype=np.float64), 0.0, 1.0)
+    return (1.0 - q) ** 4 * (4.0 * q + 1.0)
+
+
+def _vec3(name: str, value) -> np.ndarray:
+    arr = np.asarray(value, dtype=np.float64).reshape(-1)
+    if arr.shape != (3,) or not np.all(np.isfinite(arr)):
+        raise ValueError(f"{name} must be a finite 3-vector, got {value!r}")
+    return arr
+
+
+class SlimeBody:
+    """A soft slime sphere. See the module docstring for the physics and the memory layout."""
+
+    def __init__(self, params: SlimeParams | None = None):
+        self._build(params if params is not None else SlimeParams())
+
+    # ------------------------------------------------------------------ construction
+    def _build(self, params: SlimeParams) -> None:
+        s, n = params.stacks, params.slices
+        p = vertex_count(s, n)
+        self.params = params
+        self.grid = ring_grid(s, n)
+        self.triangles = sphere_triangles(s, n)
+        self.strip = sphere_strip(s, n)
+        # State as (3, P) structure-of-arrays; the particles hold (P, 3) views of them.
+        self._x_soa = np.zeros((3, p))
+        self._v_soa = np.zeros((3, p))
+        self.particles = Particles(
+            positions=self._x_soa.T,
+            velocities=self._v_soa.T,
+            inv_mass=np.ones(p),
+            damping=np.zeros(p),
+            velocity_scale=np.ones(p),
+            radius=np.zeros(p),
+            restitution=np.zeros(p),
+        )
+        self._unit_inv_mass = np.ones(p)  # the integrator gets accelerations
+        self._acc = np.zeros((3, p))
+        self._good_x = np.zeros((3, p))
+        self._good_v = np.zeros((3, p))
+        shape = (s + 1, n + 1)
+        self._buf = np.zeros((12, *shape), dtype=np.float32)
+        self._buf[_ONE] = 1.0
+        self._acc32 = np.zeros((3, *shape), dtype=np.float32)
+        self._mx = np.zeros((4, *shape), dtype=np.float32)  # m x~ rows, then m
+        self._moments = np.zeros((4, 12), dtype=np.float32)
+        self._pressure = np.zeros((3, s - 1, n), dtype=np.float32)
+        self._affine = np.zeros((3, 12), dtype=np.float32)
+        self._volume32 = GridVolume(s, n, np.float32)
+        self._volume64 = GridVolume(s, n, np.float64)
+        self._x5_64 = np.zeros((5, *shape))
+        self._derive()
+        self.reset()
+
+    def _derive(self) -> None:
+        """Everything that follows from the parameters but not from the state (cheap; no reset)."""
+        prm = self.params
+        s, n = prm.stacks, prm.slices
+        rest = uv_sphere(s, n, prm.radius)
+        tri = rest[self.triangles]
+        area = 0.5 * np.linalg.norm(np.cross(tri[:, 1] - tri[:, 0], tri[:, 2] - tri[:, 0]), axis=1)
+        share = np.zeros(rest.shape[0])
+        for k in range(3):
+            share += np.bincount(self.triangles[:, k], weights=area / 3.0, minlength=rest.shape[0])
+        self.rest_area = float(area.sum())
+        self.mass = prm.mass * share / share.sum()  # (P,) per-vertex masses
+        self.particles.inv_mass = 1.0 / self.mass
+        self.rest_offsets = rest - (self.mass @ rest) / prm.mass  # (P, 3), mass centroid at 0
+        self.ideal_volume = mesh_volume(self.rest_offsets, self.triangles)
+        # Pressure per unit relative volume error: omega^2 of the breathing mode = volume_stiffness.
+        self._pressure_scale = prm.volume_stiffness * prm.radius * prm.mass / (3.0 * self.rest_area)
+        # Regularises the inertia tensor of a collapsed body (a millionth of the rest one).
+        self._inertia_floor = 1e-6 * prm.mass * prm.radius**2
+        rest5 = np.zeros((5, s + 1, n + 1))
+        fill_grid(rest5, self.rest_offsets)
+        self._buf[_R0 : _R0 + 3] = rest5[:3]
+        grid_mass = np.zeros((s + 1, n + 1))
+        grid_mass[1:s, :n] = self.mass[1:-1].reshape(s - 1, n)
+        grid_mass[0, :n] = self.mass[0] / n
+        grid_mass[s, :n] = self.mass[-1] / n
+        self._grid_mass = grid_mass.astype(np.float32)
+        self._mx[3] = self._grid_mass
+        self._grid_inv_mass = (1.0 / self.mass[1:-1].reshape(s - 1, n)).astype(np.float32)
+        self.planes = Planes.floor(3, prm.floor_height, prm.floor_restitution, prm.floor_friction)
+        self._gravity = np.asarray(prm.gravity, dtype=np.float64)
+
+    def reset(self) -> None:
+        """Back to the rest sphere at the initial centre, at rest, time 0, nothing grabbed."""
+        self._x_soa[:] = (self.rest_offsets + np.asarray(self.params.center)).T
+        self._v_soa[:] = 0.0
+        self._rotation = np.eye(3)
+        self._grab_index = None
+        self._grab_target = None
+        self.time = 0.0
+        self.recoveries = 0
+        self.last_volume = self.ideal_volume
+        self._centroid_ref = self.centroid()
+        np.copyto(self._good_x, self._x_soa)
+        np.copyto(self._good_v, self._v_soa)
+
+    def set_params(self, **changes) -> None:
+        """Live parameter change. Stiffnesses, damping, gravity, floor, mass, radius, dt and substeps
+        apply at once and keep the current state (a new radius makes the body grow or shrink toward
+        it); a new stacks/slices rebuilds the mesh and resets."""
+        new = self.params.with_(**changes)
+        if (new.stacks, new.slices) != (self.params.stacks, self.params.slices):
+            self._build(new)
+            return
+        self.params = new
+        self._derive()
+
+    # ------------------------------------------------------------------ views
+    @property
+    def positions(self) -> np.ndarray:
+        """(P, 3) float64 view of the vertex positions (the particles' array)."""
+        return self.particles.positions
+
+    @property
+    def velocities(self) -> np.ndarray:
+        return self.particles.velocities
+
+    @property
+    def grabbed(self) -> int | None:
+        return self._grab_index
+
+    # ------------------------------------------------------------------ measurements
+    def centroid(self) -> np.ndarray:
+        return self.mass @ self.positions / self.params.mass
+
+    def momentum(self) -> np.ndarray:
+        return self.mass @ self.velocities
+
+    def kinetic_energy(self) -> float:
+        v = self.velocities
+        return 0.5 * float(self.mass @ np.einsum("ij,ij->i", v, v))
+
+    def angular_momentum(self) -> np.ndarray:
+        """About the centroid."""
+        r = self.positions - self.centroid()
+        return (self.mass[:, None] * np.cross(r, self.velocities)).sum(axis=0)
+
+    def _grid64(self) -> np.ndarray:
+        fill_grid(self._x5_64, self.positions, origin=self.centroid())
+        return self._x5_64
+
+    def volume(self) -> float:
+        """The engine's band-integrated volume (float64): the sum of ``band_volumes``."""
+        x5 = self._grid64()
+        self._volume64.compute(x5)
+        return float(self._volume64.band_volumes(x5).sum())
+
+    def band_volumes(self) -> np.ndarray:
+        """(stacks,) signed volume of each latitude band, cones from the centroid."""
+        x5 = self._grid64()
+        self._volume64.compute(x5)
+        return self._volume64.band_volumes(x5)
+
+    def mesh_volume(self) -> float:
+        """Exact enclosed volume by the divergence theorem over ``triangles`` (independent check)."""
+        return mesh_volume(self.positions, self.triangles)
+
+    def vertex_normals(self) -> np.ndarray:
+        """(P, 3) unit area-weighted normals of the current surface (the pressure's directions)."""
+        g = self._volume64.compute(self._grid64())
+        s, n = self.params.stacks, self.params.slices
+        out = np.empty((vertex_count(s, n), 3))
+        out[1:-1] = g[:, 1:s, :n].reshape(3, -1).T
+        out[0] = g[:, 0, :n].sum(axis=1)
+        out[-1] = g[:, s, :n].sum(axis=1)
+        length = np.linalg.norm(out, axis=1, keepdims=True)
+        return out / np.where(length > 0.0, length, 1.0)
+
+    def orientation(self) -> np.ndarray:
+        """(3, 3) best-fit rotation of the current shape against the rest shape (shape matching)."""
+        r = self.positions - self.centroid()
+        covariance = (self.mass[:, None] * r).T @ self.rest_offsets
+        return best_rotation(covariance, self._rotation)
+
+    def shape_error(self) -> float:
+        """Largest distance of a vertex from the best-fit placed rest shape, in radii."""
+        goal = self.centroid() + self.rest_offsets @ self.orientation().T
+        return float(np.max(np.linalg.norm(self.positions - goal, axis=1))) / self.params.radius
+
+    # ------------------------------------------------------------------ forces
+    def _accelerations(self, h: float, internal_only: bool = False) -> np.ndarray:
+        """Fill and return the (3, P) acceleration of every vertex for a substep of length h."""
+        prm = self.params
+        s, n = prm.stacks, prm.slices
+        x = self.particles.positions.T
+        v = self.particles.velocities.T
+        buf = self._buf
+        # Positions relative to last substep's centroid (float32 keeps its precision near it; the
+        # small shift to this substep's centroid comes out of the moments), then velocities.
+        ref = self._centroid_ref
+        np.subtract(x[:, 1:-1].reshape(3, s - 1, n), ref[:, None, None], out=buf[_X0 : _X0 + 3, 1:s, :n])
+        buf[_X0 : _X0 + 3, 0, :] = (x[:, 0] - ref)[:, None]
+        buf[_X0 : _X0 + 3, s, :] = (x[:, -1] - ref)[:, None]
+        buf[_X0 : _X0 + 3, 1:s, n] = buf[_X0 : _X0 + 3, 1:s, 0]
+        buf[_X0 + 3 : _X0 + 5] = buf[_X0 : _X0 + 2]
+        np.copyto(buf[_V0 : _V0 + 3, 1:s, :n], v[:, 1:-1].reshape(3, s - 1, n), casting="same_kind")
+        buf[_V0 : _V0 + 3, 0, :] = v[:, 0][:, None]
+        buf[_V0 : _V0 + 3, s, :] = v[:, -1][:, None]
+        flat = buf.reshape(12, -1)
+
+        # Moments in one product: row k < 3 is sum m x~_k [r, x~, (x, y), v, 1], row 3 is sum m [...].
+        np.multiply(buf[_X0 : _X0 + 3], self._grid_mass, out=self._mx[:3])
+        np.matmul(self._mx.reshape(4, -1), flat.T, out=self._moments)
+        mom = self._moments.tolist()
+        total = prm.mass
+        shift = [mom[3][_X0 + k] / total for k in range(3)]  # centroid - ref
+        vc = [mom[3][_V0 + k] / total for k in range(3)]  # centroid velocity
+        centroid = ref + shift
+        self._centroid_ref = centroid
+        covariance = np.array([row[_R0 : _R0 + 3] for row in mom[:3]])  # sum m r r^T term is 0
+        self._rotation = best_rotation(covariance, self._rotation)
+        second = [[mom[i][_X0 + j] - total * shift[i] * shift[j] for j in range(3)] for i in range(3)]
+        kxv = [[mom[i][_V0 + j] - total * shift[i] * vc[j] for j in range(3)] for i in range(3)]
+        angular_momentum = (kxv[1][2] - kxv[2][1], kxv[2][0] - kxv[0][2], kxv[0][1] - kxv[1][0])
+        omega = rigid_angular_velocity(second, angular_momentum, self._inertia_floor)
+
+        affine = np.zeros((3, 12))
+        add_shape_matching(affine, self._rotation, prm.shape_stiffness, shift)
+        drag = 0.0 if internal_only else prm.air_drag
+        add_viscosity_and_drag(affine, h, prm.viscosity, drag, vc, omega, shift)
+        if not internal_only:
+            affine[:, _ONE] += self._gravity
+        self._affine[:] = affine
+        acc = self._acc32
+        np.matmul(self._affine, flat, out=acc.reshape(3, -1))
+
+        # Pressure along the volume gradient (the area-weighted normals). Sum grad = 0, so the
+        # volume does not care that x~ is relative to ref rather than to the centroid.
+        x5 = buf[_X0 : _X0 + 5]
+        grad6 = self._volume32.compute(x5)
+        volume = self._volume32.volume_from_gradient(x5)
+        self.last_volume = volume
+        ratio = min(max((self.ideal_volume - volume) / self.ideal_volume, -1.0), 1.0)
+        if ratio != ratio:  # NaN
+            ratio = 0.0
+        pressure = self._pressure_scale * ratio / 6.0
+        np.multiply(grad6[:, 1:s, :n], self._grid_inv_mass, out=self._pressure)
+        self._pressure *= np.float32(pressure)
+        acc[:, 1:s, :n] += self._pressure
+
+        out = self._acc
+        np.copyto(out[:, 1:-1].reshape(3, s - 1, n), acc[:, 1:s, :n])
+        out[:, 0] = acc[:, 0, 0] + pressure * grad6[:, 0, :n].sum(axis=1, dtype=np.float64) / self.mass[0]
+        out[:, -1] = acc[:, s, 0] + pressure * grad6[:, s, :n].sum(axis=1, dtype=np.float64) / self.mass[-1]
+        if not internal_only and self._grab_index is not None:
+            self._add_grab_pull(out, x, v)
+        np.clip(out, -prm.max_acceleration, prm.max_acceleration, out=out)
+        return out
+
+    def internal_forces(self) -> np.ndarray:
+        """(P, 3) forces of the three internal terms alone (volume, shape, viscosity) at the current
+        state: no gravity, drag, grab or floor. They sum to zero (momentum is conserved)."""
+        acc = self._accelerations(self.params.substep_dt, internal_only=True)
+        return self.mass[:, None] * acc.T
+
+    # ------------------------------------------------------------------ stepping
+    def substep(self, h: float) -> None:
+        prm = self.params
+        acc = self._accelerations(h)
+        positions, velocities = self.particles.positions, self.particles.velocities
+        symplectic_euler(positions, velocities, acc.T, self._unit_inv_mass, h)
+        # The floor: only the few vertices below it go through the engine's plane collision.
+        below = np.flatnonzero(positions[:, 1] < prm.floor_height)
+        if below.size:
+            x_low, v_low = positions[below], velocities[below]
+            collide_planes(x_low, v_low, self._unit_inv_mass[: below.size], self.planes, 0.0)
+            positions[below] = x_low
+            velocities[below] = v_low
+        np.clip(velocities, -prm.max_speed, prm.max_speed, out=velocities)
+        self.time += h
+
+    def step(self) -> None:
+        """One frame: ``substeps`` substeps of ``dt / substeps``; a non-finite result is recovered."""
+        np.copyto(self._good_x, self.particles.positions.T)
+        np.copyto(self._good_v, self.particles.velocities.T)
+        rotation = self._rotation
+        h = self.params.substep_dt
+        with np.errstate(all="ignore"):
+            for _ in range(self.params.substeps):
+                self.substep(h)
+        if not (np.isfinite(self._x_soa.sum()) and np.isfinite(self._v_soa.sum())):
+            self._recover(rotation)
+
+    def _recover(self, rotation: np.ndarray) -> None:
+        """Non-finite state: put the rest shape back at the last good centroid and orientation, still."""
+        self.recoveries += 1
+        centroid = self._good_x @ self.mass / self.params.mass
+        if not np.all(np.isfinite(centroid)):
+            centroid = np.asarray(self.params.center)
+        if not np.all(np.isfinite(rotation)):
+            rotation = np.eye(3)
+        self._rotation = rotation
+        self._centroid_ref = centroid
+        self.particles.positions[:] = centroid + self.rest_offsets @ rotation.T
+        self.particles.velocities[:] = 0.0
+
+    # ------------------------------------------------------------------ interaction
+    def _nearest(self, point) -> int:
+        d = self.positions - _vec3("point", point)
+        return int(np.argmin(np.einsum("ij,ij->i", d, d)))
+
+    def poke(self, point, force, radius: float | None = None) -> int:
+        """Push the surface near ``point`` with ``force`` (N), applied at once as the impulse of one
+        frame, force * dt: the vertex nearest to ``point`` and its neighbours within ``radius``
+        (default: the body radius) share it by mass times a Wendland falloff, so every one of them
+        gets a velocity change along ``force`` that fades smoothly to 0 at ``radius``. The total
+        impulse is force * dt; the peak velocity change is clamped to ``max_speed``. Returns the
+        nearest vertex."""
+        prm = self.params
+        force = _vec3("force", force)
+        radius = prm.radius if radius is None else float(radius)
+        if not (np.isfinite(radius) and radius > 0.0):
+            raise ValueError(f"poke radius must be positive, got {radius}")
+        nearest = self._nearest(point)
+        d = self.positions - self.positions[nearest]
+        weight = wendland(np.sqrt(np.einsum("ij,ij->i", d, d)) / radius)
+        total = float(self.mass @ weight)
+        delta = force * (prm.dt / total)  # velocity change at weight 1
+        peak = float(np.linalg.norm(delta))
+        if peak > prm.max_speed:
+            delta *= prm.max_speed / peak
+        self.particles.velocities += weight[:, None] * delta
+        return nearest
+
+    def grab(self, index_or_point) -> int:
+        """Grab a vertex (an index, or the vertex nearest to a point); returns its index. Until
+        ``release``, ``drag_to`` pulls it and its neighbourhood toward a target."""
+        if np.ndim(index_or_point) == 0:
+            index = int(index_or_point)
+            if not 0 <= index < self.positions.shape[0]:
+                raise ValueError(f"vertex index {index} out of range 0..{self.positions.shape[0] - 1}")
+        else:
+            index = self._nearest(index_or_point)
+        d = self.positions - self.positions[index]
+        weight = wendland(np.sqrt(np.einsum("ij,ij->i", d, d)) / (self.params.grab_falloff * self.params.radius))
+        self._grab_members = np.flatnonzero(weight > 0.0)
+        self._grab_weight = weight[self._grab_members]
+        self._grab_index = index
+        self._grab_target = self.positions[index].copy()
+        return index
+
+    def drag_to(self, target) -> None:
+        """Move the grab target (world coordinates); no effect when nothing is grabbed."""
+        target = _vec3("target", target)
+        if self._grab_index is not None:
+            self._grab_target = target
+
+    def _add_grab_pull(self, acc: np.ndarray, x: np.ndarray, v: np.ndarray) -> None:
+        """A critically damped spring from the grabbed vertex to the target, its pull shared by the
+        neighbourhood with the grab weights; the stretch is clamped to one radius so a far target
+        cannot fling the body."""
+        prm = self.params
+        stretch = self._grab_target - x[:, self._grab_index]
+        length = float(np.linalg.norm(stretch))
+        if length > prm.radius:
+            stretch *= prm.radius / length
+        k = prm.grab_stiffness
+        damping = 2.0 * np.sqrt(k)
+        members = self._grab_members
+        pull = k * stretch[:, None] - damping * v[:, members]
+        acc[:, members] += self._grab_weight * pull
+
+    def release(self, velocity=None) -> None:
+        """Let go; with ``velocity`` (the mouse's), the grabbed neighbourhood takes it on by weight."""
+        if self._grab_index is not None and velocity is not None:
+            velocity = _vec3("velocity", velocity)
+            members, weight = self._grab_members, self._grab_weight[:, None]
+            v = self.particles.velocities
+            v[members] += weight * (velocity - v[members])
+            np.clip(v, -self.params.max_speed, self.params.max_speed, out=v)
+        self._grab_index = None
+        self._grab_target = None
+
+    def spike(self, amount: float = 0.5, seed=None) -> None:
+        """The seed's scatter: every vertex jumps ``amount * radius`` along its own random direction
+        (uniform on the sphere, from a numpy Generator seeded with ``seed``)."""
+        amount = float(amount)
+        if not np.isfinite(amount):
+            raise ValueError(f"spike amount must be finite, got {amount}")
+        rng = np.random.default_rng(seed)
+        direction = rng.normal(size=self.positions.shape)
+        length = np.linalg.norm(direction, axis=1, keepdims=True)
+        direction /= np.where(length > 0.0, length, 1.0)
+        self.particles.positions += direction * (amount * self.params.radius)
+
+
+def add_shape_matching(affine: np.ndarray, rotation: np.ndarray, stiffness: float, shift) -> None:
+    """Shape restoring as an affine map of x~ = x - ref (centroid c = ref + shift):
+    k (R r - (x - c)) = k R r - k x~ + k shift pulls each vertex to its goal c + R r."""
+    affine[:, _R0 : _R0 + 3] += stiffness * rotation
+    affine[:, _X0 : _X0 + 3] -= stiffness * np.eye(3)
+    affine[:, _ONE] += stiffness * np.asarray(shift)
+
+
+def add_viscosity_and_drag(
+    affine: np.ndarray, h: float, viscosity: float, air_drag: float, centroid_velocity, omega, shift
+) -> None:
+    """-mu (v - v_c - omega x (x - c)) - a v as an affine map of x~ = x - ref (c = ref + shift).
+    The rates are the exact exponential decay over one substep, (1 - exp(-rate h)) / h, so any
+    viscosity is stable (never overshoots)."""
+    total = viscosity + air_drag
+    if total <= 0.0:
+        return
+    decay = -np.expm1(-total * h) / h
+    mu = decay * viscosity / total
+    spin = skew(omega)
+    affine[:, _V0 : _V0 + 3] -= decay * np.eye(3)
+    affine[:, _X0 : _X0 + 3] += mu * spin
+    affine[:, _ONE] += mu * (np.asarray(centroid_velocity) - spin @ np.asarray(shift))

@@ -1,0 +1,151 @@
+"""Every parameter of the 3D slime body in one place, with defaults that look good and validation.
+
+Units: metres, kilograms, seconds. The two stiffnesses are per unit mass (1/s^2) so they read as
+squared angular frequencies and do not change with the mesh resolution:
+
+* ``shape_stiffness`` k_s: a vertex pulled a distance d from its goal (the rest sphere moved to the
+  current centroid and turned by the best-fit rotation) accelerates by k_s * d; the surface wobbles
+  at about sqrt(k_s) rad/s.
+* ``volume_stiffness`` k_v: the pressure is scaled so that the sphere's breathing mode has
+  omega^2 = k_v (+ k_s); a relative volume error e gives a pressure k_v * M * R / (3 A0) * e.
+
+Rates (1/s): ``viscosity`` damps velocity relative to the body's own rigid motion (linear and
+angular), ``air_drag`` damps absolute velocity; both are applied exactly-exponentially per substep
+so they are stable for any value.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, fields, replace
+
+import numpy as np
+
+
+def _finite(name: str, value) -> float:
+    try:
+        v = float(value)
+    except (TypeError, ValueError):
+        raise ValueError(f"{name} must be a number, got {value!r}") from None
+    if not math.isfinite(v):
+        raise ValueError(f"{name} must be finite, got {value!r}")
+    return v
+
+
+def _vector3(name: str, value) -> tuple[float, float, float]:
+    try:
+        arr = np.asarray(value, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise ValueError(f"{name} must be a 3-vector of numbers, got {value!r}") from None
+    if arr.shape != (3,):
+        raise ValueError(f"{name} must be a 3-vector, got shape {arr.shape}")
+    if not np.all(np.isfinite(arr)):
+        raise ValueError(f"{name} must be finite, got {value!r}")
+    return (float(arr[0]), float(arr[1]), float(arr[2]))
+
+
+def _integer(name: str, value, low: int, high: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+        raise ValueError(f"{name} must be an integer, got {value!r}")
+    if not low <= int(value) <= high:
+        raise ValueError(f"{name} must be between {low} and {high}, got {value}")
+    return int(value)
+
+
+@dataclass(frozen=True)
+class SlimeParams:
+    """The slime's shape, material, world and integration settings (see the module docstring)."""
+
+    # --- shape and mesh ---
+    radius: float = 1.0  # rest sphere radius (m)
+    stacks: int = 32  # latitude divisions pole to pole (>= 3)
+    slices: int = 32  # longitude divisions around (>= 3)
+    mass: float = 1.0  # total mass (kg), spread over the vertices by their share of the rest surface
+    # --- material ---
+    volume_stiffness: float = 5000.0 # 1/s^2: breathing-mode omega^2 from the pressure
+    shape_stiffness: float = 800.0 # 1/s^2: pull toward the best-fit rotated rest sphere
+    viscosity: float = 4.0 # 1/s: decay rate of motion relative to the body's rigid motion
+    air_drag: float = 0.05  # 1/s: decay rate of absolute velocity
+    # --- world ---
+    gravity: tuple = (0.0, -9.81, 0.0)  # m/s^2
+    floor_height: float = 0.0  # y of the floor plane (normal +y)
+    floor_friction: float = 0.8  # Coulomb coefficient of the floor
+    floor_restitution: float = 0.0  # 0 = the surface does not bounce off the floor (the body still rebounds)
+    # --- integration ---
+    dt: float = 1.0 / 60.0  # one frame (s)
+    substeps: int = 8  # symplectic Euler substeps per frame
+    center: tuple | None = None  # initial centre; None = resting on the floor (floor_height + radius)
+    # --- safety and interaction ---
+    max_speed: float = 40.0  # m/s per velocity component, clamped every substep
+    max_acceleration: float = 1.0e4  # m/s^2 per component of the internal + drag acceleration
+    grab_stiffness: float = 400.0  # 1/s^2: pull of drag_to on the grabbed neighbourhood (critically damped)
+    grab_falloff: float = 0.6  # grabbed neighbourhood radius as a fraction of ``radius``
+
+    def __post_init__(self):
+        set_ = lambda name, value: object.__setattr__(self, name, value)  # noqa: E731 (frozen dataclass)
+        radius = _finite("radius", self.radius)
+        if radius <= 0.0:
+            raise ValueError(f"radius must be positive, got {self.radius}")
+        set_("radius", radius)
+        set_("stacks", _integer("stacks", self.stacks, 3, 1024))
+        set_("slices", _integer("slices", self.slices, 3, 1024))
+        for name in ("mass", "dt"):
+            v = _finite(name, getattr(self, name))
+            if v <= 0.0:
+                raise ValueError(f"{name} must be positive, got {getattr(self, name)}")
+            set_(name, v)
+        for name in (
+            "volume_stiffness",
+            "shape_stiffness",
+            "viscosity",
+            "air_drag",
+            "floor_friction",
+            "grab_stiffness",
+        ):
+            v = _finite(name, getattr(self, name))
+            if v < 0.0:
+                raise ValueError(f"{name} must be >= 0, got {getattr(self, name)}")
+            set_(name, v)
+        for name in ("max_speed", "max_acceleration", "grab_falloff"):
+            v = _finite(name, getattr(self, name))
+            if v <= 0.0:
+                raise ValueError(f"{name} must be positive, got {getattr(self, name)}")
+            set_(name, v)
+        restitution = _finite("floor_restitution", self.floor_restitution)
+        if not 0.0 <= restitution <= 1.0:
+            raise ValueError(f"floor_restitution must be in [0, 1], got {self.floor_restitution}")
+        set_("floor_restitution", restitution)
+        set_("floor_height", _finite("floor_height", self.floor_height))
+        set_("gravity", _vector3("gravity", self.gravity))
+        set_("substeps", _integer("substeps", self.substeps, 1, 1000))
+        if self.center is None:
+            set_("center", self._auto_center())
+        else:
+            set_("center", _vector3("center", self.center))
+        # Symplectic Euler is stable while h * omega < 2; keep a wide margin (h * omega <= 1).
+        h = self.dt / self.substeps
+        stiffest = self.shape_stiffness + self.volume_stiffness + self.grab_stiffness
+        if stiffest * h * h > 1.0:
+            need = math.ceil(self.dt * math.sqrt(stiffest))
+            raise ValueError(
+                f"too stiff for dt/substeps (shape + volume + grab stiffness {stiffest:g} 1/s^2 at substep "
+                f"{h:.4g} s): use substeps >= {need} or smaller stiffness"
+            )
+
+    def _auto_center(self) -> tuple[float, float, float]:
+        return (0.0, float(self.floor_height) + float(self.radius), 0.0)
+
+    @property
+    def substep_dt(self) -> float:
+        return self.dt / self.substeps
+
+    def with_(self, **changes) -> "SlimeParams":
+        """A copy with ``changes`` applied (validated). A centre that was the automatic resting one
+        follows a new radius or floor height."""
+        names = {f.name for f in fields(self)}
+        unknown = sorted(set(changes) - names)
+        if unknown:
+            raise ValueError(f"unknown slime parameter(s): {', '.join(unknown)}")
+        if "center" not in changes and self.center == self._auto_center():
+            changes["center"] = None
+        return replace(self, **changes)
