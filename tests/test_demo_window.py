@@ -1,0 +1,177 @@
+"""The interactive window for real: the demo under Xvfb with the pyglet backend, driven by X
+events from xdotool (a click, a held drag, keys), checked on its own screenshots (the P key).
+
+In CI (``CI`` set) a missing Xvfb/xdotool or OpenGL fails; elsewhere it skips with the reason.
+"""
+
+import os
+import shutil
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+from PIL import Image
+
+from slime.app.demo import HELP, run_demo
+from slime.render.context import GLUnavailable, create_headless_context
+
+WINDOW = (640, 480)
+
+
+def _missing(what: str) -> None:
+    if os.environ.get("CI"):
+        pytest.fail(f"CI must provide {what}")
+    pytest.skip(f"{what} not available here")
+
+
+def _tool(name: str) -> str:
+    path = shutil.which(name)
+    if path is None:
+        _missing(f"{name} (apt-get install xvfb xdotool)")
+    return path
+
+
+@pytest.fixture
+def xvfb():
+    xvfb_bin = _tool("Xvfb")
+    _tool("xdotool")
+    number = next(n for n in range(90, 400) if not os.path.exists(f"/tmp/.X{n}-lock")
+                  and not os.path.exists(f"/tmp/.X11-unix/X{n}"))
+    server = subprocess.Popen([xvfb_bin, f":{number}", "-screen", "0", "1024x768x24", "-nolisten", "tcp"],
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 15.0
+    while not os.path.exists(f"/tmp/.X11-unix/X{number}"):
+        if server.poll() is not None or time.monotonic() > deadline:
+            server.kill()
+            _missing(f"a working Xvfb (it exited with {server.poll()})")
+        time.sleep(0.05)
+    yield f":{number}"
+    server.terminate()
+    try:
+        server.wait(timeout=5)
+    except subprocess.TimeoutExpired:
+        server.kill()
+
+
+def slime_mask(img: np.ndarray) -> np.ndarray:
+    rgb = img.astype(int)
+    return (rgb[..., 1] - rgb[..., 0] > 45) & (rgb[..., 1] >= rgb[..., 2] - 10)
+
+
+class Demo:
+    """The demo in a subprocess on ``display``; its stdout lines are collected as they come."""
+
+    def __init__(self, display: str, folder: Path):
+        self.env = dict(os.environ, DISPLAY=display, SLIME_DEMO_LOG="1")
+        self.env.pop("WAYLAND_DISPLAY", None)
+        self.folder = folder
+        code = f"from slime.app.demo import run_demo; raise SystemExit(run_demo(size={WINDOW!r}))"
+        self.proc = subprocess.Popen([sys.executable, "-c", code], cwd=folder, env=self.env, text=True,
+                                     stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+        self.lines: list[str] = []
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self):
+        for line in self.proc.stdout:
+            self.lines.append(line.rstrip("\n"))
+
+    def xdo(self, *args) -> str:
+        done = subprocess.run(["xdotool", *args], env=self.env, capture_output=True, text=True, timeout=30)
+        assert done.returncode == 0, f"xdotool {' '.join(args)}: {done.stderr.strip()} / demo: {self.lines[-5:]}"
+        return done.stdout
+
+    def wait_for(self, predicate, what: str, timeout: float = 20.0):
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            found = predicate()
+            if found:
+                return found
+            assert self.proc.poll() is None, f"demo exited early ({self.proc.returncode}): {self.lines[-10:]}"
+            time.sleep(0.05)
+        raise AssertionError(f"timed out waiting for {what}; demo said {self.lines[-10:]}")
+
+    def screenshot(self) -> np.ndarray:
+        count = len([ln for ln in self.lines if ln.endswith(".png")])
+        self.xdo("key", "p")
+        line = self.wait_for(lambda: [ln for ln in self.lines if ln.endswith(".png")][count:], "a screenshot")[0]
+        path = Path(line)
+        assert path.parent == self.folder.resolve() and path.name.startswith("slime-")
+        with Image.open(path) as im:
+            assert im.size == WINDOW
+            return np.asarray(im.convert("RGB"))
+
+    def logged(self, word: str) -> list[str]:
+        return [ln for ln in self.lines if ln.startswith(word + " ")]
+
+
+def test_window_click_pokes_and_drag_pulls_the_slime(xvfb, tmp_path):
+    demo = Demo(xvfb, tmp_path)
+    try:
+        window = demo.xdo("search", "--sync", "--name", "^slime$").split()[0]
+        demo.xdo("windowfocus", "--sync", window)
+        time.sleep(1.0)
+        before = demo.screenshot()
+        mask = slime_mask(before)
+        assert mask.sum() > 0.04 * mask.size, "no slime on screen"
+        rows, cols = np.nonzero(mask)
+        cx, cy = int(cols.mean()), int(rows.mean())
+
+        # A click on the body pokes it where the cursor's ray meets the surface.
+        demo.xdo("mousemove", "--window", window, str(cx), str(cy), "click", "1")
+        demo.wait_for(lambda: demo.logged("poke"), "the poke")
+        poke = np.array([float(v) for v in demo.logged("poke")[0].split()[1:]])
+        assert np.all(np.isfinite(poke)) and poke[1] > 0.0  # a point on the body, above the floor
+
+        # Let it settle, then grab it and hold it out to the right and up.
+        time.sleep(1.5)
+        rest = slime_mask(demo.screenshot())
+        demo.xdo("mousemove", "--window", window, str(cx), str(cy - 20), "mousedown", "1")
+        for step in range(1, 11):
+            demo.xdo("mousemove", "--window", window, str(cx + 18 * step), str(cy - 20 - 6 * step))
+            time.sleep(0.03)
+        demo.wait_for(lambda: demo.logged("grab"), "the grab")
+        time.sleep(1.0)
+        held = slime_mask(demo.screenshot())
+        demo.xdo("mouseup", "1")
+        demo.wait_for(lambda: demo.logged("release"), "the release")
+
+        r_rows, r_cols = np.nonzero(rest)
+        h_rows, h_cols = np.nonzero(held)
+        # The body follows the cursor: its silhouette moves to the right on screen.
+        assert h_cols.mean() - r_cols.mean() > 10.0, (r_cols.mean(), h_cols.mean())
+        assert np.count_nonzero(held != rest) > 0.05 * rest.sum()
+
+        demo.xdo("key", "Escape")
+        assert demo.proc.wait(timeout=20) == 0
+    finally:
+        if demo.proc.poll() is None:
+            demo.proc.kill()
+            demo.proc.wait(timeout=10)
+
+
+def test_no_display_gives_one_line_and_status_2(monkeypatch, capsys):
+    monkeypatch.delenv("DISPLAY", raising=False)
+    monkeypatch.delenv("WAYLAND_DISPLAY", raising=False)
+    monkeypatch.setattr(sys, "platform", "linux")
+    assert run_demo(size=(320, 240)) == 2
+    err = capsys.readouterr().err.strip()
+    assert "\n" not in err and "no display" in err and "slime render" in err
+
+
+def test_headless_backend_runs_frames_and_quits(monkeypatch):
+    try:
+        create_headless_context().release()
+    except GLUnavailable as exc:
+        _missing(f"OpenGL ({exc})")
+    monkeypatch.setattr(sys, "argv", ["pytest", "--this-would-break-argparse"])  # never parsed
+    assert run_demo(window="headless", size=(160, 120), frames=3, stacks=8, slices=8) == 0
+
+
+def test_help_lists_every_key():
+    keys = {k for k, _ in HELP}
+    for key in ("R", "S", "Space", "W", "G", "H", "P", "Esc", "Up / Down", "Left / Right"):
+        assert key in keys
