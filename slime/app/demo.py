@@ -22,7 +22,7 @@ import numpy as np
 
 import moderngl_window as mglw
 
-from slime.app.render_slime import default_camera, make_body
+from slime.app.render_slime import default_camera, follow, make_body
 from slime.render.context import has_display
 from slime.render.images import read_rgba, save_png
 from slime.render.picking import intersect_plane, pick
@@ -282,6 +282,8 @@ class DemoWindow(mglw.WindowConfig):
         steps = 0
         while self.accumulator >= dt and steps < MAX_STEPS_PER_FRAME:
             self.body.step()
+            if self._grab_plane is None:  # while dragging, a moving camera would fight the cursor
+                follow(self.camera, self.body)
             self.accumulator -= dt
             steps += 1
         if steps == MAX_STEPS_PER_FRAME:

@@ -57,6 +57,13 @@ def default_camera(body, view: Sequence[float] | None = None) -> OrbitCamera:
     return cam
 
 
+def follow(camera: OrbitCamera, body, rate: float = 0.08) -> None:
+    """Ease the camera's target toward the body over the floor (x, z), so a slime that was pushed
+    away stays in view; the height stays put, which keeps the floor steady on screen."""
+    centre = body.centroid()
+    camera.target[[0, 2]] += rate * (centre[[0, 2]] - camera.target[[0, 2]])
+
+
 def _check_args(output, frames, size, pokes, camera, stacks, slices) -> tuple[Path, tuple[int, int]]:
     path = Path(output)
     if path.suffix.lower() not in (".png", ".gif"):
@@ -147,6 +154,7 @@ class HeadlessSlime:
 
     def frame(self) -> np.ndarray:
         self.body.step()
+        follow(self.camera, self.body)
         return self.draw()
 
     def release(self) -> None:
