@@ -96,7 +96,6 @@ class SlimeBody:
         self._unit_inv_mass = np.ones(p)  # the integrator gets accelerations
         self._acc = np.zeros((3, p))
         self._good_x = np.zeros((3, p))
-        self._good_v = np.zeros((3, p))
         shape = (s + 1, n + 1)
         self._buf = np.zeros((12, *shape), dtype=np.float32)
         self._buf[_ONE] = 1.0
@@ -155,7 +154,7 @@ class SlimeBody:
         self.last_volume = self.ideal_volume
         self._centroid_ref = self.centroid()
         np.copyto(self._good_x, self._x_soa)
-        np.copyto(self._good_v, self._v_soa)
+        self._good_rotation = self._rotation
 
     def set_params(self, **changes) -> None:
         """Live parameter change. Stiffnesses, damping, gravity, floor, mass, radius, dt and substeps
@@ -306,7 +305,7 @@ class SlimeBody:
         out[:, 0] = acc[:, 0, 0] + pressure * grad6[:, 0, :n].sum(axis=1, dtype=np.float64) / self.mass[0]
         out[:, -1] = acc[:, s, 0] + pressure * grad6[:, s, :n].sum(axis=1, dtype=np.float64) / self.mass[-1]
         if not internal_only and self._grab_index is not None:
-            self._add_grab_pull(out, x, v)
+            self._add_grab_pull(out, x, v, h)
         np.clip(out, -prm.max_acceleration, prm.max_acceleration, out=out)
         return out
 
@@ -334,19 +333,23 @@ class SlimeBody:
 
     def step(self) -> None:
         """One frame: ``substeps`` substeps of ``dt / substeps``; a non-finite result is recovered."""
-        np.copyto(self._good_x, self.particles.positions.T)
-        np.copyto(self._good_v, self.particles.velocities.T)
-        rotation = self._rotation
         h = self.params.substep_dt
         with np.errstate(all="ignore"):
             for _ in range(self.params.substeps):
                 self.substep(h)
-        if not (np.isfinite(self._x_soa.sum()) and np.isfinite(self._v_soa.sum())):
-            self._recover(rotation)
+        x, v = self.particles.positions, self.particles.velocities
+        if np.isfinite(x.sum()) and np.isfinite(v.sum()):
+            # The last good state, for recovery (kept after every good frame, not before each one,
+            # so that state broken from outside between frames is not taken for good).
+            np.copyto(self._good_x, x.T)
+            self._good_rotation = self._rotation
+        else:
+            self._recover()
 
-    def _recover(self, rotation: np.ndarray) -> None:
+    def _recover(self) -> None:
         """Non-finite state: put the rest shape back at the last good centroid and orientation, still."""
         self.recoveries += 1
+        rotation = self._good_rotation
         centroid = self._good_x @ self.mass / self.params.mass
         if not np.all(np.isfinite(centroid)):
             centroid = np.asarray(self.params.center)
@@ -387,7 +390,8 @@ class SlimeBody:
 
     def grab(self, index_or_point) -> int:
         """Grab a vertex (an index, or the vertex nearest to a point); returns its index. Until
-        ``release``, ``drag_to`` pulls it and its neighbourhood toward a target."""
+        ``release``, ``drag_to`` pulls it and its neighbourhood (within ``grab_falloff * radius``,
+        Wendland weights) toward a target; the target starts where the vertex is."""
         if np.ndim(index_or_point) == 0:
             index = int(index_or_point)
             if not 0 <= index < self.positions.shape[0]:
@@ -408,20 +412,21 @@ class SlimeBody:
         if self._grab_index is not None:
             self._grab_target = target
 
-    def _add_grab_pull(self, acc: np.ndarray, x: np.ndarray, v: np.ndarray) -> None:
-        """A critically damped spring from the grabbed vertex to the target, its pull shared by the
-        neighbourhood with the grab weights; the stretch is clamped to one radius so a far target
-        cannot fling the body."""
+    def _add_grab_pull(self, acc: np.ndarray, x: np.ndarray, v: np.ndarray, h: float) -> None:
+        """Pull the grabbed neighbourhood toward the target, in velocity form so that it is stable
+        at any rate: the wanted velocity closes the gap at ``grab_rate`` (gap clamped to one radius,
+        speed to ``max_speed``), and each member's velocity relaxes toward it by its grab weight
+        times 1 - exp(-2 rate h) per substep (a critically damped spring, implicit). Independent of
+        the vertices' masses, so the hand can lift the whole slime."""
         prm = self.params
-        stretch = self._grab_target - x[:, self._grab_index]
-        length = float(np.linalg.norm(stretch))
+        gap = self._grab_target - x[:, self._grab_index]
+        length = float(np.linalg.norm(gap))
         if length > prm.radius:
-            stretch *= prm.radius / length
-        k = prm.grab_stiffness
-        damping = 2.0 * np.sqrt(k)
+            gap *= prm.radius / length
+        wanted = np.clip(prm.grab_rate * gap, -prm.max_speed, prm.max_speed)
+        blend = -np.expm1(-2.0 * prm.grab_rate * h) / h
         members = self._grab_members
-        pull = k * stretch[:, None] - damping * v[:, members]
-        acc[:, members] += self._grab_weight * pull
+        acc[:, members] += (blend * self._grab_weight) * (wanted[:, None] - v[:, members])
 
     def release(self, velocity=None) -> None:
         """Let go; with ``velocity`` (the mouse's), the grabbed neighbourhood takes it on by weight."""

@@ -78,8 +78,8 @@ class SlimeParams:
     # --- safety and interaction ---
     max_speed: float = 40.0  # m/s per velocity component, clamped every substep
     max_acceleration: float = 1.0e4  # m/s^2 per component of the internal + drag acceleration
-    grab_stiffness: float = 400.0  # 1/s^2: pull of drag_to on the grabbed neighbourhood (critically damped)
-    grab_falloff: float = 0.6  # grabbed neighbourhood radius as a fraction of ``radius``
+    grab_rate: float = 40.0  # 1/s: drag_to closes the gap to the target at this rate (critically damped)
+    grab_falloff: float = 0.8  # grabbed neighbourhood radius as a fraction of ``radius``
 
     def __post_init__(self):
         set_ = lambda name, value: object.__setattr__(self, name, value)  # noqa: E731 (frozen dataclass)
@@ -100,13 +100,12 @@ class SlimeParams:
             "viscosity",
             "air_drag",
             "floor_friction",
-            "grab_stiffness",
         ):
             v = _finite(name, getattr(self, name))
             if v < 0.0:
                 raise ValueError(f"{name} must be >= 0, got {getattr(self, name)}")
             set_(name, v)
-        for name in ("max_speed", "max_acceleration", "grab_falloff"):
+        for name in ("max_speed", "max_acceleration", "grab_rate", "grab_falloff"):
             v = _finite(name, getattr(self, name))
             if v <= 0.0:
                 raise ValueError(f"{name} must be positive, got {getattr(self, name)}")
@@ -124,11 +123,11 @@ class SlimeParams:
             set_("center", _vector3("center", self.center))
         # Symplectic Euler is stable while h * omega < 2; keep a wide margin (h * omega <= 1).
         h = self.dt / self.substeps
-        stiffest = self.shape_stiffness + self.volume_stiffness + self.grab_stiffness
+        stiffest = self.shape_stiffness + self.volume_stiffness
         if stiffest * h * h > 1.0:
             need = math.ceil(self.dt * math.sqrt(stiffest))
             raise ValueError(
-                f"too stiff for dt/substeps (shape + volume + grab stiffness {stiffest:g} 1/s^2 at substep "
+                f"too stiff for dt/substeps (shape + volume stiffness {stiffest:g} 1/s^2 at substep "
                 f"{h:.4g} s): use substeps >= {need} or smaller stiffness"
             )
 
