@@ -8,6 +8,8 @@ momentum (sum m r = 0) and angular momentum (A R^T = R S R^T is symmetric: no ne
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 
@@ -58,3 +60,80 @@ def skew(w: np.ndarray) -> np.ndarray:
 def rotation_angle(rotation: np.ndarray) -> float:
     """Angle (radians) of a rotation matrix."""
     return float(np.arccos(np.clip((np.trace(rotation) - 1.0) / 2.0, -1.0, 1.0)))
+
+
+def quaternion_matrix(q) -> list:
+    """Rotation matrix (nested lists) of a unit quaternion (w, x, y, z)."""
+    w, x, y, z = q
+    return [
+        [1 - 2 * (y * y + z * z), 2 * (x * y - w * z), 2 * (x * z + w * y)],
+        [2 * (x * y + w * z), 1 - 2 * (x * x + z * z), 2 * (y * z - w * x)],
+        [2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y)],
+    ]
+
+
+def track_rotation(covariance, q, max_iterations: int = 20, tolerance: float = 1e-9):
+    """The rotation of ``covariance`` (3 x 3 nested lists, A = sum m (x - c) r^T), found by the
+    iteration of Müller, Bender, Chentanez and Macklin (2016), warm-started from the unit quaternion
+    ``q`` of the previous substep: each pass turns R about sum_j R e_j x A e_j (the torque that
+    aligns R's columns with A's), which converges to the polar rotation in one or two passes when
+    the body turns a little per substep. It never yields a reflection and, on a collapsed body
+    (A -> 0), keeps the previous rotation. Plain Python floats: far cheaper than an SVD call.
+    Returns the new unit quaternion (w, x, y, z)."""
+    a = [[float(v) for v in row] for row in covariance]
+    if not all(math.isfinite(v) for row in a for v in row):
+        return q
+    scale = sum(v * v for row in a for v in row) ** 0.5
+    if not scale > 0.0:
+        return q
+    eps = 1e-9 * scale
+    w, x, y, z = q
+    for _ in range(max_iterations):
+        r = quaternion_matrix((w, x, y, z))
+        ox = oy = oz = 0.0
+        dot = 0.0
+        for j in range(3):
+            rx, ry, rz = r[0][j], r[1][j], r[2][j]
+            ax, ay, az = a[0][j], a[1][j], a[2][j]
+            ox += ry * az - rz * ay
+            oy += rz * ax - rx * az
+            oz += rx * ay - ry * ax
+            dot += rx * ax + ry * ay + rz * az
+        inv = 1.0 / (abs(dot) + eps)
+        ox, oy, oz = ox * inv, oy * inv, oz * inv
+        angle = math.sqrt(ox * ox + oy * oy + oz * oz)
+        if angle < tolerance:
+            break
+        half = 0.5 * angle
+        s = math.sin(half) / angle
+        dw, dx, dy, dz = math.cos(half), ox * s, oy * s, oz * s
+        # q <- dq * q
+        w, x, y, z = (
+            dw * w - dx * x - dy * y - dz * z,
+            dw * x + dx * w + dy * z - dz * y,
+            dw * y - dx * z + dy * w + dz * x,
+            dw * z + dx * y - dy * x + dz * w,
+        )
+        norm = math.sqrt(w * w + x * x + y * y + z * z)
+        w, x, y, z = w / norm, x / norm, y / norm, z / norm
+    return (w, x, y, z)
+
+
+def matrix_quaternion(rotation) -> tuple:
+    """Unit quaternion (w, x, y, z) of a rotation matrix (Shepperd's method)."""
+    m = [[float(v) for v in row] for row in np.asarray(rotation)]
+    trace = m[0][0] + m[1][1] + m[2][2]
+    if trace > 0.0:
+        s = 2.0 * math.sqrt(1.0 + trace)
+        q = (0.25 * s, (m[2][1] - m[1][2]) / s, (m[0][2] - m[2][0]) / s, (m[1][0] - m[0][1]) / s)
+    elif m[0][0] > m[1][1] and m[0][0] > m[2][2]:
+        s = 2.0 * math.sqrt(1.0 + m[0][0] - m[1][1] - m[2][2])
+        q = ((m[2][1] - m[1][2]) / s, 0.25 * s, (m[0][1] + m[1][0]) / s, (m[0][2] + m[2][0]) / s)
+    elif m[1][1] > m[2][2]:
+        s = 2.0 * math.sqrt(1.0 + m[1][1] - m[0][0] - m[2][2])
+        q = ((m[0][2] - m[2][0]) / s, (m[0][1] + m[1][0]) / s, 0.25 * s, (m[1][2] + m[2][1]) / s)
+    else:
+        s = 2.0 * math.sqrt(1.0 + m[2][2] - m[0][0] - m[1][1])
+        q = ((m[1][0] - m[0][1]) / s, (m[0][2] + m[2][0]) / s, (m[1][2] + m[2][1]) / s, 0.25 * s)
+    norm = math.sqrt(sum(v * v for v in q))
+    return tuple(v / norm for v in q)

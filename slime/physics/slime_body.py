@@ -38,12 +38,19 @@ stiffness acts alike over the sphere and its inertia is isotropic.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from slime.physics.integrate import symplectic_euler
 from slime.physics.particles import Particles
-from slime.physics.planes import Planes, collide_planes
-from slime.physics.shape_matching import best_rotation, rigid_angular_velocity, skew
+from slime.physics.planes import Planes
+from slime.physics.shape_matching import (
+    best_rotation,
+    quaternion_matrix,
+    rigid_angular_velocity,
+    track_rotation,
+)
 from slime.physics.slime_params import SlimeParams
 from slime.physics.sphere import ring_grid, sphere_strip, sphere_triangles, uv_sphere, vertex_count
 from slime.physics.volume import GridVolume, fill_grid, mesh_volume
@@ -51,6 +58,7 @@ from slime.physics.volume import GridVolume, fill_grid, mesh_volume
 __all__ = ["SlimeBody", "SlimeParams", "wendland"]
 
 _R0, _X0, _V0, _ONE = 0, 3, 8, 11  # row offsets in the float32 grid buffer
+_CHUNK = 4096  # grid columns per matrix product (4 x 12 x 4096 stays under OpenBLAS's threading threshold)
 
 
 def wendland(q: np.ndarray) -> np.ndarray:
@@ -102,6 +110,12 @@ class SlimeBody:
         self._acc32 = np.zeros((3, *shape), dtype=np.float32)
         self._mx = np.zeros((4, *shape), dtype=np.float32)  # m x~ rows, then m
         self._moments = np.zeros((4, 12), dtype=np.float32)
+        self._moments_part = np.zeros((4, 12), dtype=np.float32)
+        # The two matrix products run in column chunks small enough that OpenBLAS keeps them on one
+        # thread: its worker threads spin between calls and, on a small shared machine, cost far
+        # more than they save on products this thin (measured: 128 x 128 goes from 6 ms to 1 ms).
+        size = (s + 1) * (n + 1)
+        self._chunks = [slice(a, min(a + _CHUNK, size)) for a in range(0, size, _CHUNK)]
         self._pressure = np.zeros((3, s - 1, n), dtype=np.float32)
         self._affine = np.zeros((3, 12), dtype=np.float32)
         self._volume32 = GridVolume(s, n, np.float32)
@@ -146,7 +160,7 @@ class SlimeBody:
         """Back to the rest sphere at the initial centre, at rest, time 0, nothing grabbed."""
         self._x_soa[:] = (self.rest_offsets + np.asarray(self.params.center)).T
         self._v_soa[:] = 0.0
-        self._rotation = np.eye(3)
+        self._quaternion = (1.0, 0.0, 0.0, 0.0)  # best-fit rotation, tracked substep to substep
         self._grab_index = None
         self._grab_target = None
         self.time = 0.0
@@ -154,7 +168,7 @@ class SlimeBody:
         self.last_volume = self.ideal_volume
         self._centroid_ref = self.centroid()
         np.copyto(self._good_x, self._x_soa)
-        self._good_rotation = self._rotation
+        self._good_quaternion = self._quaternion
 
     def set_params(self, **changes) -> None:
         """Live parameter change. Stiffnesses, damping, gravity, floor, mass, radius, dt and substeps
@@ -232,7 +246,7 @@ class SlimeBody:
         """(3, 3) best-fit rotation of the current shape against the rest shape (shape matching)."""
         r = self.positions - self.centroid()
         covariance = (self.mass[:, None] * r).T @ self.rest_offsets
-        return best_rotation(covariance, self._rotation)
+        return best_rotation(covariance, np.array(quaternion_matrix(self._quaternion)))
 
     def shape_error(self) -> float:
         """Largest distance of a vertex from the best-fit placed rest shape, in radii."""
@@ -262,29 +276,37 @@ class SlimeBody:
 
         # Moments in one product: row k < 3 is sum m x~_k [r, x~, (x, y), v, 1], row 3 is sum m [...].
         np.multiply(buf[_X0 : _X0 + 3], self._grid_mass, out=self._mx[:3])
-        np.matmul(self._mx.reshape(4, -1), flat.T, out=self._moments)
+        mx = self._mx.reshape(4, -1)
+        first, *rest = self._chunks
+        np.matmul(mx[:, first], flat[:, first].T, out=self._moments)
+        for part in rest:
+            np.matmul(mx[:, part], flat[:, part].T, out=self._moments_part)
+            self._moments += self._moments_part
         mom = self._moments.tolist()
         total = prm.mass
         shift = [mom[3][_X0 + k] / total for k in range(3)]  # centroid - ref
         vc = [mom[3][_V0 + k] / total for k in range(3)]  # centroid velocity
-        centroid = ref + shift
-        self._centroid_ref = centroid
-        covariance = np.array([row[_R0 : _R0 + 3] for row in mom[:3]])  # sum m r r^T term is 0
-        self._rotation = best_rotation(covariance, self._rotation)
+        self._centroid_ref = ref + shift
+        # sum m (x - c) r^T = sum m x~ r^T, since sum m r = 0.
+        self._quaternion = track_rotation([row[_R0 : _R0 + 3] for row in mom[:3]], self._quaternion)
+        rotation = quaternion_matrix(self._quaternion)
         second = [[mom[i][_X0 + j] - total * shift[i] * shift[j] for j in range(3)] for i in range(3)]
         kxv = [[mom[i][_V0 + j] - total * shift[i] * vc[j] for j in range(3)] for i in range(3)]
         angular_momentum = (kxv[1][2] - kxv[2][1], kxv[2][0] - kxv[0][2], kxv[0][1] - kxv[1][0])
-        omega = rigid_angular_velocity(second, angular_momentum, self._inertia_floor)
+        omega = rigid_angular_velocity(second, angular_momentum, self._inertia_floor).tolist()
 
-        affine = np.zeros((3, 12))
-        add_shape_matching(affine, self._rotation, prm.shape_stiffness, shift)
+        affine = [[0.0] * 12 for _ in range(3)]
+        add_shape_matching(affine, rotation, prm.shape_stiffness, shift)
         drag = 0.0 if internal_only else prm.air_drag
         add_viscosity_and_drag(affine, h, prm.viscosity, drag, vc, omega, shift)
         if not internal_only:
-            affine[:, _ONE] += self._gravity
+            for i in range(3):
+                affine[i][_ONE] += prm.gravity[i]
         self._affine[:] = affine
         acc = self._acc32
-        np.matmul(self._affine, flat, out=acc.reshape(3, -1))
+        acc_flat = acc.reshape(3, -1)
+        for part in self._chunks:
+            np.matmul(self._affine, flat[:, part], out=acc_flat[:, part])
 
         # Pressure along the volume gradient (the area-weighted normals). Sum grad = 0, so the
         # volume does not care that x~ is relative to ref rather than to the centroid.
@@ -306,7 +328,8 @@ class SlimeBody:
         out[:, -1] = acc[:, s, 0] + pressure * grad6[:, s, :n].sum(axis=1, dtype=np.float64) / self.mass[-1]
         if not internal_only and self._grab_index is not None:
             self._add_grab_pull(out, x, v, h)
-        np.clip(out, -prm.max_acceleration, prm.max_acceleration, out=out)
+        np.minimum(out, prm.max_acceleration, out=out)
+        np.maximum(out, -prm.max_acceleration, out=out)
         return out
 
     def internal_forces(self) -> np.ndarray:
@@ -321,14 +344,9 @@ class SlimeBody:
         acc = self._accelerations(h)
         positions, velocities = self.particles.positions, self.particles.velocities
         symplectic_euler(positions, velocities, acc.T, self._unit_inv_mass, h)
-        # The floor: only the few vertices below it go through the engine's plane collision.
-        below = np.flatnonzero(positions[:, 1] < prm.floor_height)
-        if below.size:
-            x_low, v_low = positions[below], velocities[below]
-            collide_planes(x_low, v_low, self._unit_inv_mass[: below.size], self.planes, 0.0)
-            positions[below] = x_low
-            velocities[below] = v_low
-        np.clip(velocities, -prm.max_speed, prm.max_speed, out=velocities)
+        collide_floor(positions.T, velocities.T, self.planes)
+        np.minimum(velocities, prm.max_speed, out=velocities)
+        np.maximum(velocities, -prm.max_speed, out=velocities)
         self.time += h
 
     def step(self) -> None:
@@ -342,20 +360,18 @@ class SlimeBody:
             # The last good state, for recovery (kept after every good frame, not before each one,
             # so that state broken from outside between frames is not taken for good).
             np.copyto(self._good_x, x.T)
-            self._good_rotation = self._rotation
+            self._good_quaternion = self._quaternion
         else:
             self._recover()
 
     def _recover(self) -> None:
         """Non-finite state: put the rest shape back at the last good centroid and orientation, still."""
         self.recoveries += 1
-        rotation = self._good_rotation
+        self._quaternion = self._good_quaternion
+        rotation = np.array(quaternion_matrix(self._quaternion))
         centroid = self._good_x @ self.mass / self.params.mass
         if not np.all(np.isfinite(centroid)):
             centroid = np.asarray(self.params.center)
-        if not np.all(np.isfinite(rotation)):
-            rotation = np.eye(3)
-        self._rotation = rotation
         self._centroid_ref = centroid
         self.particles.positions[:] = centroid + self.rest_offsets @ rotation.T
         self.particles.velocities[:] = 0.0
@@ -452,26 +468,56 @@ class SlimeBody:
         self.particles.positions += direction * (amount * self.params.radius)
 
 
-def add_shape_matching(affine: np.ndarray, rotation: np.ndarray, stiffness: float, shift) -> None:
-    """Shape restoring as an affine map of x~ = x - ref (centroid c = ref + shift):
-    k (R r - (x - c)) = k R r - k x~ + k shift pulls each vertex to its goal c + R r."""
-    affine[:, _R0 : _R0 + 3] += stiffness * rotation
-    affine[:, _X0 : _X0 + 3] -= stiffness * np.eye(3)
-    affine[:, _ONE] += stiffness * np.asarray(shift)
+def collide_floor(x: np.ndarray, v: np.ndarray, floor: Planes) -> None:
+    """``collide_planes`` for the one +y floor plane of a slime, on (3, P) position/velocity arrays,
+    touching only the few vertices below it: they are put back on the plane, their approaching
+    normal speed is reflected by the restitution (stopped below the bounce threshold) and their tangential speed loses at most
+    ``friction`` times the normal speed change (Coulomb), never reversing. Same numbers as
+    ``collide_planes`` (a test holds them equal); without its per-call overhead, which at the
+    default mesh size cost more than all the slime's forces together."""
+    height = floor.point[0, 1]
+    below = np.flatnonzero(x[1] < height)
+    if below.size == 0:
+        return
+    x[1, below] = height
+    vx, vn, vz = v[0, below], v[1, below], v[2, below]
+    # Bounce only above the plane's threshold speed (so resting contacts do not hop), as the engine.
+    threshold = float(getattr(floor, "bounce_threshold", 0.0))
+    new_vn = np.where(vn < -threshold, -floor.restitution[0] * vn, np.maximum(vn, 0.0))
+    speed_t = np.sqrt(vx * vx + vz * vz)
+    keep = np.clip(1.0 - floor.friction[0] * np.abs(new_vn - vn) / np.where(speed_t > 0.0, speed_t, 1.0), 0.0, 1.0)
+    v[0, below] = vx * keep
+    v[1, below] = new_vn
+    v[2, below] = vz * keep
 
 
-def add_viscosity_and_drag(
-    affine: np.ndarray, h: float, viscosity: float, air_drag: float, centroid_velocity, omega, shift
-) -> None:
-    """-mu (v - v_c - omega x (x - c)) - a v as an affine map of x~ = x - ref (c = ref + shift).
-    The rates are the exact exponential decay over one substep, (1 - exp(-rate h)) / h, so any
-    viscosity is stable (never overshoots)."""
+def add_shape_matching(affine: list, rotation, stiffness: float, shift) -> None:
+    """Shape restoring as rows of the affine map (3 x 12 nested lists) on x~ = x - ref, with the
+    centroid c = ref + shift: k (R r - (x - c)) = k R r - k x~ + k shift pulls each vertex to its
+    goal c + R r."""
+    for i in range(3):
+        row = affine[i]
+        for j in range(3):
+            row[_R0 + j] += stiffness * rotation[i][j]
+        row[_X0 + i] -= stiffness
+        row[_ONE] += stiffness * shift[i]
+
+
+def add_viscosity_and_drag(affine: list, h: float, viscosity: float, air_drag: float, centroid_velocity, omega, shift) -> None:
+    """-mu (v - v_c - omega x (x - c)) - a v as rows of the affine map on x~ = x - ref (c = ref +
+    shift). The rates are the exact exponential decay over one substep, (1 - exp(-rate h)) / h,
+    so any viscosity is stable (never overshoots)."""
     total = viscosity + air_drag
     if total <= 0.0:
         return
-    decay = -np.expm1(-total * h) / h
+    decay = -math.expm1(-total * h) / h
     mu = decay * viscosity / total
-    spin = skew(omega)
-    affine[:, _V0 : _V0 + 3] -= decay * np.eye(3)
-    affine[:, _X0 : _X0 + 3] += mu * spin
-    affine[:, _ONE] += mu * (np.asarray(centroid_velocity) - spin @ np.asarray(shift))
+    wx, wy, wz = omega
+    spin = ((0.0, -wz, wy), (wz, 0.0, -wx), (-wy, wx, 0.0))  # spin @ d = omega x d
+    for i in range(3):
+        row = affine[i]
+        row[_V0 + i] -= decay
+        for j in range(3):
+            row[_X0 + j] += mu * spin[i][j]
+        spun_shift = spin[i][0] * shift[0] + spin[i][1] * shift[1] + spin[i][2] * shift[2]
+        row[_ONE] += mu * (centroid_velocity[i] - spun_shift)
