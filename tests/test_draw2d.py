@@ -32,7 +32,7 @@ class DemoScene(Scene2D):
     name = "demo"
     title = "slime demo scene"
     bounds = (0.0, 0.0, 10.0, 10.0)
-    help_lines = ["click  add a mass", "r  reset"]
+    help_lines = ["left click: add a mass", "r: reset"]
 
     def __init__(self, y_down: bool = False, hud_lines=None):
         self.y_down = y_down

@@ -18,7 +18,9 @@ import pytest
 from moderngl_window.context.base.keys import BaseKeys
 from PIL import Image
 
-from slime.app.scene_window import help_text, protocol_key_names, run_scene, window_key_names, with_modifiers
+from slime.app.scene_window import (
+    help_text, protocol_key_names, reserved_keys, run_scene, window_key_names, with_modifiers,
+)
 from slime.render.draw2d import View2D
 
 sys.path.insert(0, str(Path(__file__).parent))
@@ -56,11 +58,21 @@ def test_modifiers_prefix_the_name():
 def test_help_lists_window_and_scene_keys():
     scene = DemoScene()
     text = "\n".join(help_text(scene))
-    for expected in ("H / F1", "P / F12", "Esc", "[ / ]", "click\tadd a mass", "r\treset"):
+    for expected in ("H / F1", "P / F12", "Esc", "[ / ]", "left click\tadd a mass", "r\treset"):
         assert expected in text
+    assert reserved_keys(scene) == set()
     scene.reserved_keys = ("h", "p")  # a scene that needs h and p: only F1 and F12 serve the window
     text = "\n".join(help_text(scene))
     assert "H / F1" not in text and "F1\tthis help" in text and "F12\tscreenshot" in text
+
+
+def test_help_lines_naming_h_reserve_it():
+    scene = DemoScene()
+    scene.help_lines = ["h/l: gravity y -/+ 0.1", "left click: add a mass", "  p: (indented: not a key line)"]
+    assert reserved_keys(scene) == {"h"}
+    lines = help_text(scene)
+    assert "F1\tthis help" in lines and "P / F12\tscreenshot (PNG in the current folder)" in lines
+    assert "h/l\tgravity y -/+ 0.1" in lines and "\tp: (indented: not a key line)" in lines
 
 
 def test_no_display_prints_one_line_and_returns_2(monkeypatch, capsys):

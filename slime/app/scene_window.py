@@ -6,7 +6,8 @@ The window owns a few keys (the same conventions as the slime demo):
   Esc       quit
   [ / ]     select a parameter, - / = lower / raise it (the imgui panel shows the same sliders)
 A scene that needs 'h' or 'p' itself (the springs scene: h/l change gravity) lists them in a
-``reserved_keys`` attribute; those letters then go to the scene and only F1 / F12 serve the window.
+``reserved_keys`` attribute or names them as keys in its ``help_lines`` ("h/l: gravity"); those
+letters then go to the scene and only F1 / F12 serve the window.
 
 The scene steps at a fixed 60 Hz from an accumulator, whatever the frame rate. Mouse positions come
 in window pixels and are mapped to world coordinates with the renderer's own View2D, so they agree
@@ -17,6 +18,7 @@ from __future__ import annotations
 
 import ctypes
 import logging
+import re
 import sys
 import time
 from pathlib import Path
@@ -65,8 +67,21 @@ def with_modifiers(name: str, modifiers) -> str:
     return prefix + name
 
 
-def help_text(scene: Scene2D) -> list[str]:
+def reserved_keys(scene: Scene2D) -> set[str]:
+    """The window letters (h, p) the scene keeps for itself: those it lists in ``reserved_keys``, or
+    that its ``help_lines`` name as keys ("h/l: gravity" reserves h), since help_lines list every
+    key the scene understands."""
     reserved = set(getattr(scene, "reserved_keys", ()) or ())
+    for line in scene.help_lines:
+        keys, sep, _ = line.partition(":")
+        if sep and not line[:1].isspace():
+            tokens = set(re.split(r"[\s/,+\[\]]+", keys.strip().lower()))
+            reserved |= tokens & {"h", "p"}
+    return reserved
+
+
+def help_text(scene: Scene2D) -> list[str]:
+    reserved = reserved_keys(scene)
     help_key = "F1" if "h" in reserved else "H / F1"
     shot_key = "F12" if "p" in reserved else "P / F12"
     lines = [
@@ -85,11 +100,13 @@ def help_text(scene: Scene2D) -> list[str]:
 
 
 def _as_columns(line: str) -> str:
-    """'[h][l]  gravity' -> '[h][l]<tab>gravity' so the key column lines up; lines that already
-    have a tab, or no run of two spaces, are kept."""
+    """'h/l: gravity' -> 'h/l<tab>gravity' so the key column lines up; an indented line continues
+    the description column; lines with a tab already, or no 'keys: ' prefix, are kept."""
     if "\t" in line:
         return line
-    head, sep, tail = line.strip().partition("  ")
+    if line[:1].isspace():
+        return "\t" + line.strip()
+    head, sep, tail = line.partition(": ")
     return f"{head}\t{tail.strip()}" if sep else line
 
 
@@ -220,7 +237,7 @@ class SceneWindow(mglw.WindowConfig):
         self.text = TextOverlay(self.ctx)
         self.key_names = protocol_key_names(self.wnd.keys)
         self.own_keys = window_key_names(self.wnd.keys)
-        self.reserved = set(getattr(self.scene, "reserved_keys", ()) or ())
+        self.reserved = reserved_keys(self.scene)
         self.accumulator = 0.0
         self.show_help = False
         self.screenshot_pending = False
@@ -259,7 +276,8 @@ class SceneWindow(mglw.WindowConfig):
         params = self.scene.parameters()
         imgui.new_frame()
         w = self.wnd.size[0]
-        imgui.set_next_window_pos((w - 300, top), imgui.Cond_.first_use_ever)
+        # Anchored by its top-right corner under the FPS readout, whatever its width.
+        imgui.set_next_window_pos((w - MARGIN, top), imgui.Cond_.first_use_ever, (1.0, 0.0))
         imgui.set_next_window_bg_alpha(0.85)
         imgui.begin("parameters", None, imgui.WindowFlags_.always_auto_resize)
         imgui.push_item_width(180)
