@@ -334,12 +334,17 @@ class SceneWindow(mglw.WindowConfig):
             self.screenshot_pending = False
             self._save_screenshot()
 
-        if self.show_help:
-            lines = help_text(self.scene)
-            w, h = self.text.measure(lines, scale=1.2 * ratio, background=HELP_OPACITY)
-            self.text.draw(lines, (size[0] - w) / 2, (size[1] - h) / 2, size, scale=1.2 * ratio, background=HELP_OPACITY)
         if self.imgui is not None:
             self._draw_panel(top=(MARGIN * 2 + fh / ratio))
+        if self.show_help:  # last, over the panel too
+            lines = help_text(self.scene)
+            scale = 1.2 * ratio
+            w, h = self.text.measure(lines, scale=scale, background=HELP_OPACITY)
+            fit = min(1.0, (size[0] - 2 * margin) / w, (size[1] - 2 * margin) / h)
+            if fit < 1.0:  # a small window still shows the whole help, smaller
+                scale *= fit
+                w, h = self.text.measure(lines, scale=scale, background=HELP_OPACITY)
+            self.text.draw(lines, (size[0] - w) / 2, (size[1] - h) / 2, size, scale=scale, background=HELP_OPACITY)
 
     def _count_fps(self) -> None:
         self._fps_frames += 1
