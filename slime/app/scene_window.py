@@ -228,8 +228,10 @@ class SceneWindow(mglw.WindowConfig):
     clear_color = None  # cleared with the scene's own background
     log_level = logging.WARNING
     scene: Scene2D | None = None
+    opened = False  # set once a window exists, so a failure after that is not retried
 
     def __init__(self, **kwargs):
+        type(self).opened = True
         super().__init__(**kwargs)
         if self.scene is None:
             raise RuntimeError("SceneWindow needs a scene; use run_scene()")
@@ -483,7 +485,17 @@ def run_scene_instance(scene: Scene2D, *, size=(1200, 800), window: str | None =
         {"scene": scene, "title": f"slime - {scene.title}", "window_size": (w, h)},
     )
     # Explicit arguments: moderngl-window must never parse the caller's sys.argv.
-    mglw.run_window_config(config, args=["--window", window or "pyglet", "--size", f"{w}x{h}"])
+    args = ["--window", window or "pyglet", "--size", f"{w}x{h}"]
+    try:
+        mglw.run_window_config(config, args=args)
+    except Exception as exc:
+        if config.opened:
+            raise
+        # Some servers (remote X, old drivers) offer no multisampled config: open without MSAA;
+        # the shaders' own smoothstep edges keep the drawing anti-aliased.
+        print(f"slime: no 4x multisampled window ({str(exc).splitlines()[0] if str(exc) else type(exc).__name__}); "
+              "opening without multisampling", file=sys.stderr)
+        mglw.run_window_config(config, args=args + ["--samples", "0"])
     return 0
 
 
