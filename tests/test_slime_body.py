@@ -206,7 +206,8 @@ def test_a_squeeze_wobbles_out_within_five_seconds():
     assert ke0 > 1.0
     run(body, 5.0)
     assert body.kinetic_energy() < 0.01 * ke0
-    assert np.abs(body.momentum()).max() < 1e-6
+    impulse = 300.0 * body.params.dt
+    assert np.abs(body.momentum()).max() < 1e-5 * impulse  # zero net push: zero momentum (float32 forces)
 
 
 # ---------------------------------------------------------------- rolling
@@ -414,7 +415,7 @@ def test_pinned_trajectory_hash():
     # changes on purpose: then recompute it (print the digest) and say why in the commit. Checked
     # unchanged with OPENBLAS_NUM_THREADS=1, OPENBLAS_CORETYPE=Haswell and numpy's AVX512 paths off.
     digest = hashlib.sha256(np.ascontiguousarray(_scripted_positions()).tobytes()).hexdigest()
-    assert digest == "77cf59cccdb53ab4c2497ce907fa015391d8904ddcd54e18f95e298e247f3aa9"
+    assert digest == "e14156e97db371b64c4aa61393e37aa9b0152ef00f5c774142b262102c220f00"
 
 
 # ---------------------------------------------------------------- params

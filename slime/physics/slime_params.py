@@ -64,7 +64,7 @@ class SlimeParams:
     # --- material ---
     volume_stiffness: float = 5000.0 # 1/s^2: breathing-mode omega^2 from the pressure
     shape_stiffness: float = 800.0 # 1/s^2: pull toward the best-fit rotated rest sphere
-    viscosity: float = 4.0 # 1/s: decay rate of motion relative to the body's rigid motion
+    viscosity: float = 10.0 # 1/s: decay rate of motion relative to the body's rigid motion
     air_drag: float = 0.05  # 1/s: decay rate of absolute velocity
     # --- world ---
     gravity: tuple = (0.0, -9.81, 0.0)  # m/s^2
