@@ -207,41 +207,158 @@ class ContactForces:
 
     ``count`` accumulates how many pair impulses were applied (exercise 7-3's collision counter);
     ``last_count`` is this step's.
+
+    The pairs are those of :func:`contact_pairs`, found through a Verlet list: the k-d tree is
+    asked for every pair within the contact reach plus ``margin``, and that candidate list is
+    kept while no particle has moved more than ``margin / 2`` since (two particles closing in
+    can then have gained at most ``margin`` on each other, so no pair within reach is missed).
+    Each step only measures the candidates. ``margin`` defaults to the largest radius.
     """
 
-    def __init__(self):
+    def __init__(self, margin: float | None = None):
         self.count = 0
         self.last_count = 0
+        self.margin = margin
+        self.rebuilds = 0  # how many times the candidate list was rebuilt (for benchmarks)
+        self._anchor: np.ndarray | None = None  # positions when the candidates were found
+        self._reach = 0.0  # contact reach (twice the largest radius) the candidates were found for
+        self._skin = 0.0
+        self._i = self._j = np.zeros(0, dtype=np.intp)
+
+    def _candidates_valid(self, positions: np.ndarray, reach: float) -> bool:
+        anchor = self._anchor
+        if anchor is None or anchor.shape != positions.shape or reach > self._reach:
+            return False
+        moved = positions - anchor
+        moved *= moved
+        farthest = np.maximum.reduce(np.add.reduce(moved, axis=1)) if moved.shape[1] != 2 else np.maximum.reduce(
+            np.add(moved[:, 0], moved[:, 1])
+        )
+        return bool(farthest <= 0.25 * self._skin * self._skin)
+
+    def _find_candidates(self, positions: np.ndarray, reach: float) -> None:
+        skin = self.margin if self.margin is not None else 0.5 * reach
+        pairs = cKDTree(positions).query_pairs(reach + skin, output_type="ndarray")
+        self._i = np.ascontiguousarray(pairs[:, 0], dtype=np.intp)
+        self._j = np.ascontiguousarray(pairs[:, 1], dtype=np.intp)
+        self._anchor = positions.copy()
+        self._reach, self._skin = reach, skin
+        self.rebuilds += 1
 
     def __call__(self, world, forces: np.ndarray) -> None:
         p = world.particles
         h = world.dt / world.substeps
-        self.last_count = add_contact_forces(
-            forces, p.positions, p.velocities, p.inv_mass, p.restitution, p.radius, h
-        )
+        self.last_count = self.add_forces(forces, p.positions, p.velocities, p.inv_mass, p.restitution, p.radius, h)
         self.count += self.last_count
+
+    def add_forces(self, forces, positions, velocities, inv_mass, restitution, radius, dt) -> int:
+        """:func:`add_contact_forces` (same pairs, same forces) with the candidates kept between steps."""
+        if positions.shape[0] < 2:
+            return 0
+        reach = 2.0 * float(np.maximum.reduce(radius))
+        if not np.isfinite(reach) or reach <= 0.0:
+            return 0
+        if not self._candidates_valid(positions, reach):
+            self._find_candidates(positions, reach)
+        i, j = self._i, self._j
+        if i.size == 0:
+            return 0
+        gap = positions.take(j, axis=0)
+        gap -= positions.take(i, axis=0)
+        squared = np.einsum("ij,ij->i", gap, gap)  # the same sum contact_pairs takes the root of
+        # Nobody is within reach unless within the largest reach (a hair wider: squared vs root).
+        near = np.flatnonzero(squared <= reach * reach * (1.0 + 1e-9))
+        if near.size == 0:
+            return 0
+        i, j, gap = i[near], j[near], gap[near]
+        distance = np.sqrt(squared[near])
+        touching = distance <= radius[i] + radius[j]
+        if not touching.all():
+            i, j, gap, distance = i[touching], j[touching], gap[touching], distance[touching]
+            if i.size == 0:
+                return 0
+        f, active = _impact_forces(gap, distance, velocities, inv_mass, restitution, i, j, dt)
+        count = int(np.count_nonzero(active))
+        if count:
+            # Inactive pairs carry a zero force: scatter them anyway rather than compress.
+            n = forces.shape[0]
+            both = np.concatenate((i, j))
+            f_both = np.concatenate((f, -f))
+            for axis in range(forces.shape[1]):
+                forces[:, axis] += np.bincount(both, weights=f_both[:, axis], minlength=n)
+        return count
+
+
+def _impact_forces(gap, distance, velocities, inv_mass, restitution, i, j, dt):
+    """:func:`impact_forces_between_points` from an already measured gap and distance."""
+    normal = gap / np.where(distance > 0.0, distance, 1.0)[:, None]
+    v1 = np.einsum("ij,ij->i", velocities[i], normal)
+    v2 = np.einsum("ij,ij->i", velocities[j], normal)
+    inv_mass_sum = inv_mass[i] + inv_mass[j]
+    active = (distance > 0.0) & (v1 >= v2) & (inv_mass_sum > 0.0)
+    e = restitution[i] * restitution[j]
+    magnitude = (e + 1.0) * (v2 - v1) / np.where(inv_mass_sum > 0.0, inv_mass_sum, 1.0) / dt
+    magnitude = np.where(active, magnitude, 0.0)
+    return normal * magnitude[:, None], active
 
 
 class PlaneImpactForces:
     """World force function for seed 003's boundaries, plus the floor-sink fix.
 
     Register :meth:`after_integrate` in ``World.after_integrate`` so the fix runs every substep.
+
+    All planes are measured at once, as an (N, K) matrix of heights and normal speeds, and
+    forces are computed only for the particles actually hit (the same values as
+    :func:`add_plane_impact_forces`).
     """
 
     def __init__(self, planes: Planes, sink_fix: np.ndarray | None = None):
         self.planes = planes
         self.sink_fix = sink_fix
         self.hits = np.zeros((planes.count, 0), dtype=bool)
+        self._hit_particle = np.zeros(0, dtype=np.intp)  # (H,) who was hit this step ...
+        self._hit_plane = np.zeros(0, dtype=np.intp)  # (H,) ... by which plane
 
     def __call__(self, world, forces: np.ndarray) -> None:
         p = world.particles
         h = world.dt / world.substeps
-        self.hits = add_plane_impact_forces(
-            forces, p.positions, p.velocities, p.inv_mass, p.restitution, p.radius, self.planes, h
-        )
+        planes = self.planes
+        x, v, inv_mass = p.positions, p.velocities, p.inv_mass
+        normal = planes.normal
+        # Height of every particle above every plane (N, K): x.n - p.n.
+        height = x @ normal.T
+        height -= np.einsum("ij,ij->i", planes.point, normal)
+        hit = height < p.radius[:, None]  # the disc crosses the plane (radius - height > 0)
+        vn = v @ normal.T  # < 0: moving into the plane
+        hit &= vn < 0.0
+        if np.minimum.reduce(inv_mass, initial=1.0) <= 0.0:  # pinned particles are never pushed
+            hit &= (inv_mass > 0.0)[:, None]
+        self.hits = hit.T  # (K, N), as add_plane_impact_forces returns it
+        who, which = np.nonzero(hit)
+        self._hit_particle, self._hit_plane = who, which
+        if who.size == 0:
+            return
+        mass = 1.0 / inv_mass[who]
+        magnitude = -(p.restitution[who] + 1.0) * vn[who, which] * mass / h
+        f = magnitude[:, None] * normal[which]
+        n = forces.shape[0]
+        for axis in range(forces.shape[1]):
+            forces[:, axis] += np.bincount(who, weights=f[:, axis], minlength=n)
 
     def after_integrate(self, world) -> None:
         p = world.particles
         if self.hits.shape[1] != p.count:  # particles were added since the forces were taken
             return
-        fix_sinking(p.positions, p.velocities, p.radius, self.planes, self.hits, self.sink_fix)
+        if self._hit_particle.size == 0:
+            return
+        x, v = p.positions, p.velocities
+        for k in np.unique(self._hit_plane):  # the planes that hit someone, in order (few)
+            if self.sink_fix is not None and not self.sink_fix[k]:
+                continue
+            normal = self.planes.normal[k]
+            who = self._hit_particle[self._hit_plane == k]
+            who = who[v[who] @ normal < 0.0]  # still moving into the plane: put back on it
+            if who.size == 0:
+                continue
+            height = (x[who] - self.planes.point[k]) @ normal
+            x[who] += (p.radius[who] - height)[:, None] * normal

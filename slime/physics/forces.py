@@ -27,3 +27,17 @@ def add_air_drag(forces: np.ndarray, velocities: np.ndarray, inv_mass: np.ndarra
     movable = inv_mass > 0.0
     mass = np.where(movable, 1.0 / np.where(movable, inv_mass, 1.0), 0.0)
     forces -= (drag * mass)[:, None] * velocities
+
+
+def set_gravity_and_damping(
+    forces: np.ndarray, inv_mass: np.ndarray, gravity: np.ndarray, velocities: np.ndarray, damping: np.ndarray
+) -> None:
+    """Overwrite ``forces`` with m g - d v: the same values as zeros + :func:`add_gravity` +
+    :func:`add_viscous_damping`, written straight into a reused array (no zeroing pass)."""
+    if np.minimum.reduce(inv_mass, initial=1.0) > 0.0:  # nothing pinned (inv_mass >= 0): no masking
+        mass = np.divide(1.0, inv_mass)
+    else:
+        movable = inv_mass > 0.0
+        mass = np.where(movable, 1.0 / np.where(movable, inv_mass, 1.0), 0.0)
+    np.multiply(mass[:, None], gravity, out=forces)
+    forces -= np.multiply(damping[:, None], velocities)

@@ -17,7 +17,27 @@ def symplectic_euler(
     velocities += forces * (inv_mass[:, None] * dt)
     if velocity_scale is not None:
         velocities *= velocity_scale[:, None]
-    pinned = inv_mass == 0.0
-    if pinned.any():
-        velocities[pinned] = 0.0
+    # min() == 0 is one pass where (inv_mass == 0).any() is two (inv_mass is never negative).
+    if inv_mass.size and np.minimum.reduce(inv_mass) == 0.0:
+        velocities[inv_mass == 0.0] = 0.0
     positions += velocities * dt
+
+
+def symplectic_euler_consuming(
+    positions: np.ndarray,
+    velocities: np.ndarray,
+    forces: np.ndarray,
+    inv_mass: np.ndarray,
+    dt: float,
+    velocity_scale: np.ndarray | None = None,
+) -> None:
+    """:func:`symplectic_euler` with the same values, using ``forces`` as its scratch space (it is
+    overwritten): the World's per-step force array is not needed after the step."""
+    forces *= np.multiply(inv_mass, dt)[:, None]
+    velocities += forces
+    if velocity_scale is not None:
+        velocities *= velocity_scale[:, None]
+    if inv_mass.size and np.minimum.reduce(inv_mass) == 0.0:
+        velocities[inv_mass == 0.0] = 0.0
+    np.multiply(velocities, dt, out=forces)
+    positions += forces

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from slime.physics.scatter import scatter_add
+from slime.physics.scatter import add_product, pair_incidence
 
 
 @dataclass
@@ -78,13 +78,20 @@ def spring_forces(positions: np.ndarray, springs: Springs, rest_length: np.ndarr
         rest_length = springs.rest_length
     gap = positions.take(springs.b, axis=0)
     gap -= positions.take(springs.a, axis=0)
-    length = np.sqrt(_squared_norms(gap))
-    # The masks are rare (a zero-length or broken spring), so they are applied only when present.
-    degenerate = length == 0.0
-    any_degenerate = bool(degenerate.any())
-    scale = springs.stiffness * (length - rest_length) / (np.where(degenerate, 1.0, length) if any_degenerate else length)
-    if any_degenerate:
+    length = _squared_norms(gap)
+    np.sqrt(length, out=length)
+    # scale = k (|d| - L) / |d|, built in place (same operations, same order, fewer temporaries).
+    scale = np.subtract(length, rest_length)
+    scale *= springs.stiffness
+    # The masks are rare (a zero-length or broken spring), so they are applied only when present;
+    # min() is one pass where (length == 0).any() is two.
+    if length.size and np.minimum.reduce(length) == 0.0:
+        degenerate = length == 0.0
+        length[degenerate] = 1.0
+        scale /= length
         scale[degenerate] = 0.0
+    else:
+        scale /= length
     if not springs.alive.all():
         scale[~springs.alive] = 0.0
     gap *= scale[:, None]
@@ -105,9 +112,18 @@ def add_spring_forces(forces: np.ndarray, positions: np.ndarray, springs: Spring
     if springs.count == 0:
         return np.zeros((0, positions.shape[1]))
     f = spring_forces(positions, springs, rest_length)
-    scatter_add(forces, springs.a, f)
-    scatter_add(forces, springs.b, -f)
+    add_product(forces, spring_incidence(springs, positions.shape[0]), f)
     return f
+
+
+def spring_incidence(springs: Springs, n: int):
+    """The (n, S) +1/-1 matrix that scatters per-spring forces (+f on ``a``, -f on ``b``), cached
+    on the Springs and rebuilt when its index arrays are replaced (append, keep) or n changes."""
+    cache = springs.__dict__.get("_incidence")
+    if cache is None or cache[0] is not springs.a or cache[1] is not springs.b or cache[2] != n:
+        cache = (springs.a, springs.b, n, pair_incidence(springs.a, springs.b, n))
+        springs.__dict__["_incidence"] = cache
+    return cache[3]
 
 
 def break_overloaded(springs: Springs, per_spring_force: np.ndarray) -> np.ndarray:

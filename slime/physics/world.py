@@ -11,8 +11,8 @@ from typing import Callable
 
 import numpy as np
 
-from slime.physics.forces import add_gravity, add_viscous_damping
-from slime.physics.integrate import symplectic_euler
+from slime.physics.forces import set_gravity_and_damping
+from slime.physics.integrate import symplectic_euler_consuming
 from slime.physics.particles import Particles
 from slime.physics.planes import Planes, collide_planes
 from slime.physics.springs import Springs, add_spring_forces, break_overloaded
@@ -45,11 +45,11 @@ class World:
         if self.planes is None:
             self.planes = Planes.empty(d)
 
-    def compute_forces(self) -> np.ndarray:
+    def compute_forces(self, out: np.ndarray | None = None) -> np.ndarray:
+        """The total force on every particle (N, D); written into ``out`` when given (same shape)."""
         p = self.particles
-        forces = np.zeros_like(p.positions)
-        add_gravity(forces, p.inv_mass, self.gravity)
-        add_viscous_damping(forces, p.velocities, p.damping)
+        forces = np.empty_like(p.positions) if out is None else out
+        set_gravity_and_damping(forces, p.inv_mass, self.gravity, p.velocities, p.damping)
         per_spring = add_spring_forces(forces, p.positions, self.springs, self.spring_rest_length)
         break_overloaded(self.springs, per_spring)
         for fn in self.extra_forces:
@@ -58,8 +58,13 @@ class World:
 
     def substep(self, h: float) -> None:
         p = self.particles
-        forces = self.compute_forces()
-        symplectic_euler(p.positions, p.velocities, forces, p.inv_mass, h, p.velocity_scale)
+        # One force array reused step after step (reallocated when particles come or go).
+        forces = self.__dict__.get("_forces")
+        if forces is None or forces.shape != p.positions.shape:
+            forces = np.empty_like(p.positions)
+            self.__dict__["_forces"] = forces
+        self.compute_forces(out=forces)
+        symplectic_euler_consuming(p.positions, p.velocities, forces, p.inv_mass, h, p.velocity_scale)
         if self.planes.count:
             collide_planes(p.positions, p.velocities, p.inv_mass, self.planes, p.radius)
         for fn in self.after_integrate:
