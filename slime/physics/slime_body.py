@@ -26,9 +26,12 @@ wrap column):
 
 Shape matching, viscosity, air drag and gravity are affine in (r, x - c, v, 1), so their
 accelerations are one (3, 12) matrix applied to that buffer in a single matmul, and the moments
-they need (A = sum m x r^T, the second moment, the angular momentum) are three matrix-vector
-products over the same buffer. Masses on the grid are split over the repeated pole entries and zero
-in the wrap column, so grid sums are exact vertex sums. The pressure comes from ``GridVolume`` on
+they need (the centroid shift, centroid velocity, A = sum m x r^T, the second moment, the angular
+momentum) are one (4, 12) product of the mass-weighted positions with the same buffer. The 3 x 3
+algebra in between (rotation tracking, inertia solve, assembling the map) is plain Python floats:
+at the default mesh size numpy's per-call overhead on 3 x 3 arrays would cost more than the forces.
+Masses on the grid are split over the repeated pole entries and zero in the wrap column, so grid
+sums are exact vertex sums. The pressure comes from ``GridVolume`` on
 rows 3-7. Everything is accumulated as acceleration; the engine integrator is called with a unit
 inverse mass (the particles' own ``inv_mass`` stays the true one). Volume sums are float64.
 
@@ -471,8 +474,9 @@ class SlimeBody:
 def collide_floor(x: np.ndarray, v: np.ndarray, floor: Planes) -> None:
     """``collide_planes`` for the one +y floor plane of a slime, on (3, P) position/velocity arrays,
     touching only the few vertices below it: they are put back on the plane, their approaching
-    normal speed is reflected by the restitution (stopped below the bounce threshold) and their tangential speed loses at most
-    ``friction`` times the normal speed change (Coulomb), never reversing. Same numbers as
+    normal speed is reflected by the restitution (stopped below the bounce threshold) and their
+    tangential speed loses at most ``friction`` times the normal speed change (Coulomb), never
+    reversing. Same numbers as
     ``collide_planes`` (a test holds them equal); without its per-call overhead, which at the
     default mesh size cost more than all the slime's forces together."""
     height = floor.point[0, 1]
@@ -503,7 +507,9 @@ def add_shape_matching(affine: list, rotation, stiffness: float, shift) -> None:
         row[_ONE] += stiffness * shift[i]
 
 
-def add_viscosity_and_drag(affine: list, h: float, viscosity: float, air_drag: float, centroid_velocity, omega, shift) -> None:
+def add_viscosity_and_drag(
+    affine: list, h: float, viscosity: float, air_drag: float, centroid_velocity, omega, shift
+) -> None:
     """-mu (v - v_c - omega x (x - c)) - a v as rows of the affine map on x~ = x - ref (c = ref +
     shift). The rates are the exact exponential decay over one substep, (1 - exp(-rate h)) / h,
     so any viscosity is stable (never overshoots)."""
