@@ -387,13 +387,14 @@ class SlimeBody:
     def poke(self, point, force, radius: float | None = None) -> int:
         """Push the surface near ``point`` with ``force`` (N), applied at once as the impulse of one
         frame, force * dt: the vertex nearest to ``point`` and its neighbours within ``radius``
-        (default: the body radius) share it by mass times a Wendland falloff, so every one of them
+        (default: 1.5 body radii, so a push dents a broad patch and rebounds round, not as a
+        spike) share it by mass times a Wendland falloff, so every one of them
         gets a velocity change along ``force`` that fades smoothly to 0 at ``radius``. The total
         impulse is force * dt; the peak velocity change is clamped to ``max_speed``. Returns the
         nearest vertex."""
         prm = self.params
         force = _vec3("force", force)
-        radius = prm.radius if radius is None else float(radius)
+        radius = 1.5 * prm.radius if radius is None else float(radius)
         if not (np.isfinite(radius) and radius > 0.0):
             raise ValueError(f"poke radius must be positive, got {radius}")
         nearest = self._nearest(point)

@@ -62,7 +62,7 @@ class SlimeParams:
     slices: int = 32  # longitude divisions around (>= 3)
     mass: float = 1.0  # total mass (kg), spread over the vertices by their share of the rest surface
     # --- material ---
-    volume_stiffness: float = 5000.0 # 1/s^2: breathing-mode omega^2 from the pressure
+    volume_stiffness: float = 10000.0 # 1/s^2: breathing-mode omega^2 from the pressure
     shape_stiffness: float = 800.0 # 1/s^2: pull toward the best-fit rotated rest sphere
     viscosity: float = 10.0 # 1/s: decay rate of motion relative to the body's rigid motion
     air_drag: float = 0.05  # 1/s: decay rate of absolute velocity
