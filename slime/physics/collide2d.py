@@ -265,7 +265,7 @@ class ContactForces:
             return 0
         gap = positions.take(j, axis=0)
         gap -= positions.take(i, axis=0)
-        squared = np.einsum("ij,ij->i", gap, gap)  # the same sum contact_pairs takes the root of
+        squared = _row_dot(gap, gap)  # the same sum contact_pairs takes the root of
         # Nobody is within reach unless within the largest reach (a hair wider: squared vs root).
         near = np.flatnonzero(squared <= reach * reach * (1.0 + 1e-9))
         if near.size == 0:
@@ -283,23 +283,37 @@ class ContactForces:
             # Inactive pairs carry a zero force: scatter them anyway rather than compress.
             n = forces.shape[0]
             both = np.concatenate((i, j))
-            f_both = np.concatenate((f, -f))
             for axis in range(forces.shape[1]):
-                forces[:, axis] += np.bincount(both, weights=f_both[:, axis], minlength=n)
+                column = f[:, axis]
+                forces[:, axis] += np.bincount(both, weights=np.concatenate((column, -column)), minlength=n)
         return count
 
 
+def _row_dot(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Row-wise a.b: in 2D two multiplies and an add (the bits einsum gives, without its
+    small-inner-loop overhead)."""
+    if a.shape[1] == 2:
+        return a[:, 0] * b[:, 0] + a[:, 1] * b[:, 1]
+    return np.einsum("ij,ij->i", a, b)
+
+
 def _impact_forces(gap, distance, velocities, inv_mass, restitution, i, j, dt):
-    """:func:`impact_forces_between_points` from an already measured gap and distance."""
-    normal = gap / np.where(distance > 0.0, distance, 1.0)[:, None]
-    v1 = np.einsum("ij,ij->i", velocities[i], normal)
-    v2 = np.einsum("ij,ij->i", velocities[j], normal)
+    """:func:`impact_forces_between_points` from an already measured gap and distance (the same
+    operations; (K, D) arrays are worked column by column, numpy's fast direction)."""
+    safe_distance = np.where(distance > 0.0, distance, 1.0)
+    normal = np.empty_like(gap)
+    for axis in range(gap.shape[1]):
+        np.divide(gap[:, axis], safe_distance, out=normal[:, axis])
+    v1 = _row_dot(velocities.take(i, axis=0), normal)
+    v2 = _row_dot(velocities.take(j, axis=0), normal)
     inv_mass_sum = inv_mass[i] + inv_mass[j]
     active = (distance > 0.0) & (v1 >= v2) & (inv_mass_sum > 0.0)
     e = restitution[i] * restitution[j]
     magnitude = (e + 1.0) * (v2 - v1) / np.where(inv_mass_sum > 0.0, inv_mass_sum, 1.0) / dt
     magnitude = np.where(active, magnitude, 0.0)
-    return normal * magnitude[:, None], active
+    for axis in range(gap.shape[1]):
+        normal[:, axis] *= magnitude
+    return normal, active
 
 
 class PlaneImpactForces:
@@ -325,25 +339,32 @@ class PlaneImpactForces:
         planes = self.planes
         x, v, inv_mass = p.positions, p.velocities, p.inv_mass
         normal = planes.normal
-        # Height of every particle above every plane (N, K): x.n - p.n.
-        height = x @ normal.T
-        height -= np.einsum("ij,ij->i", planes.point, normal)
-        hit = height < p.radius[:, None]  # the disc crosses the plane (radius - height > 0)
-        vn = v @ normal.T  # < 0: moving into the plane
+        n = x.shape[0]
+        # Height of every particle above every plane, (K, N) so each row is one long loop: x.n - p.n.
+        height = normal @ x.T
+        height -= np.einsum("ij,ij->i", planes.point, normal)[:, None]
+        hit = height < p.radius  # the disc crosses the plane (radius - height > 0)
+        if not hit.any():  # the usual case for most particles: nothing else to measure
+            self.hits = hit
+            self._hit_particle = self._hit_plane = np.zeros(0, dtype=np.intp)
+            return
+        vn = normal @ v.T  # < 0: moving into the plane
         hit &= vn < 0.0
         if np.minimum.reduce(inv_mass, initial=1.0) <= 0.0:  # pinned particles are never pushed
-            hit &= (inv_mass > 0.0)[:, None]
-        self.hits = hit.T  # (K, N), as add_plane_impact_forces returns it
-        who, which = np.nonzero(hit)
+            hit &= inv_mass > 0.0
+        self.hits = hit  # (K, N), as add_plane_impact_forces returns it
+        flat = np.flatnonzero(hit)  # plane-major: each particle's planes in order, as the loop adds them
+        which, who = np.divmod(flat, n)
         self._hit_particle, self._hit_plane = who, which
         if who.size == 0:
             return
         mass = 1.0 / inv_mass[who]
-        magnitude = -(p.restitution[who] + 1.0) * vn[who, which] * mass / h
-        f = magnitude[:, None] * normal[which]
-        n = forces.shape[0]
-        for axis in range(forces.shape[1]):
-            forces[:, axis] += np.bincount(who, weights=f[:, axis], minlength=n)
+        magnitude = -(p.restitution[who] + 1.0) * vn.ravel()[flat] * mass / h
+        if who.size <= 64:  # a few hits: add.at beats full-length bincounts
+            np.add.at(forces, who, magnitude[:, None] * normal[which])
+        else:
+            for axis in range(forces.shape[1]):
+                forces[:, axis] += np.bincount(who, weights=magnitude * normal[which, axis], minlength=n)
 
     def after_integrate(self, world) -> None:
         p = world.particles
@@ -352,13 +373,16 @@ class PlaneImpactForces:
         if self._hit_particle.size == 0:
             return
         x, v = p.positions, p.velocities
-        for k in np.unique(self._hit_plane):  # the planes that hit someone, in order (few)
+        planes = self.planes
+        for k in range(planes.count):  # in plane order, as fix_sinking
             if self.sink_fix is not None and not self.sink_fix[k]:
                 continue
-            normal = self.planes.normal[k]
             who = self._hit_particle[self._hit_plane == k]
-            who = who[v[who] @ normal < 0.0]  # still moving into the plane: put back on it
             if who.size == 0:
                 continue
-            height = (x[who] - self.planes.point[k]) @ normal
+            normal = planes.normal[k]
+            who = who[v.take(who, axis=0) @ normal < 0.0]  # still moving into the plane: put back on it
+            if who.size == 0:
+                continue
+            height = (x.take(who, axis=0) - planes.point[k]) @ normal
             x[who] += (p.radius[who] - height)[:, None] * normal

@@ -33,10 +33,13 @@ def symplectic_euler_consuming(
 ) -> None:
     """:func:`symplectic_euler` with the same values, using ``forces`` as its scratch space (it is
     overwritten): the World's per-step force array is not needed after the step."""
-    forces *= np.multiply(inv_mass, dt)[:, None]
+    step = np.multiply(inv_mass, dt)
+    for axis in range(forces.shape[1]):  # columns: long inner loops (see forces.py)
+        forces[:, axis] *= step
     velocities += forces
     if velocity_scale is not None:
-        velocities *= velocity_scale[:, None]
+        for axis in range(velocities.shape[1]):
+            velocities[:, axis] *= velocity_scale
     if inv_mass.size and np.minimum.reduce(inv_mass) == 0.0:
         velocities[inv_mass == 0.0] = 0.0
     np.multiply(velocities, dt, out=forces)

@@ -94,7 +94,9 @@ def spring_forces(positions: np.ndarray, springs: Springs, rest_length: np.ndarr
         scale /= length
     if not springs.alive.all():
         scale[~springs.alive] = 0.0
-    gap *= scale[:, None]
+    # One column at a time: an (S, 1) x (S, D) broadcast runs numpy's inner loop D elements long.
+    for axis in range(gap.shape[1]):
+        gap[:, axis] *= scale
     return gap
 
 
