@@ -7,12 +7,12 @@ uniform mat4 u_inv_view_proj;
 uniform vec3 u_eye;
 uniform float u_floor_height;
 uniform float u_cell;          // checker cell size in world units
-uniform vec4 u_shadow;         // xy: centre on the floor (x, z); zw: footprint half-extents
-uniform float u_shadow_lift;   // height of the slime's lowest point above the floor
-uniform vec3 u_shadow_tint;    // light through the jelly colours its shadow
+uniform float u_shadow_strength;  // 1: shadow drawn here; 0: left to shadow.frag (cached backdrop)
 uniform vec3 u_sky_top;
 uniform vec3 u_horizon;        // sky at the horizon and the haze the floor fades into
 uniform float u_fog_distance;
+
+#include "shadow.glsl"
 
 in vec2 v_ndc;
 out vec4 f_color;
@@ -39,14 +39,8 @@ void main() {
     float checker = 0.5 - 0.5 * i.x * i.y;
     vec3 color = mix(vec3(0.95, 0.94, 0.91), vec3(0.80, 0.83, 0.86), checker);
 
-    // Contact shadow: a tight dark core under the footprint plus a broad soft halo, both
-    // weaker as the body lifts off the floor.
-    vec2 d = (world.xz - u_shadow.xy) / max(u_shadow.zw, vec2(1e-3));
-    float r2 = dot(d, d);
-    float lift = max(u_shadow_lift, 0.0) / max(max(u_shadow.z, u_shadow.w), 1e-3);
-    float shadow = exp(-2.5 * lift) * (0.55 * exp(-1.4 * r2 * r2) + 0.35 * exp(-0.55 * r2));
-    color *= mix(vec3(1.0), u_shadow_tint, min(shadow, 0.85));
+    if (u_shadow_strength > 0.0) color *= mix(vec3(1.0), shadow_factor(world.xz), u_shadow_strength);
 
     float haze = 1.0 - exp(-(t * t) / (u_fog_distance * u_fog_distance));
-    f_color = vec4(mix(color, sky(vec3(dir.x, 0.0, dir.z)), haze), 1.0);
+    f_color = vec4(mix(color, u_horizon, haze), 1.0);
 }

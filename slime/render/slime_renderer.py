@@ -23,12 +23,20 @@ from slime.render.normals import VertexNormals
 GL_SRC1_COLOR = 0x88F9
 
 
+def shader_source(filename: str) -> str:
+    """A shader file with its ``#include "other.glsl"`` lines replaced by those files."""
+    lines = []
+    for line in (SHADERS / filename).read_text().splitlines():
+        if line.startswith("#include "):
+            lines.append(shader_source(line.split(None, 1)[1].strip().strip('"')))
+        else:
+            lines.append(line)
+    return "\n".join(lines) + "\n"
+
+
 def load_program(ctx: moderngl.Context, name: str) -> moderngl.Program:
     """``shaders/<name>.vert`` + ``shaders/<name>.frag`` as one program."""
-    return ctx.program(
-        vertex_shader=(SHADERS / f"{name}.vert").read_text(),
-        fragment_shader=(SHADERS / f"{name}.frag").read_text(),
-    )
+    return ctx.program(vertex_shader=shader_source(f"{name}.vert"), fragment_shader=shader_source(f"{name}.frag"))
 
 
 def _unit(v) -> np.ndarray:
@@ -61,6 +69,12 @@ class SlimeRenderer:
         self.slime_prog = load_program(ctx, "slime")
         self.backdrop_prog = load_program(ctx, "backdrop")
         self._backdrop_vao = ctx.vertex_array(self.backdrop_prog, [])  # a full-screen triangle from gl_VertexID
+        self.shadow_prog = load_program(ctx, "shadow")
+        corners = np.array([[-1, -1], [1, -1], [-1, 1], [1, 1]], dtype="f4")
+        self._shadow_vbo = ctx.buffer(corners.tobytes())
+        self._shadow_vao = ctx.vertex_array(self.shadow_prog, [(self._shadow_vbo, "2f", "in_xz")])
+        # The backdrop without the shadow, kept while the camera and framebuffer stay the same.
+        self._cache = None  # (key, framebuffer)
 
         self._vbo = self._ibo = self._vao = None
         self.set_mesh(triangles, strip, vertex_count)
@@ -122,9 +136,19 @@ class SlimeRenderer:
         bp["u_sky_top"].value = look.sky_top
         bp["u_horizon"].value = look.sky_horizon
         bp["u_fog_distance"].value = look.fog_distance
+        shp = self.shadow_prog
+        shp["u_shadow_tint"].value = look.shadow_tint
+        shp["u_fog_distance"].value = look.fog_distance
 
-    def render(self, fbo: moderngl.Framebuffer, camera: OrbitCamera, *, viewport=None, wireframe: bool = False) -> None:
+    def render(self, fbo: moderngl.Framebuffer, camera: OrbitCamera, *, viewport=None, wireframe: bool = False,
+               cache_backdrop: bool = False) -> None:
         """Draw the whole scene into ``fbo`` (viewport defaults to the whole framebuffer).
+
+        ``cache_backdrop``: keep the sky and floor in an offscreen framebuffer while the camera
+        does not move, copy it in each frame and multiply only the shadow's patch of floor. On a
+        software rasteriser the full-screen backdrop is most of a frame (11 ms of 17 at 800x600 on
+        llvmpipe) and the copy is 0.2 ms. For offscreen framebuffers; the copy needs the same
+        size and sample count, so a window's own framebuffer draws it directly.
 
         No depth buffer is needed: the backdrop covers every pixel, and the camera never goes
         below the floor (OrbitCamera keeps its elevation >= 0 above a target over the floor), so
@@ -140,13 +164,24 @@ class SlimeRenderer:
 
         ctx.disable(moderngl.DEPTH_TEST | moderngl.CULL_FACE | moderngl.BLEND)
         ctx.wireframe = False
-        bp = self.backdrop_prog
-        bp["u_inv_view_proj"].write(np.linalg.inv(camera.view_projection(aspect)).astype("f4"))
-        bp["u_eye"].value = eye
-        bp["u_floor_height"].value = self.floor_height
-        bp["u_shadow"].value = self._shadow
-        bp["u_shadow_lift"].value = self._shadow_lift
-        self._backdrop_vao.render(moderngl.TRIANGLES, vertices=3)
+        whole = tuple(viewport) == (0, 0, *fbo.size)
+        if cache_backdrop and whole:
+            self._cached_backdrop(fbo, camera, aspect)
+            fbo.use()
+            ctx.viewport = viewport
+            shp = self.shadow_prog
+            shp["u_view"].write(view)
+            shp["u_proj"].write(proj)
+            shp["u_eye"].value = eye
+            shp["u_floor_height"].value = self.floor_height
+            shp["u_shadow"].value = self._shadow
+            shp["u_shadow_lift"].value = self._shadow_lift
+            ctx.enable(moderngl.BLEND)
+            ctx.blend_func = moderngl.DST_COLOR, moderngl.ZERO
+            self._shadow_vao.render(moderngl.TRIANGLE_STRIP)
+            ctx.disable(moderngl.BLEND)
+        else:
+            self._draw_backdrop(camera, aspect, shadow=True)
 
         sp = self.slime_prog
         sp["u_view"].write(view)
@@ -170,8 +205,44 @@ class SlimeRenderer:
             ctx.blend_func = moderngl.DEFAULT_BLENDING
             ctx.disable(moderngl.BLEND | moderngl.CULL_FACE)
 
+    def _draw_backdrop(self, camera: OrbitCamera, aspect: float, *, shadow: bool) -> None:
+        bp = self.backdrop_prog
+        bp["u_inv_view_proj"].write(np.linalg.inv(camera.view_projection(aspect)).astype("f4"))
+        bp["u_eye"].value = tuple(camera.eye())
+        bp["u_floor_height"].value = self.floor_height
+        bp["u_shadow"].value = self._shadow
+        bp["u_shadow_lift"].value = self._shadow_lift
+        bp["u_shadow_strength"].value = 1.0 if shadow else 0.0
+        self._backdrop_vao.render(moderngl.TRIANGLES, vertices=3)
+
+    def _cached_backdrop(self, fbo: moderngl.Framebuffer, camera: OrbitCamera, aspect: float) -> None:
+        samples = fbo.color_attachments[0].samples
+        key = (tuple(fbo.size), samples, tuple(np.round(camera.eye(), 9)), tuple(np.round(camera.target, 9)),
+               camera.fov_y, self.floor_height)
+        if self._cache is None or self._cache[0] != key:
+            if self._cache is None or self._cache[0][:2] != key[:2]:
+                self._release_cache()
+                color = self.ctx.renderbuffer(fbo.size, 4, samples=samples)
+                self._cache = (key, self.ctx.framebuffer(color_attachments=[color]))
+            cache_fbo = self._cache[1]
+            self._cache = (key, cache_fbo)
+            cache_fbo.use()
+            self.ctx.viewport = (0, 0, *fbo.size)
+            self._draw_backdrop(camera, aspect, shadow=False)
+        self.ctx.copy_framebuffer(fbo, self._cache[1])
+
+    def _release_cache(self) -> None:
+        if self._cache is not None:
+            fbo = self._cache[1]
+            for att in fbo.color_attachments:
+                att.release()
+            fbo.release()
+            self._cache = None
+
     def release(self) -> None:
-        for obj in (self._vao, self._vbo, self._ibo, self._backdrop_vao, self.slime_prog, self.backdrop_prog):
+        self._release_cache()
+        for obj in (self._vao, self._vbo, self._ibo, self._backdrop_vao, self._shadow_vao, self._shadow_vbo,
+                    self.slime_prog, self.backdrop_prog, self.shadow_prog):
             obj.release()
 
 

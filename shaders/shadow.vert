@@ -1,0 +1,16 @@
+#version 330
+// The contact shadow's patch of floor: a rectangle around the slime's footprint, wide enough that
+// the soft halo has faded out at its edges.
+uniform mat4 u_view;
+uniform mat4 u_proj;
+uniform float u_floor_height;
+uniform vec4 u_shadow;  // xy: centre (x, z); zw: footprint half-extents
+
+in vec2 in_xz;  // unit square corners
+out vec3 v_world;
+
+void main() {
+    vec2 xz = u_shadow.xy + in_xz * u_shadow.zw * 3.5;
+    v_world = vec3(xz.x, u_floor_height, xz.y);
+    gl_Position = u_proj * u_view * vec4(v_world, 1.0);
+}
