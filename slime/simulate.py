@@ -11,12 +11,13 @@ from __future__ import annotations
 
 import math
 import os
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Sequence
 
 import numpy as np
+
+from slime.fileio import atomic_write
 
 
 class UsageError(ValueError):
@@ -96,20 +97,8 @@ def check_output(path: Path, suffixes: Sequence[str]) -> Path:
 
 
 def save_npz_atomic(path: Path, **arrays) -> None:
-    """np.savez_compressed into a temp file beside ``path``, then rename: never a half-written file."""
-    path = Path(path)
-    folder = path.parent if str(path.parent) else Path(".")
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
-    try:
-        with os.fdopen(fd, "wb") as f:
-            np.savez_compressed(f, **arrays)
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except FileNotFoundError:
-            pass
-        raise
+    """np.savez_compressed, atomically: never a half-written file."""
+    atomic_write(path, lambda f: np.savez_compressed(f, **arrays))
 
 
 def simulate_slime(ticks: int, pokes: Sequence[Poke] = (), stacks: int | None = None, slices: int | None = None):

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import os
-import tempfile
 from pathlib import Path
 from typing import Sequence
 
 import numpy as np
 from PIL import Image
+
+from slime.fileio import atomic_write
 
 
 def read_rgba(fbo, components: int = 4) -> np.ndarray:
@@ -18,28 +18,10 @@ def read_rgba(fbo, components: int = 4) -> np.ndarray:
     return np.frombuffer(data, dtype=np.uint8).reshape(h, w, components)[::-1].copy()
 
 
-def _atomic_write(path: Path, write) -> None:
-    path = Path(path)
-    folder = path.parent if str(path.parent) else Path(".")
-    if not folder.is_dir():
-        raise OSError(f"{path}: folder {folder} does not exist")
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
-    try:
-        with os.fdopen(fd, "wb") as f:
-            write(f)
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except FileNotFoundError:
-            pass
-        raise
-
-
 def save_png(path, pixels: np.ndarray) -> None:
     """Write an (H, W, 3|4) uint8 image as PNG, atomically."""
     image = Image.fromarray(np.ascontiguousarray(pixels))
-    _atomic_write(Path(path), lambda f: image.save(f, format="PNG"))
+    atomic_write(Path(path), lambda f: image.save(f, format="PNG"))
 
 
 def save_gif(path, frames: Sequence[np.ndarray], fps: float = 30.0) -> None:
@@ -51,7 +33,7 @@ def save_gif(path, frames: Sequence[np.ndarray], fps: float = 30.0) -> None:
     first = images[0].quantize(colors=255, method=Image.Quantize.MEDIANCUT)
     paletted = [first] + [im.quantize(palette=first, dither=Image.Dither.NONE) for im in images[1:]]
     duration = max(20, int(round(1000.0 / fps)))
-    _atomic_write(
+    atomic_write(
         Path(path),
         lambda f: paletted[0].save(
             f, format="GIF", save_all=True, append_images=paletted[1:], duration=duration, loop=0, disposal=1

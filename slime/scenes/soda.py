@@ -42,12 +42,11 @@ from __future__ import annotations
 
 import json
 import math
-import os
-import tempfile
 from pathlib import Path
 
 import numpy as np
 
+from slime.fileio import atomic_write
 from slime.paths import ASSETS
 from slime.physics.soda import (
     SEED_DT,
@@ -389,18 +388,7 @@ def save_model(model: SodaModel, path) -> Path:
     """Write the model in the seed's format, atomically (a temp file beside it, then rename)."""
     path = Path(path)
     text = json.dumps(model_to_dict(model), indent=2, allow_nan=False) + "\n"
-    directory = path.parent if str(path.parent) else Path(".")
-    fd, temp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=directory)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as out:
-            out.write(text)
-        os.replace(temp, path)
-    except BaseException:
-        try:
-            os.unlink(temp)
-        except OSError:
-            pass
-        raise
+    atomic_write(path, lambda out: out.write(text.encode("utf-8")))
     return path
 
 

@@ -1,0 +1,32 @@
+"""Atomic file writing: a temporary file beside the target, then a rename.
+
+An interrupted or failed write leaves the old file (or none) and no temporary behind, never a
+half-written one. Used by every command and scene that writes a file.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+from typing import BinaryIO, Callable
+
+
+def atomic_write(path, write: Callable[[BinaryIO], None]) -> Path:
+    """Call ``write(f)`` on a binary temp file in ``path``'s folder, then rename it to ``path``."""
+    path = Path(path)
+    folder = path.parent if str(path.parent) else Path(".")
+    if not folder.is_dir():
+        raise OSError(f"{path}: folder {folder} does not exist")
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            write(f)
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except FileNotFoundError:
+            pass
+        raise
+    return path
