@@ -60,8 +60,10 @@ def default_camera(body, view: Sequence[float] | None = None) -> OrbitCamera:
 def follow(camera: OrbitCamera, body, rate: float = 0.08) -> None:
     """Ease the camera's target toward the body over the floor (x, z), so a slime that was pushed
     away stays in view; the height stays put, which keeps the floor steady on screen."""
-    centre = body.centroid()
-    camera.target[[0, 2]] += rate * (centre[[0, 2]] - camera.target[[0, 2]])
+    offset = body.centroid()[[0, 2]] - camera.target[[0, 2]]
+    # A dead zone of a millimetre-scale: a camera that holds still keeps the cached backdrop valid.
+    if np.max(np.abs(offset)) > 1e-3 * float(body.params.radius):
+        camera.target[[0, 2]] += rate * offset
 
 
 def _check_args(output, frames, size, pokes, camera, stacks, slices) -> tuple[Path, tuple[int, int]]:
