@@ -12,6 +12,12 @@ from pathlib import Path
 from typing import BinaryIO, Callable
 
 
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
 def atomic_write(path, write: Callable[[BinaryIO], None]) -> Path:
     """Call ``write(f)`` on a binary temp file in ``path``'s folder, then rename it to ``path``."""
     path = Path(path)
@@ -22,6 +28,8 @@ def atomic_write(path, write: Callable[[BinaryIO], None]) -> Path:
     try:
         with os.fdopen(fd, "wb") as f:
             write(f)
+        # mkstemp makes the file owner-only (0600); give it the mode a plain open() would.
+        os.chmod(tmp, 0o666 & ~_umask())
         os.replace(tmp, path)
     except BaseException:
         try:
