@@ -139,11 +139,11 @@ def _cmd_scene(args) -> int:
 
 
 def _cmd_scenes(args) -> int:
-    from slime.scenes import SCENES
+    from slime.scenes import SCENES, load_scene
 
-    print("slime      the 3D slime (slime demo / slime render / slime simulate slime)")
+    print(f"{'slime':<10} the 3D slime: slime demo | slime render | slime simulate slime")
     for name in SCENES:
-        print(f"{name:<10} 2D scene (slime scene {name})")
+        print(f"{name:<10} {load_scene(name).title}")
     return 0
 
 
