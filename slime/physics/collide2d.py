@@ -267,7 +267,7 @@ class ContactForces:
         gap -= positions.take(i, axis=0)
         squared = _row_dot(gap, gap)  # the same sum contact_pairs takes the root of
         # Nobody is within reach unless within the largest reach (a hair wider: squared vs root).
-        near = np.flatnonzero(squared <= reach * reach * (1.0 + 1e-9))
+        near = (squared <= reach * reach * (1.0 + 1e-9)).nonzero()[0]
         if near.size == 0:
             return 0
         i, j, gap = i[near], j[near], gap[near]
@@ -353,7 +353,7 @@ class PlaneImpactForces:
         if np.minimum.reduce(inv_mass, initial=1.0) <= 0.0:  # pinned particles are never pushed
             hit &= inv_mass > 0.0
         self.hits = hit  # (K, N), as add_plane_impact_forces returns it
-        flat = np.flatnonzero(hit)  # plane-major: each particle's planes in order, as the loop adds them
+        flat = hit.ravel().nonzero()[0]  # plane-major: each particle's planes in order, as the loop adds them
         which, who = np.divmod(flat, n)
         self._hit_particle, self._hit_plane = who, which
         if who.size == 0:

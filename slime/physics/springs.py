@@ -132,7 +132,7 @@ def break_overloaded(springs: Springs, per_spring_force: np.ndarray) -> np.ndarr
     """Mark springs whose force magnitude exceeds their ``break_force`` as dead; returns the newly broken mask."""
     if springs.count == 0:
         return np.zeros(0, dtype=bool)
-    if springs.break_force.min() == np.inf:  # nothing can break (the usual case): skip the norms
+    if np.minimum.reduce(springs.break_force) == np.inf:  # nothing can break (the usual case): skip the norms
         return np.zeros(springs.count, dtype=bool)
     magnitude = np.sqrt(np.einsum("ij,ij->i", per_spring_force, per_spring_force))
     broken = springs.alive & (magnitude > springs.break_force)

@@ -1,0 +1,192 @@
+"""The engine's fast paths (issue 4) give the reference functions' physics.
+
+ContactForces keeps a Verlet candidate list between steps, PlaneImpactForces measures all walls
+at once, springs scatter through a cached incidence matrix and the World reuses its force array.
+Each is checked here against the plain per-call functions on states built to stress its cache:
+particles drifting past the margin, teleported, growing, added; springs added and broken; pins.
+"""
+
+import numpy as np
+import pytest
+
+from slime.physics import Particles, Springs, World
+from slime.physics.collide2d import (
+    BOX_FLOOR,
+    ContactForces,
+    PlaneImpactForces,
+    add_contact_forces,
+    add_plane_impact_forces,
+    box_planes,
+    fix_sinking,
+)
+from slime.physics.forces import add_gravity, add_viscous_damping
+from slime.physics.integrate import symplectic_euler
+from slime.physics.scatter import scatter_add
+from slime.physics.springs import add_spring_forces, spring_forces
+
+
+def reference_contact_forces(x, v, inv_mass, e, r, dt):
+    forces = np.zeros_like(x)
+    count = add_contact_forces(forces, x, v, inv_mass, e, r, dt)
+    return forces, count
+
+
+def test_verlet_contacts_equal_a_fresh_search_every_step():
+    rng = np.random.default_rng(7)
+    n = 120
+    x = rng.uniform(0.0, 100.0, (n, 2))
+    r = rng.uniform(1.0, 3.0, n)
+    inv_mass = rng.uniform(0.5, 2.0, n)
+    inv_mass[:5] = 0.0  # some pinned
+    e = rng.uniform(0.2, 1.0, n)
+    contacts = ContactForces(margin=2.0)
+    total = 0
+    for step in range(150):
+        v = rng.normal(0.0, 1.0, x.shape)
+        x += 0.05 * v  # a slow random walk: the list is kept for many steps ...
+        if step % 10 == 5:
+            x[rng.integers(n)] += 3.0  # ... and a jump past the margin forces a new search
+        if step == 60:
+            x[10] = x[20] + 0.5  # a teleport right onto another particle
+        if step == 89:  # 3 and 4 stand still 9 apart: out of reach + margin (2 * 3 + 2) ...
+            x[3] = x[4] + [9.0, 0.0]
+        if step >= 89:
+            x[3] -= 0.05 * v[3]
+            x[4] -= 0.05 * v[4]
+        if step == 90:
+            r[3] = 8.0  # ... until 3 grows in place: now they touch, with nobody having moved
+        expected, expected_count = reference_contact_forces(x, v, inv_mass, e, r, 0.5)
+        forces = np.zeros_like(x)
+        count = contacts.add_forces(forces, x, v, inv_mass, e, r, 0.5)
+        assert count == expected_count
+        np.testing.assert_allclose(forces, expected, rtol=1e-12, atol=1e-12)
+        total += count
+    assert total > 100  # contacts really happened
+    assert 10 < contacts.rebuilds < 60  # the list was kept for a while and rebuilt when needed
+
+
+def test_two_particles_closing_in_by_more_than_half_the_margin_each_are_caught():
+    # Reach 2, margin 1: the pair starts 3.1 apart (outside reach + margin), each moves 0.6
+    # toward the other (less than the margin, more than half of it): 1.9 apart, touching.
+    x = np.array([[0.0, 0.0], [3.1, 0.0], [50.0, 50.0]])
+    v = np.array([[1.0, 0.0], [-1.0, 0.0], [0.0, 0.0]])
+    ones = np.ones(3)
+    contacts = ContactForces(margin=1.0)
+    assert contacts.add_forces(np.zeros_like(x), x, v, ones, ones, ones, 1.0) == 0
+    x[0, 0] += 0.6
+    x[1, 0] -= 0.6
+    forces = np.zeros_like(x)
+    assert contacts.add_forces(forces, x, v, ones, ones, ones, 1.0) == 1
+    np.testing.assert_allclose(forces, reference_contact_forces(x, v, ones, ones, ones, 1.0)[0])
+
+
+def test_verlet_contacts_in_a_world_count_like_the_reference():
+    # Two balls thrown at each other from far apart (farther than reach + margin): the list is
+    # built before they are close, so they meet only if it is rebuilt in time.
+    p = Particles.create([[0.0, 0.0], [200.0, 1.0]], velocities=[[3.0, 0.0], [-3.0, 0.0]], radius=5.0)
+    world = World(p, dt=1.0)
+    contacts = ContactForces()
+    world.extra_forces.append(contacts)
+    for _ in range(60):
+        world.step()
+    assert contacts.count >= 1
+    assert p.velocities[0, 0] < 0.0 < p.velocities[1, 0]
+
+
+def box_state(rng, n):
+    width, height = 200.0, 150.0
+    # Half the particles hug a wall or a corner, some past it, moving every way.
+    x = rng.uniform(0.0, 1.0, (n, 2)) * [width, height]
+    x[: n // 2] = rng.choice([-2.0, 3.0, 197.0, 202.0], (n // 2, 2)) * [1.0, height / width]
+    x[: n // 4, 0] = rng.uniform(-3.0, 3.0, n // 4)
+    v = rng.normal(0.0, 2.0, (n, 2))
+    r = rng.uniform(2.0, 6.0, n)
+    inv_mass = rng.uniform(0.2, 3.0, n)
+    inv_mass[::7] = 0.0
+    e = rng.uniform(0.0, 1.0, n)
+    return box_planes(width, height), x, v, r, inv_mass, e
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_walls_at_once_equal_the_per_plane_functions(seed):
+    rng = np.random.default_rng(seed)
+    planes, x, v, r, inv_mass, e = box_state(rng, 80)
+    p = Particles.create(x, v, radius=r, restitution=e)
+    p.inv_mass[:] = inv_mass
+    world = World(p, dt=0.5)
+    walls = PlaneImpactForces(planes, BOX_FLOOR)
+    forces = np.zeros_like(x)
+    walls(world, forces)
+    expected = np.zeros_like(x)
+    expected_hits = add_plane_impact_forces(expected, x, v, inv_mass, e, r, planes, 0.5)
+    assert expected_hits.sum() > 5 and (expected_hits.sum(axis=0) > 1).any()  # corners too
+    np.testing.assert_array_equal(np.asarray(walls.hits), expected_hits)
+    np.testing.assert_allclose(forces, expected, rtol=1e-14, atol=1e-12)
+    # The sink fix after a move: every hit particle that still moves into its plane is put back.
+    v_after = rng.normal(0.0, 2.0, v.shape)
+    p.velocities[:] = v_after
+    walls.after_integrate(world)
+    x_expected, v_expected = x.copy(), v_after.copy()
+    fix_sinking(x_expected, v_expected, r, planes, expected_hits, BOX_FLOOR)
+    assert not np.array_equal(x_expected, x)  # the fix moved someone
+    np.testing.assert_allclose(p.positions, x_expected, rtol=0, atol=1e-12)
+
+
+def test_spring_scatter_follows_appended_and_broken_springs():
+    rng = np.random.default_rng(4)
+    x = rng.uniform(0.0, 10.0, (30, 2))
+    pairs = rng.integers(0, 30, (80, 2))
+    springs = Springs.create(pairs, rng.uniform(0.5, 3.0, 80), rng.uniform(0.5, 2.0, 80))
+    springs.b[0] = springs.a[0]  # a zero-length spring: no force
+    springs.alive[5] = False
+
+    def reference(positions):
+        f = spring_forces(positions, springs)
+        out = np.zeros_like(positions)
+        scatter_add(out, springs.a, f)
+        scatter_add(out, springs.b, -f)
+        return out
+
+    for _ in range(2):  # the second call uses the cached matrix
+        forces = np.zeros_like(x)
+        add_spring_forces(forces, x, springs)
+        np.testing.assert_allclose(forces, reference(x), rtol=1e-13, atol=1e-13)
+    springs.append(Springs.create([[0, 29], [3, 4]], 1.0, 5.0))  # new arrays: the matrix is rebuilt
+    springs.alive[7] = False  # broken in place: no rebuild needed, the force is masked
+    forces = np.zeros_like(x)
+    add_spring_forces(forces, x, springs)
+    np.testing.assert_allclose(forces, reference(x), rtol=1e-13, atol=1e-13)
+    assert np.abs(forces.sum(axis=0)).max() < 1e-12  # internal forces: no net force
+    x_more = np.concatenate([x, x[:3] + 1.0])  # more particles: a taller matrix
+    forces = np.zeros_like(x_more)
+    add_spring_forces(forces, x_more, springs)
+    np.testing.assert_allclose(forces, reference(x_more), rtol=1e-13, atol=1e-13)
+    assert np.all(forces[30:] == 0.0)
+
+
+def test_world_step_equals_the_plain_formulas():
+    rng = np.random.default_rng(5)
+    n = 25
+    x = rng.uniform(0.0, 10.0, (n, 2))
+    v = rng.normal(0.0, 1.0, (n, 2))
+    mass = rng.uniform(0.5, 2.0, n)
+    mass[[2, 11]] = np.inf  # pinned
+    p = Particles.create(x, v, mass=mass, damping=rng.uniform(0.0, 0.3, n), velocity_scale=rng.uniform(0.9, 1.0, n))
+    springs = Springs.create(rng.integers(0, n, (40, 2)), 2.0, 0.7)
+    gravity = np.array([0.1, -0.4])
+    world = World(p, springs, gravity=gravity, dt=0.1)
+    for _ in range(20):
+        xr, vr = p.positions.copy(), p.velocities.copy()
+        forces = np.zeros_like(xr)
+        add_gravity(forces, p.inv_mass, gravity)
+        add_viscous_damping(forces, vr, p.damping)
+        add_spring_forces(forces, xr, springs)
+        symplectic_euler(xr, vr, forces, p.inv_mass, 0.1, p.velocity_scale)
+        world.step()
+        np.testing.assert_allclose(p.positions, xr, rtol=1e-14, atol=1e-14)
+        np.testing.assert_allclose(p.velocities, vr, rtol=1e-14, atol=1e-14)
+    assert np.array_equal(p.positions[[2, 11]], x[[2, 11]])  # the pins never moved
+    # Particles added between steps: the reused force array follows the new count.
+    p.append(Particles.create([[1.0, 1.0]]))
+    world.step()
+    assert p.positions.shape == (n + 1, 2) and np.all(np.isfinite(p.positions))
