@@ -8,7 +8,8 @@ the right wall and squashes, so the contact search and the contacts are real wor
 Three engines run the same scene from the same initial state:
 
 * ``slime``: the shared engine, ``slime.physics.World`` with ``Particles`` and ``Springs``, contact
-  and wall impacts from :mod:`slime.physics.collide2d` (k-d tree pair search);
+  and wall impacts from :mod:`slime.physics.collide2d` (k-d tree pair search kept as a Verlet
+  list; its row says how many searches the timed steps made, ``pair_searches``);
 * ``pure_python``: :mod:`slime.bench.baseline_objects`, one object per mass, the same formulas,
   contact candidates from a grid of cells (the fair pure-Python baseline);
 * ``pure_python_all_pairs``: the same, testing every pair for contact as seed 003's
@@ -295,22 +296,24 @@ def run(quick: bool = False, sizes=(20, 40)) -> list[dict]:
             for _ in range(1 if quick else min(WARMUP_STEPS, block[name])):
                 engine.step()
         best = {name: np.inf for name in engines}
+        searches_before = engines["slime"].contacts.rebuilds if "slime" in engines else 0
         for _ in range(1 if quick else ROUNDS):
             for name, engine in engines.items():
                 best[name] = min(best[name], seconds_per_step(engine, block[name]))
         rounds = 1 if quick else ROUNDS
         for name, seconds in best.items():
-            rows.append(
-                {
-                    "benchmark": "grid2d",
-                    "n": n,
-                    "engine": name,
-                    "masses": n * n,
-                    "steps": block[name] * rounds,
-                    "ms_per_step": seconds * 1e3,
-                    "steps_per_second": 1.0 / seconds,
-                }
-            )
+            row = {
+                "benchmark": "grid2d",
+                "n": n,
+                "engine": name,
+                "masses": n * n,
+                "steps": block[name] * rounds,
+                "ms_per_step": seconds * 1e3,
+                "steps_per_second": 1.0 / seconds,
+            }
+            if name == "slime":
+                row["pair_searches"] = engines["slime"].contacts.rebuilds - searches_before
+            rows.append(row)
         if "slime" in best:
             for other in ("pure_python", "pure_python_all_pairs", "pymunk"):
                 if other in best:
