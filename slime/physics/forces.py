@@ -39,6 +39,7 @@ def set_gravity_and_damping(
     else:
         movable = inv_mass > 0.0
         mass = np.where(movable, 1.0 / np.where(movable, inv_mass, 1.0), 0.0)
+    gravity = np.asarray(gravity, dtype=np.float64)
     # Column by column: (N, 1) x (D,) broadcasts run numpy's inner loop only D elements long.
     for axis in range(forces.shape[1]):
         column = forces[:, axis]
