@@ -4,8 +4,8 @@ quick) memory growth over a long run.
 Rows:
   {"benchmark": "step", "stacks", "slices", "vertices", "ms_per_step", "reference_ms"}
       one full substep (all forces, gravity, floor, integrate) of a body resting on the floor;
-      ``reference_ms`` is a straightforward float64 (P, 3) version of the same forces with triangle
-      gathers and bincount scatters, measured in the same run (the machine is shared and noisy).
+      ``reference_ms`` is the plain float64 version of the same forces (``slime_forces.py``: triangle
+      gathers, bincount scatters, an SVD), measured in the same run (the machine is shared and noisy).
   {"benchmark": "frame", "stacks", "slices", "substeps", "ms_per_frame"}
       ``step()`` of the default parameters: one rendered frame's worth of substeps.
   {"benchmark": "memory", "stacks", "slices", "steps", "rss_start_kib", "peak_kib", "growth_kib"}
@@ -21,10 +21,9 @@ import tracemalloc
 
 import numpy as np
 
-from slime.physics.shape_matching import best_rotation, rigid_angular_velocity
 from slime.physics.slime_body import SlimeBody
+from slime.physics.slime_forces import slime_forces
 from slime.physics.slime_params import SlimeParams
-from slime.physics.volume import vertex_area_vectors
 
 
 def _settled(stacks: int, slices: int) -> SlimeBody:
@@ -45,28 +44,8 @@ def _median_ms(fn, repeats: int, inner: int) -> float:
     return 1e3 * float(np.median(times))
 
 
-def reference_accelerations(body: SlimeBody, h: float) -> np.ndarray:
-    """The same forces the straightforward way, (P, 3) float64 with gathers and scatters."""
-    prm = body.params
-    x, v, m = body.positions, body.velocities, body.mass
-    c = m @ x / prm.mass
-    vc = m @ v / prm.mass
-    r = x - c
-    rotation = best_rotation((m[:, None] * r).T @ body.rest_offsets, np.eye(3))
-    second = (m[:, None] * r).T @ r
-    omega = rigid_angular_velocity(second, (m[:, None] * np.cross(r, v)).sum(0), 1e-9)
-    acc = prm.shape_stiffness * (body.rest_offsets @ rotation.T - r)
-    acc -= prm.viscosity * (v - vc - np.cross(omega, r)) + prm.air_drag * v
-    acc += np.asarray(prm.gravity)
-    grad = vertex_area_vectors(x, body.triangles)
-    volume = float(np.einsum("ij,ij->", r, grad)) / 3.0
-    ratio = np.clip((body.ideal_volume - volume) / body.ideal_volume, -1.0, 1.0)
-    acc += body._pressure_scale * ratio * grad / m[:, None]
-    return acc
-
-
 def _reference_substep(body: SlimeBody, h: float) -> None:
-    acc = reference_accelerations(body, h)
+    acc = slime_forces(body, h) / body.mass[:, None]
     body.velocities[:] += acc * h
     body.positions[:] += body.velocities * h
     below = body.positions[:, 1] < body.params.floor_height

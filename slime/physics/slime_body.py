@@ -143,9 +143,9 @@ class SlimeBody:
         self.rest_offsets = rest - (self.mass @ rest) / prm.mass  # (P, 3), mass centroid at 0
         self.ideal_volume = mesh_volume(self.rest_offsets, self.triangles)
         # Pressure per unit relative volume error: omega^2 of the breathing mode = volume_stiffness.
-        self._pressure_scale = prm.volume_stiffness * prm.radius * prm.mass / (3.0 * self.rest_area)
+        self.pressure_scale = prm.volume_stiffness * prm.radius * prm.mass / (3.0 * self.rest_area)
         # Regularises the inertia tensor of a collapsed body (a millionth of the rest one).
-        self._inertia_floor = 1e-6 * prm.mass * prm.radius**2
+        self.inertia_floor = 1e-6 * prm.mass * prm.radius**2
         rest5 = np.zeros((5, s + 1, n + 1))
         fill_grid(rest5, self.rest_offsets)
         self._buf[_R0 : _R0 + 3] = rest5[:3]
@@ -296,7 +296,7 @@ class SlimeBody:
         second = [[mom[i][_X0 + j] - total * shift[i] * shift[j] for j in range(3)] for i in range(3)]
         kxv = [[mom[i][_V0 + j] - total * shift[i] * vc[j] for j in range(3)] for i in range(3)]
         angular_momentum = (kxv[1][2] - kxv[2][1], kxv[2][0] - kxv[0][2], kxv[0][1] - kxv[1][0])
-        omega = rigid_angular_velocity(second, angular_momentum, self._inertia_floor).tolist()
+        omega = rigid_angular_velocity(second, angular_momentum, self.inertia_floor).tolist()
 
         affine = [[0.0] * 12 for _ in range(3)]
         add_shape_matching(affine, rotation, prm.shape_stiffness, shift)
@@ -320,7 +320,7 @@ class SlimeBody:
         ratio = min(max((self.ideal_volume - volume) / self.ideal_volume, -1.0), 1.0)
         if ratio != ratio:  # NaN
             ratio = 0.0
-        pressure = self._pressure_scale * ratio / 6.0
+        pressure = self.pressure_scale * ratio / 6.0
         np.multiply(grad6[:, 1:s, :n], self._grid_inv_mass, out=self._pressure)
         self._pressure *= np.float32(pressure)
         acc[:, 1:s, :n] += self._pressure
