@@ -11,7 +11,6 @@ Physics runs at a fixed dt from an accumulator, independent of the frame rate.
 
 from __future__ import annotations
 
-import ctypes
 import logging
 import os
 import sys
@@ -23,6 +22,7 @@ import numpy as np
 import moderngl_window as mglw
 
 from slime.app.render_slime import default_camera, follow, make_body
+from slime.app.window_common import open_panel
 from slime.render.context import has_display
 from slime.render.images import read_rgba, save_png
 from slime.render.picking import intersect_plane, pick
@@ -48,167 +48,6 @@ HELP = (
 CLICK_SLOP = 4.0  # window points the cursor may move and still count as a click
 MAX_STEPS_PER_FRAME = 4  # past this the simulation slows down instead of spiralling
 POKE_IMPULSE = 0.6  # N*s per kg of body: a click changes the local speed by a few m/s
-
-
-class ImguiRenderer:
-    """Draws imgui-bundle's draw data with moderngl, including imgui >= 1.92's texture protocol
-    (the font atlas arrives as ImTextureData create/update/destroy requests).
-
-    moderngl-window 3.1's own integration still asks for the removed ``get_tex_data_as_rgba32``;
-    its input mixin works, so only the drawing is done here.
-    """
-
-    VERTEX = """#version 330
-uniform mat4 u_proj;
-in vec2 in_pos; in vec2 in_uv; in vec4 in_color;
-out vec2 v_uv; out vec4 v_color;
-void main() { v_uv = in_uv; v_color = in_color; gl_Position = u_proj * vec4(in_pos, 0.0, 1.0); }
-"""
-    FRAGMENT = """#version 330
-uniform sampler2D u_texture;
-in vec2 v_uv; in vec4 v_color;
-out vec4 f_color;
-void main() { f_color = v_color * texture(u_texture, v_uv); }
-"""
-
-    def __init__(self, ctx, imgui):
-        self.ctx, self.imgui = ctx, imgui
-        io = imgui.get_io()
-        io.backend_flags |= imgui.BackendFlags_.renderer_has_textures
-        pio = imgui.get_platform_io()
-        limit = int(ctx.info["GL_MAX_TEXTURE_SIZE"])
-        pio.renderer_texture_max_width = pio.renderer_texture_max_height = limit
-        self.prog = ctx.program(vertex_shader=self.VERTEX, fragment_shader=self.FRAGMENT)
-        self.prog["u_texture"].value = 0
-        self._vbo = ctx.buffer(reserve=imgui.VERTEX_SIZE * 4096, dynamic=True)
-        self._ibo = ctx.buffer(reserve=imgui.INDEX_SIZE * 8192, dynamic=True)
-        self._vao = None
-        self._textures: dict[int, object] = {}
-        self._next_id = 1
-
-    def _ensure(self, vertices: int, indices: int) -> None:
-        imgui = self.imgui
-        if self._vao is not None and self._vbo.size >= vertices and self._ibo.size >= indices:
-            return
-        if self._vbo.size < vertices:
-            self._vbo.orphan(max(vertices, 2 * self._vbo.size))
-        if self._ibo.size < indices:
-            self._ibo.orphan(max(indices, 2 * self._ibo.size))
-        if self._vao is not None:
-            self._vao.release()
-        self._vao = self.ctx.vertex_array(
-            self.prog, [(self._vbo, "2f 2f 4f1", "in_pos", "in_uv", "in_color")],
-            index_buffer=self._ibo, index_element_size=imgui.INDEX_SIZE,
-        )
-
-    def _update_textures(self) -> None:
-        imgui = self.imgui
-        status = imgui.ImTextureStatus
-        for tex in imgui.get_platform_io().textures:
-            if tex.status == status.want_create:
-                pixels = np.asarray(tex.get_pixels_array()).reshape(tex.height, tex.width, 4)
-                gl_tex = self.ctx.texture((tex.width, tex.height), 4, np.ascontiguousarray(pixels).tobytes())
-                key = self._next_id
-                self._next_id += 1
-                self._textures[key] = gl_tex
-                tex.set_tex_id(key)
-                tex.status = status.ok
-            elif tex.status == status.want_updates:
-                gl_tex = self._textures[tex.tex_id]
-                pixels = np.asarray(tex.get_pixels_array()).reshape(tex.height, tex.width, 4)
-                for r in tex.updates:
-                    block = np.ascontiguousarray(pixels[r.y:r.y + r.h, r.x:r.x + r.w])
-                    gl_tex.write(block.tobytes(), viewport=(r.x, r.y, r.w, r.h))
-                tex.status = status.ok
-            elif tex.status == status.want_destroy:
-                gl_tex = self._textures.pop(tex.tex_id, None)
-                if gl_tex is not None:
-                    gl_tex.release()
-                tex.set_tex_id(0)
-                tex.status = status.destroyed
-
-    def render(self, draw_data, buffer_size, window_size) -> None:
-        import moderngl
-
-        imgui, ctx = self.imgui, self.ctx
-        self._update_textures()
-        width, height = window_size
-        fb_w, fb_h = buffer_size
-        if width <= 0 or height <= 0:
-            return
-        sx, sy = fb_w / width, fb_h / height  # HiDPI: imgui lays out in window points
-        proj = np.array([[2.0 / width, 0, 0, 0], [0, -2.0 / height, 0, 0], [0, 0, -1, 0], [-1, 1, 0, 1]], "f4")
-        self.prog["u_proj"].write(proj)
-        ctx.viewport = (0, 0, fb_w, fb_h)
-        ctx.enable(moderngl.BLEND)
-        ctx.disable(moderngl.DEPTH_TEST | moderngl.CULL_FACE)
-        ctx.blend_func = moderngl.SRC_ALPHA, moderngl.ONE_MINUS_SRC_ALPHA
-        ctx.wireframe = False
-        for commands in draw_data.cmd_lists:
-            vsize = commands.vtx_buffer.size() * imgui.VERTEX_SIZE
-            isize = commands.idx_buffer.size() * imgui.INDEX_SIZE
-            self._ensure(vsize, isize)
-            self._vbo.write(ctypes.string_at(commands.vtx_buffer.data_address(), vsize))
-            self._ibo.write(ctypes.string_at(commands.idx_buffer.data_address(), isize))
-            for command in commands.cmd_buffer:
-                texture = self._textures.get(command.tex_ref.get_tex_id())
-                if texture is None:
-                    continue
-                texture.use(0)
-                x0, y0, x1, y1 = command.clip_rect
-                ctx.scissor = (int(x0 * sx), int(fb_h - y1 * sy), int((x1 - x0) * sx), int((y1 - y0) * sy))
-                self._vao.render(moderngl.TRIANGLES, vertices=command.elem_count, first=command.idx_offset)
-        ctx.scissor = None
-        ctx.disable(moderngl.BLEND)
-
-    def release(self) -> None:
-        for tex in self._textures.values():
-            tex.release()
-        for obj in (self._vao, self._vbo, self._ibo, self.prog):
-            if obj is not None:
-                obj.release()
-
-
-class ImguiInput:
-    """Window events into imgui's IO (mouse in window points, as imgui lays out)."""
-
-    def __init__(self, wnd, imgui):
-        self.wnd, self.imgui, self.io = wnd, imgui, imgui.get_io()
-        keys, k = wnd.keys, imgui.Key
-        self.keymap = {keys.TAB: k.tab, keys.LEFT: k.left_arrow, keys.RIGHT: k.right_arrow, keys.UP: k.up_arrow,
-                       keys.DOWN: k.down_arrow, keys.BACKSPACE: k.backspace, keys.ENTER: k.enter,
-                       keys.ESCAPE: k.escape, keys.DELETE: k.delete, keys.HOME: k.home, keys.END: k.end}
-        self.buttons = {wnd.mouse.left: 0, wnd.mouse.right: 1, wnd.mouse.middle: 2}
-
-    def frame(self, frametime: float) -> None:
-        self.io.display_size = tuple(float(v) for v in self.wnd.size)
-        self.io.delta_time = max(float(frametime), 1e-4)
-
-    def position(self, x, y) -> None:
-        self.io.add_mouse_pos_event(float(x), float(y))
-
-    def button(self, x, y, button, down: bool) -> None:
-        self.position(x, y)
-        if button in self.buttons:
-            self.io.add_mouse_button_event(self.buttons[button], down)
-
-    def scroll(self, dx, dy) -> None:
-        self.io.add_mouse_wheel_event(float(dx), float(dy))
-
-    def key(self, key, action) -> None:
-        if key in self.keymap:
-            self.io.add_key_event(self.keymap[key], action == self.wnd.keys.ACTION_PRESS)
-
-    def char(self, char: str) -> None:
-        self.io.add_input_character(ord(char))
-
-    @property
-    def wants_mouse(self) -> bool:
-        return bool(self.io.want_capture_mouse)
-
-    @property
-    def wants_keyboard(self) -> bool:
-        return bool(self.io.want_text_input)
 
 
 def _log(message: str) -> None:
@@ -260,17 +99,11 @@ class DemoWindow(mglw.WindowConfig):
         self._grab_plane = None  # (point, normal) the grabbed vertex is dragged across
         self._drag_trail: list[tuple[float, np.ndarray]] = []
 
-        self.imgui = None
-        try:
-            from imgui_bundle import imgui
-
-            imgui.create_context()
-            imgui.get_io().set_ini_filename("")  # no imgui.ini next to the user's files
-            self._imgui_mod = imgui
-            self._imgui_draw = ImguiRenderer(self.ctx, imgui)
-            self.imgui = ImguiInput(self.wnd, imgui)
-        except Exception as exc:  # the panel is a convenience; the keys still work without it
-            print(f"slime demo: parameter panel unavailable ({exc}); keys still work, H lists them", file=sys.stderr)
+        # The panel is a convenience; the keys still work without it.
+        self.panel = open_panel(
+            self.wnd, self.ctx, unavailable="slime demo: parameter panel unavailable ({exc}); keys still work, H lists them"
+        )
+        self.imgui = self.panel.input if self.panel is not None else None  # the panel's input adapter
 
     # --- simulation -------------------------------------------------------------------------
     def _advance(self, frametime: float) -> None:
@@ -305,9 +138,8 @@ class DemoWindow(mglw.WindowConfig):
         self.renderer.render(self.wnd.fbo, self.camera, viewport=(0, 0, *self.wnd.buffer_size),
                              wireframe=self.wireframe)
         self._count_fps()
-        if self.imgui is not None:
-            self.imgui.frame(frametime)
-            self._draw_panel()
+        if self.panel is not None:
+            self._draw_panel(frametime)
         self.frame_count += 1
         if self.max_frames and self.frame_count >= self.max_frames:
             self.wnd.close()
@@ -319,10 +151,10 @@ class DemoWindow(mglw.WindowConfig):
             self.fps = self._fps_frames / (now - self._fps_since)
             self._fps_frames, self._fps_since = 0, now
 
-    def _draw_panel(self) -> None:
-        imgui = self._imgui_mod
+    def _draw_panel(self, frametime: float) -> None:
+        imgui = self.panel.imgui
         p = self.body.params
-        imgui.new_frame()
+        self.panel.new_frame(frametime)
         imgui.set_next_window_pos((10, 10), imgui.Cond_.first_use_ever)
         imgui.begin("slime")
         imgui.text(f"{self.fps:5.1f} FPS   {len(self.body.positions)} vertices" + ("   PAUSED" if self.paused else ""))
@@ -358,8 +190,7 @@ class DemoWindow(mglw.WindowConfig):
             for key, what in HELP:
                 imgui.text(f"{key:>18}  {what}")
             imgui.end()
-        imgui.render()
-        self._imgui_draw.render(imgui.get_draw_data(), self.wnd.buffer_size, self.wnd.size)
+        self.panel.draw()
 
     def on_resize(self, width: int, height: int) -> None:
         pass  # the viewport and imgui's display size are read from the window every frame
@@ -450,7 +281,7 @@ class DemoWindow(mglw.WindowConfig):
     def on_key_event(self, key, action, modifiers):
         if self.imgui is not None:
             self.imgui.key(key, action)
-            if self.imgui.wants_keyboard:
+            if self.imgui.wants_text:
                 return
         keys = self.wnd.keys
         if action != keys.ACTION_PRESS:

@@ -16,7 +16,6 @@ on HiDPI screens too (the window size and the framebuffer size share one aspect)
 
 from __future__ import annotations
 
-import ctypes
 import logging
 import re
 import sys
@@ -25,6 +24,7 @@ from pathlib import Path
 
 import moderngl_window as mglw
 
+from slime.app.window_common import open_panel
 from slime.render.context import has_display
 from slime.render.draw2d import Renderer2D, View2D
 from slime.render.images import read_rgba, save_png
@@ -110,111 +110,6 @@ def _as_columns(line: str) -> str:
     return f"{head}\t{tail.strip()}" if sep else line
 
 
-def _imgui_renderer_class():
-    """moderngl-window's imgui-bundle renderer, brought up to imgui 1.92's texture protocol.
-
-    moderngl-window 3.1 still asks the font atlas for one RGBA image up front; imgui 1.92 (bundle
-    >= 1.92) instead lists textures to create, update and destroy every frame and hands each draw
-    command a texture reference. This subclass serves those requests with moderngl textures and
-    feeds mouse input through the event API (io.mouse_down is read-only there).
-    """
-    import moderngl
-    from imgui_bundle import imgui
-    from moderngl_window.integrations.imgui_bundle import ModernglWindowRenderer
-
-    class Renderer(ModernglWindowRenderer):
-        def refresh_font_texture(self):
-            imgui.get_io().backend_flags |= imgui.BackendFlags_.renderer_has_textures
-
-        def _serve_textures(self):
-            for tex in imgui.get_platform_io().textures:
-                status = tex.status
-                if status == imgui.ImTextureStatus.want_create:
-                    texture = self.ctx.texture((tex.width, tex.height), 4, tex.get_pixels_array().tobytes())
-                    self._textures[texture.glo] = texture
-                    tex.set_tex_id(texture.glo)
-                    tex.status = imgui.ImTextureStatus.ok
-                elif status == imgui.ImTextureStatus.want_updates:
-                    # The atlas is small: rewriting all of it is simpler than per-rectangle uploads.
-                    self._textures[tex.tex_id].write(tex.get_pixels_array().tobytes())
-                    tex.status = imgui.ImTextureStatus.ok
-                elif status == imgui.ImTextureStatus.want_destroy:
-                    texture = self._textures.pop(tex.tex_id, None)
-                    if texture is not None:
-                        texture.release()
-                    tex.set_tex_id(0)
-                    tex.status = imgui.ImTextureStatus.destroyed
-
-        def render(self, draw_data):
-            self._serve_textures()
-            io = self.io
-            display_w, display_h = io.display_size
-            fb_w = int(display_w * io.display_framebuffer_scale[0])
-            fb_h = int(display_h * io.display_framebuffer_scale[1])
-            if fb_w == 0 or fb_h == 0:
-                return
-            self.projMat.value = (
-                2.0 / display_w, 0.0, 0.0, 0.0,
-                0.0, -2.0 / display_h, 0.0, 0.0,
-                0.0, 0.0, -1.0, 0.0,
-                -1.0, 1.0, 0.0, 1.0,
-            )
-            draw_data.scale_clip_rects(imgui.ImVec2(*io.display_framebuffer_scale))
-            self.ctx.enable_only(moderngl.BLEND)
-            self.ctx.blend_equation = moderngl.FUNC_ADD
-            self.ctx.blend_func = moderngl.SRC_ALPHA, moderngl.ONE_MINUS_SRC_ALPHA
-            for commands in draw_data.cmd_lists:
-                vtx = ctypes.string_at(commands.vtx_buffer.data_address(), commands.vtx_buffer.size() * imgui.VERTEX_SIZE)
-                idx = ctypes.string_at(commands.idx_buffer.data_address(), commands.idx_buffer.size() * imgui.INDEX_SIZE)
-                if len(vtx) > self._vertex_buffer.size:
-                    self._vertex_buffer.orphan(2 * len(vtx))
-                if len(idx) > self._index_buffer.size:
-                    self._index_buffer.orphan(2 * len(idx))
-                self._vertex_buffer.write(vtx)
-                self._index_buffer.write(idx)
-                for command in commands.cmd_buffer:
-                    texture = self._textures.get(command.tex_ref.get_tex_id())
-                    if texture is None:
-                        continue
-                    texture.use(0)
-                    x, y, z, w = command.clip_rect
-                    self.ctx.scissor = int(x), int(fb_h - w), int(z - x), int(w - y)
-                    self._vao.render(moderngl.TRIANGLES, vertices=command.elem_count, first=command.idx_offset)
-            self.ctx.scissor = None
-
-        def _mouse(self, x, y):
-            self.io.add_mouse_pos_event(float(x), float(y))
-
-        def mouse_position_event(self, x, y, dx, dy):
-            self._mouse(x, y)
-
-        def mouse_drag_event(self, x, y, dx, dy):
-            self._mouse(x, y)
-
-        def _button(self, button):
-            mouse = self.wnd.mouse
-            return {mouse.left: 0, mouse.right: 1, mouse.middle: 2}.get(button)
-
-        def mouse_press_event(self, x, y, button):
-            self._mouse(x, y)
-            if self._button(button) is not None:
-                self.io.add_mouse_button_event(self._button(button), True)
-
-        def mouse_release_event(self, x, y, button):
-            self._mouse(x, y)
-            if self._button(button) is not None:
-                self.io.add_mouse_button_event(self._button(button), False)
-
-        def mouse_scroll_event(self, x_offset, y_offset):
-            self.io.add_mouse_wheel_event(float(x_offset), float(y_offset))
-
-        def resize(self, width, height):
-            self.io.display_size = self.wnd.size
-            self.io.display_framebuffer_scale = (self.wnd.pixel_ratio, self.wnd.pixel_ratio)
-
-    return Renderer
-
-
 class SceneWindow(mglw.WindowConfig):
     """Runs ``scene`` (set on a subclass by ``run_scene``)."""
 
@@ -248,35 +143,26 @@ class SceneWindow(mglw.WindowConfig):
         self.fps = 0.0
         self.fps_label = ""
         self._fps_frames, self._fps_since = 0, time.perf_counter()
-        self.imgui = None
+        # Optional: without it the parameters are HUD text driven by [ ] - =.
+        self.panel = None
         if self.scene.parameters():
-            self._start_imgui()
+            self.panel = open_panel(
+                self.wnd, self.ctx, light=True,  # light style: the scenes are dark strokes on white
+                unavailable="slime: parameter panel unavailable ({exc}); use [ ] - = instead",
+            )
+        self.imgui = self.panel.input if self.panel is not None else None  # the panel's input adapter
 
-    # ---- imgui panel (optional: falls back to keyboard-driven parameter text) ----
-
-    def _start_imgui(self) -> None:
-        try:
-            from imgui_bundle import imgui
-
-            imgui.create_context()
-            imgui.get_io().set_ini_filename("")  # no imgui.ini left in the user's folder
-            imgui.style_colors_light()  # the scenes are dark strokes on white
-            self.imgui = _imgui_renderer_class()(self.wnd)
-            self._imgui_module = imgui
-        except Exception as exc:  # a missing or broken imgui-bundle costs the sliders, not the scene
-            print(f"slime: parameter panel unavailable ({exc}); use [ ] - = instead", file=sys.stderr)
-            self.imgui = None
+    # ---- imgui panel ----
 
     def _panel_wants(self, what: str) -> bool:
         if self.imgui is None:
             return False
-        io = self._imgui_module.get_io()
-        return bool(io.want_capture_mouse if what == "mouse" else io.want_capture_keyboard)
+        return self.imgui.wants_mouse if what == "mouse" else self.imgui.wants_keyboard
 
-    def _draw_panel(self, top: float) -> None:
-        imgui = self._imgui_module
+    def _draw_panel(self, top: float, frame_time: float) -> None:
+        imgui = self.panel.imgui
         params = self.scene.parameters()
-        imgui.new_frame()
+        self.panel.new_frame(frame_time)
         w = self.wnd.size[0]
         # Anchored by its top-right corner under the FPS readout, whatever its width.
         imgui.set_next_window_pos((w - MARGIN, top), imgui.Cond_.first_use_ever, (1.0, 0.0))
@@ -290,8 +176,7 @@ class SceneWindow(mglw.WindowConfig):
                 p.set(float(value))
         imgui.pop_item_width()
         imgui.end()
-        imgui.render()
-        self.imgui.render(imgui.get_draw_data())
+        self.panel.draw()
 
     # ---- coordinates ----
 
@@ -337,7 +222,7 @@ class SceneWindow(mglw.WindowConfig):
             self._save_screenshot()
 
         if self.imgui is not None:
-            self._draw_panel(top=(MARGIN * 2 + fh / ratio))
+            self._draw_panel(top=(MARGIN * 2 + fh / ratio), frame_time=frame_time)
         if self.show_help:  # last, over the panel too
             lines = help_text(self.scene)
             scale = 1.2 * ratio
@@ -378,14 +263,13 @@ class SceneWindow(mglw.WindowConfig):
             print(f"slime: screenshot not saved: {exc}", file=sys.stderr, flush=True)
 
     def on_resize(self, width: int, height: int) -> None:
-        if self.imgui is not None:
-            self.imgui.resize(width, height)
+        pass  # the viewport and imgui's display size are read from the window every frame
 
     # ---- keys ----
 
     def on_key_event(self, key, action, modifiers) -> None:
         if self.imgui is not None:
-            self.imgui.key_event(key, action, modifiers)
+            self.imgui.key(key, action)
             if self._panel_wants("keyboard"):
                 return
         keys = self.wnd.keys
@@ -429,7 +313,7 @@ class SceneWindow(mglw.WindowConfig):
 
     def on_unicode_char_entered(self, char: str) -> None:
         if self.imgui is not None:
-            self.imgui.unicode_char_entered(char)
+            self.imgui.char(char)
 
     # ---- mouse ----
 
@@ -439,14 +323,14 @@ class SceneWindow(mglw.WindowConfig):
 
     def on_mouse_position_event(self, x, y, dx, dy) -> None:
         if self.imgui is not None:
-            self.imgui.mouse_position_event(x, y, dx, dy)
+            self.imgui.position(x, y)
             if self._panel_wants("mouse"):
                 return
         self.scene.mouse_move(self.world(x, y))
 
     def on_mouse_press_event(self, x, y, button) -> None:
         if self.imgui is not None:
-            self.imgui.mouse_press_event(x, y, button)
+            self.imgui.button(x, y, button, True)
             if self._panel_wants("mouse"):
                 return
         name = self._button(button)
@@ -458,14 +342,14 @@ class SceneWindow(mglw.WindowConfig):
 
     def on_mouse_drag_event(self, x, y, dx, dy) -> None:
         if self.imgui is not None:
-            self.imgui.mouse_drag_event(x, y, dx, dy)
+            self.imgui.position(x, y)
         xy = self.world(x, y)
         for name in self.scene_buttons:
             self.scene.mouse_drag(xy, name)
 
     def on_mouse_release_event(self, x, y, button) -> None:
         if self.imgui is not None:
-            self.imgui.mouse_release_event(x, y, button)
+            self.imgui.button(x, y, button, False)
         name = self._button(button)
         if name in self.scene_buttons:  # only presses the scene saw are released to it
             self.scene_buttons.remove(name)
@@ -473,7 +357,7 @@ class SceneWindow(mglw.WindowConfig):
 
     def on_mouse_scroll_event(self, x_offset, y_offset) -> None:
         if self.imgui is not None:
-            self.imgui.mouse_scroll_event(x_offset, y_offset)
+            self.imgui.scroll(x_offset, y_offset)
 
 
 def run_scene_instance(scene: Scene2D, *, size=(1200, 800), window: str | None = None) -> int:

@@ -1,0 +1,105 @@
+"""What both windows (the 3D slime demo and the 2D scene window) do the same way: the imgui
+parameter panel (input adapter + renderer).
+"""
+
+from __future__ import annotations
+
+import sys
+
+
+class ImguiInput:
+    """Window events into imgui's IO through its event API (io.mouse_down is read-only in 1.92).
+
+    Mouse positions stay in window points, as imgui lays out; the renderer scales to pixels.
+    """
+
+    def __init__(self, wnd, imgui):
+        self.wnd, self.imgui, self.io = wnd, imgui, imgui.get_io()
+        keys, k = wnd.keys, imgui.Key
+        self.keymap = {
+            keys.TAB: k.tab, keys.LEFT: k.left_arrow, keys.RIGHT: k.right_arrow, keys.UP: k.up_arrow,
+            keys.DOWN: k.down_arrow, keys.PAGE_UP: k.page_up, keys.PAGE_DOWN: k.page_down, keys.HOME: k.home,
+            keys.END: k.end, keys.DELETE: k.delete, keys.SPACE: k.space, keys.BACKSPACE: k.backspace,
+            keys.ENTER: k.enter, keys.ESCAPE: k.escape,
+        }
+        self.buttons = {wnd.mouse.left: 0, wnd.mouse.right: 1, wnd.mouse.middle: 2}
+
+    def frame(self, frametime: float) -> None:
+        """Per frame: the window may have been resized or moved to another screen."""
+        width, height = (float(v) for v in self.wnd.size)
+        self.io.display_size = (width, height)
+        if width > 0 and height > 0:
+            fb_w, fb_h = self.wnd.buffer_size
+            self.io.display_framebuffer_scale = (fb_w / width, fb_h / height)
+        self.io.delta_time = max(float(frametime), 1e-4)
+
+    def position(self, x, y) -> None:
+        self.io.add_mouse_pos_event(float(x), float(y))
+
+    def button(self, x, y, button, down: bool) -> None:
+        self.position(x, y)
+        if button in self.buttons:
+            self.io.add_mouse_button_event(self.buttons[button], down)
+
+    def scroll(self, dx, dy) -> None:
+        self.io.add_mouse_wheel_event(float(dx), float(dy))
+
+    def key(self, key, action) -> None:
+        if key in self.keymap:
+            self.io.add_key_event(self.keymap[key], action == self.wnd.keys.ACTION_PRESS)
+
+    def char(self, char: str) -> None:
+        self.io.add_input_character(ord(char))
+
+    @property
+    def wants_mouse(self) -> bool:
+        """The cursor is over a panel or dragging one of its widgets."""
+        return bool(self.io.want_capture_mouse)
+
+    @property
+    def wants_keyboard(self) -> bool:
+        """A panel has keyboard focus (imgui's own notion)."""
+        return bool(self.io.want_capture_keyboard)
+
+    @property
+    def wants_text(self) -> bool:
+        """A text field is being edited (ctrl+click on a slider types a value)."""
+        return bool(self.io.want_text_input)
+
+
+class ImguiPanel:
+    """imgui-bundle for one window: a context of its own, the input adapter and the renderer.
+
+    A frame is ``new_frame(frametime)``, the widgets (``panel.imgui.*``), then ``draw()``.
+    """
+
+    def __init__(self, wnd, ctx, *, light: bool = False):
+        from imgui_bundle import imgui
+
+        from slime.render.imgui_renderer import ImguiRenderer
+
+        imgui.create_context()
+        imgui.get_io().set_ini_filename("")  # no imgui.ini left in the user's folder
+        if light:
+            imgui.style_colors_light()
+        self.wnd, self.imgui = wnd, imgui
+        self.renderer = ImguiRenderer(ctx, imgui)
+        self.input = ImguiInput(wnd, imgui)
+
+    def new_frame(self, frametime: float) -> None:
+        self.input.frame(frametime)
+        self.imgui.new_frame()
+
+    def draw(self) -> None:
+        self.imgui.render()
+        self.renderer.render(self.imgui.get_draw_data(), self.wnd.buffer_size, self.wnd.size)
+
+
+def open_panel(wnd, ctx, *, light: bool = False, unavailable: str) -> ImguiPanel | None:
+    """The panel, or None after printing ``unavailable`` (with ``{exc}`` filled in): a missing or
+    broken imgui-bundle costs the sliders, never the window."""
+    try:
+        return ImguiPanel(wnd, ctx, light=light)
+    except Exception as exc:
+        print(unavailable.format(exc=exc), file=sys.stderr)
+        return None
