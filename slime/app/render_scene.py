@@ -4,10 +4,10 @@ as an animated GIF, drawn exactly as the window draws it (same renderer, same HU
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 
 import numpy as np
 
+from slime.app.render_common import check_output
 from slime.render.context import create_headless_context
 from slime.render.draw2d import Renderer2D, View2D
 from slime.render.images import read_rgba, save_gif, save_png
@@ -18,25 +18,6 @@ from slime.scenes.base import Scene2D
 STEPS_PER_SECOND = 60  # the window's fixed timestep; a GIF plays one scene step per frame
 GIF_FPS = 50  # GIF delays are in centiseconds and players clamp below 20 ms, so 60 Hz cannot be honoured
 HUD_MARGIN = 8
-
-
-def _check(output, frames: int, size) -> tuple[Path, str, tuple[int, int]]:
-    output = Path(output)
-    kind = output.suffix.lower()
-    if kind not in (".png", ".gif"):
-        raise ValueError(f"{output}: output must end with .png or .gif")
-    folder = output.parent if str(output.parent) else Path(".")
-    if not folder.is_dir():
-        raise ValueError(f"{output}: folder {folder} does not exist")
-    if isinstance(frames, bool) or not isinstance(frames, (int, np.integer)) or frames < 1:
-        raise ValueError(f"frames must be a positive integer, got {frames!r}")
-    try:
-        w, h = (int(v) for v in size)
-    except (TypeError, ValueError):
-        raise ValueError(f"size must be (width, height), got {size!r}") from None
-    if not (1 <= w <= 8192 and 1 <= h <= 8192):
-        raise ValueError(f"size {w}x{h} out of range: each side must be 1..8192")
-    return output, kind, (w, h)
 
 
 class SceneFrames:
@@ -114,9 +95,9 @@ def render_frames(scene: Scene2D, *, frames: int, size: tuple[int, int], every_f
 def render_scene(name_or_path: str, *, output, frames: int = 120, size=(800, 600), progress: bool = True) -> None:
     """Load a 2D scene (registry name or model file), step it ``frames`` times, and write ``output``:
     a .png of the last frame or a .gif of every frame, exactly ``size`` pixels, atomically."""
-    output, kind, size = _check(output, frames, size)
+    output, size = check_output(output, frames, size)
     scene = load_scene(name_or_path)
-    if kind == ".gif":
+    if output.suffix.lower() == ".gif":
         save_gif(output, render_frames(scene, frames=frames, size=size, every_frame=True, progress=progress), fps=GIF_FPS)
     else:
         save_png(output, render_frames(scene, frames=frames, size=size, every_frame=False, progress=progress))

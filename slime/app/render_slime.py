@@ -10,11 +10,11 @@ from typing import Sequence
 
 import numpy as np
 
+from slime.app.render_common import check_output
 from slime.render.camera import OrbitCamera
 from slime.render.context import create_headless_context
 from slime.render.images import read_rgba, save_gif, save_png
 
-MAX_SIDE = 8192
 MAX_RESOLUTION = 256
 
 
@@ -67,20 +67,7 @@ def follow(camera: OrbitCamera, body, rate: float = 0.08) -> None:
 
 
 def _check_args(output, frames, size, pokes, camera, stacks, slices) -> tuple[Path, tuple[int, int]]:
-    path = Path(output)
-    if path.suffix.lower() not in (".png", ".gif"):
-        raise ValueError(f"output must end with .png or .gif, got {str(output)!r}")
-    folder = path.parent if str(path.parent) else Path(".")
-    if not folder.is_dir():
-        raise ValueError(f"output folder {str(folder)!r} does not exist")
-    if isinstance(frames, bool) or not isinstance(frames, (int, np.integer)) or frames < 1:
-        raise ValueError(f"frames must be a whole number >= 1, got {frames!r}")
-    try:
-        width, height = (int(v) for v in size)
-    except (TypeError, ValueError):
-        raise ValueError(f"size must be (width, height), got {size!r}") from None
-    if not (1 <= width <= MAX_SIDE and 1 <= height <= MAX_SIDE) or (width, height) != tuple(size):
-        raise ValueError(f"size must be whole pixels from 1 to {MAX_SIDE} per side, got {size!r}")
+    path, (width, height) = check_output(output, frames, size)
     for poke in pokes:
         tick, point, force = getattr(poke, "tick", None), getattr(poke, "point", None), getattr(poke, "force", None)
         if isinstance(tick, bool) or not isinstance(tick, (int, np.integer)) or not 0 <= tick < frames:

@@ -1,0 +1,31 @@
+"""What both headless render commands (`slime render` for the 3D slime and for a 2D scene) check
+the same way before any GL or physics work starts."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+MAX_SIDE = 8192  # pixels per side: far past any screen, short of GL's texture limits
+
+
+def check_output(output, frames, size) -> tuple[Path, tuple[int, int]]:
+    """``output`` a .png or .gif in a folder that exists, ``frames`` a whole number >= 1, ``size``
+    whole pixels 1..MAX_SIDE per side; returns (path, (width, height)). Anything else raises a
+    one-line ValueError, so no file is started."""
+    path = Path(output)
+    if path.suffix.lower() not in (".png", ".gif"):
+        raise ValueError(f"output must end with .png or .gif, got {str(output)!r}")
+    folder = path.parent if str(path.parent) else Path(".")
+    if not folder.is_dir():
+        raise ValueError(f"output folder {str(folder)!r} does not exist")
+    if isinstance(frames, bool) or not isinstance(frames, (int, np.integer)) or frames < 1:
+        raise ValueError(f"frames must be a whole number >= 1, got {frames!r}")
+    try:
+        width, height = (int(v) for v in size)
+    except (TypeError, ValueError):
+        raise ValueError(f"size must be (width, height), got {size!r}") from None
+    if not (1 <= width <= MAX_SIDE and 1 <= height <= MAX_SIDE) or (width, height) != tuple(size):
+        raise ValueError(f"size must be whole pixels from 1 to {MAX_SIDE} per side, got {size!r}")
+    return path, (width, height)
