@@ -5,7 +5,6 @@ In CI (``CI`` set) a missing Xvfb/xdotool or OpenGL fails; elsewhere it skips wi
 """
 
 import os
-import shutil
 import subprocess
 import sys
 import threading
@@ -13,48 +12,14 @@ import time
 from pathlib import Path
 
 import numpy as np
-import pytest
 from PIL import Image
+
+from conftest import missing
 
 from slime.app.demo import HELP, run_demo
 from slime.render.context import GLUnavailable, create_headless_context
 
 WINDOW = (640, 480)
-
-
-def _missing(what: str) -> None:
-    if os.environ.get("CI"):
-        pytest.fail(f"CI must provide {what}")
-    pytest.skip(f"{what} not available here")
-
-
-def _tool(name: str) -> str:
-    path = shutil.which(name)
-    if path is None:
-        _missing(f"{name} (apt-get install xvfb xdotool)")
-    return path
-
-
-@pytest.fixture
-def xvfb():
-    xvfb_bin = _tool("Xvfb")
-    _tool("xdotool")
-    number = next(n for n in range(90, 400) if not os.path.exists(f"/tmp/.X{n}-lock")
-                  and not os.path.exists(f"/tmp/.X11-unix/X{n}"))
-    server = subprocess.Popen([xvfb_bin, f":{number}", "-screen", "0", "1024x768x24", "-nolisten", "tcp"],
-                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    deadline = time.monotonic() + 15.0
-    while not os.path.exists(f"/tmp/.X11-unix/X{number}"):
-        if server.poll() is not None or time.monotonic() > deadline:
-            server.kill()
-            _missing(f"a working Xvfb (it exited with {server.poll()})")
-        time.sleep(0.05)
-    yield f":{number}"
-    server.terminate()
-    try:
-        server.wait(timeout=5)
-    except subprocess.TimeoutExpired:
-        server.kill()
 
 
 def slime_mask(img: np.ndarray) -> np.ndarray:
@@ -166,7 +131,7 @@ def test_headless_backend_runs_frames_and_quits(monkeypatch):
     try:
         create_headless_context().release()
     except GLUnavailable as exc:
-        _missing(f"OpenGL ({exc})")
+        missing(f"OpenGL ({exc})")
     monkeypatch.setattr(sys, "argv", ["pytest", "--this-would-break-argparse"])  # never parsed
     assert run_demo(window="headless", size=(160, 120), frames=3, stacks=8, slices=8) == 0
 

@@ -6,13 +6,10 @@ drawing is tested through the Scene2D protocol alone. In CI (env CI set) a missi
 
 from __future__ import annotations
 
-import os
-
 import numpy as np
 import pytest
 from PIL import Image
 
-from slime.render.context import GLUnavailable, create_headless_context
 from slime.render.draw2d import Renderer2D, View2D
 from slime.render.images import read_rgba
 from slime.render.text import TextOverlay
@@ -107,18 +104,6 @@ class SingleDisc(Scene2D):
         dl = DrawList()
         dl.add_circles([self.center], self.radius, RED, filled=True)
         return dl
-
-
-@pytest.fixture(scope="module")
-def ctx():
-    try:
-        context = create_headless_context()
-    except GLUnavailable as exc:
-        if os.environ.get("CI"):
-            pytest.fail(f"CI needs a headless GL context: {exc}")
-        pytest.skip(str(exc))
-    yield context
-    context.release()
 
 
 def draw(ctx, scene: Scene2D, size=(400, 300), text=False) -> np.ndarray:

@@ -3,30 +3,18 @@
 In CI (``CI`` set) a missing OpenGL context fails these tests; elsewhere it skips with the reason.
 """
 
-import os
-
 import numpy as np
 import pytest
 from PIL import Image
 
+from conftest import missing
+
 from slime.app.render_slime import HeadlessSlime, Poke, render_slime
 from slime.physics.sphere import RESTART, canonical_triangles, strip_to_triangles
-from slime.render.context import GLUnavailable, create_headless_context
+from slime.render.context import GLUnavailable
 from slime.render.picking import intersect_plane, pick
 
 SIZE = (400, 300)
-
-
-@pytest.fixture(scope="module")
-def ctx():
-    try:
-        context = create_headless_context()
-    except GLUnavailable as exc:
-        if os.environ.get("CI"):
-            pytest.fail(f"CI must have OpenGL: {exc}")
-        pytest.skip(f"no OpenGL context here: {exc}")
-    yield context
-    context.release()
 
 
 @pytest.fixture(autouse=True)
@@ -159,9 +147,7 @@ def test_render_slime_writes_png_and_gif_of_exactly_the_requested_size(tmp_path)
         render_slime(output=gif, size=(120, 64), frames=3, progress=False, stacks=12, slices=12,
                      pokes=[Poke(1, (0.0, 2.0, 0.0), (0.0, -50.0, 0.0))], camera=(0.0, 20.0, 5.0))
     except GLUnavailable as exc:
-        if os.environ.get("CI"):
-            pytest.fail(f"CI must have OpenGL: {exc}")
-        pytest.skip(f"no OpenGL context here: {exc}")
+        missing(f"OpenGL ({exc})")
     with Image.open(png) as im:
         assert im.size == (157, 93)
         assert slime_mask(np.asarray(im.convert("RGB"))).any()

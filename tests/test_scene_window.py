@@ -6,7 +6,6 @@ scene key resets, Esc quits. In CI (env CI set) a missing Xvfb/xdotool or GL fai
 from __future__ import annotations
 
 import os
-import shutil
 import subprocess
 import sys
 import time
@@ -14,7 +13,6 @@ from pathlib import Path
 from types import SimpleNamespace
 
 import numpy as np
-import pytest
 from moderngl_window.context.base.keys import BaseKeys
 from PIL import Image
 
@@ -93,36 +91,6 @@ from test_draw2d import DemoScene
 from slime.app.scene_window import run_scene_instance
 sys.exit(run_scene_instance(DemoScene(), size=(600, 400), window="pyglet"))
 """
-
-
-def _need(tool: str) -> str:
-    path = shutil.which(tool)
-    if path is None:
-        message = f"{tool} not found (apt-get install xvfb xdotool)"
-        if os.environ.get("CI"):
-            pytest.fail(message)
-        pytest.skip(message)
-    return path
-
-
-@pytest.fixture
-def xvfb():
-    _need("Xvfb")
-    _need("xdotool")
-    read_fd, write_fd = os.pipe()
-    server = subprocess.Popen(
-        ["Xvfb", "-displayfd", str(write_fd), "-screen", "0", "1024x768x24", "-nolisten", "tcp"],
-        pass_fds=(write_fd,), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-    )
-    os.close(write_fd)
-    with os.fdopen(read_fd) as f:
-        number = f.readline().strip()  # Xvfb writes its display number once it accepts clients
-    if not number:
-        server.kill()
-        pytest.fail("Xvfb did not start")
-    yield f":{number}"
-    server.terminate()
-    server.wait(timeout=10)
 
 
 def _xdotool(display, *args, timeout=10):

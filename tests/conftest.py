@@ -1,0 +1,69 @@
+"""Fixtures the GL and window tests share.
+
+The rule for anything a test needs from the machine (an OpenGL context, Xvfb, xdotool): in CI (env
+``CI`` set) its absence fails the test, so nothing skips silently there; elsewhere the test skips
+and says what is missing.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+
+import pytest
+
+from slime.render.context import GLUnavailable, create_headless_context
+
+
+def missing(what: str) -> None:
+    """Fail in CI, skip elsewhere, naming ``what`` is missing."""
+    if os.environ.get("CI"):
+        pytest.fail(f"CI must provide {what}")
+    pytest.skip(f"{what} not available here")
+
+
+def tool(name: str) -> str:
+    """The path of an X tool the window tests drive, or ``missing``."""
+    path = shutil.which(name)
+    if path is None:
+        missing(f"{name} (apt-get install xvfb xdotool)")
+    return path
+
+
+@pytest.fixture(scope="module")
+def ctx():
+    """A headless (EGL) OpenGL 3.3 context shared by a module's tests."""
+    try:
+        context = create_headless_context()
+    except GLUnavailable as exc:
+        missing(f"OpenGL ({exc})")
+    yield context
+    context.release()
+
+
+@pytest.fixture
+def xvfb():
+    """A private X server for one test; yields its display name (":N")."""
+    xvfb_bin = tool("Xvfb")
+    tool("xdotool")
+    read_fd, write_fd = os.pipe()
+    # -displayfd: Xvfb picks a free display itself and writes its number once it accepts clients.
+    server = subprocess.Popen(
+        [xvfb_bin, "-displayfd", str(write_fd), "-screen", "0", "1024x768x24", "-nolisten", "tcp"],
+        pass_fds=(write_fd,), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )
+    os.close(write_fd)
+    with os.fdopen(read_fd) as f:
+        number = f.readline().strip()
+    if not number:
+        server.kill()
+        server.wait(timeout=10)
+        missing(f"a working Xvfb (it exited with {server.returncode})")
+    yield f":{number}"
+    server.terminate()
+    try:
+        server.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        server.kill()
+        server.wait(timeout=10)
