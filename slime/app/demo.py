@@ -22,9 +22,9 @@ import numpy as np
 import moderngl_window as mglw
 
 from slime.app.render_slime import default_camera, follow, make_body
-from slime.app.window_common import open_panel
+from slime.app.window_common import FpsCounter, no_display, open_panel, save_screenshot
 from slime.render.context import has_display
-from slime.render.images import read_rgba, save_png
+from slime.render.images import read_rgba
 from slime.render.picking import intersect_plane, pick
 from slime.render.slime_renderer import OffscreenTarget, SlimeRenderer
 
@@ -93,7 +93,7 @@ class DemoWindow(mglw.WindowConfig):
         self.accumulator = 0.0
         self.frame_count = 0
         self.fps = 0.0
-        self._fps_frames, self._fps_since = 0, time.perf_counter()
+        self._fps = FpsCounter()
 
         self._press = None  # (x, y, RayHit) of a left press not yet a drag
         self._grab_plane = None  # (point, normal) the grabbed vertex is dragged across
@@ -101,7 +101,8 @@ class DemoWindow(mglw.WindowConfig):
 
         # The panel is a convenience; the keys still work without it.
         self.panel = open_panel(
-            self.wnd, self.ctx, unavailable="slime demo: parameter panel unavailable ({exc}); keys still work, H lists them"
+            self.wnd, self.ctx,
+            unavailable="slime demo: parameter panel unavailable ({exc}); keys still work, H lists them",
         )
         self.imgui = self.panel.input if self.panel is not None else None  # the panel's input adapter
 
@@ -137,19 +138,12 @@ class DemoWindow(mglw.WindowConfig):
         self.renderer.update(self.body.positions)
         self.renderer.render(self.wnd.fbo, self.camera, viewport=(0, 0, *self.wnd.buffer_size),
                              wireframe=self.wireframe)
-        self._count_fps()
+        self.fps = self._fps.tick()
         if self.panel is not None:
             self._draw_panel(frametime)
         self.frame_count += 1
         if self.max_frames and self.frame_count >= self.max_frames:
             self.wnd.close()
-
-    def _count_fps(self) -> None:
-        self._fps_frames += 1
-        now = time.perf_counter()
-        if now - self._fps_since >= 0.5:
-            self.fps = self._fps_frames / (now - self._fps_since)
-            self._fps_frames, self._fps_since = 0, now
 
     def _draw_panel(self, frametime: float) -> None:
         imgui = self.panel.imgui
@@ -315,10 +309,13 @@ class DemoWindow(mglw.WindowConfig):
                 for name, what in HELP:
                     print(f"{name:>18}  {what}")
         elif key == keys.P:
-            print(self.screenshot(), flush=True)
+            path = self.screenshot()
+            if path is not None:
+                print(path, flush=True)
 
-    def screenshot(self, folder=".") -> Path:
-        """Render the scene (no panel) at the framebuffer's size into a PNG named by the time."""
+    def screenshot(self, folder=".") -> Path | None:
+        """Render the scene (no panel) at the framebuffer's size into a PNG named by the time; None
+        where the folder cannot take it."""
         size = tuple(self.wnd.buffer_size)
         target = OffscreenTarget(self.ctx, size, samples=4)
         try:
@@ -327,18 +324,13 @@ class DemoWindow(mglw.WindowConfig):
         finally:
             target.release()
             self.wnd.use()
-        stamp = time.strftime("%Y%m%d-%H%M%S") + f"-{int(time.time() * 1000) % 1000:03d}"
-        path = Path(folder).resolve() / f"slime-{stamp}.png"
-        save_png(path, pixels)
-        return path
+        return save_screenshot(pixels, "slime", folder)
 
 
 def run_demo(*, stacks=None, slices=None, size=(1280, 720), window=None, samples=4, frames: int = 0) -> int:
     """Open the demo window and run until it closes; returns an exit status (2: no display)."""
     if window != "headless" and not has_display():
-        print("slime demo: no display to open a window on (DISPLAY is not set); "
-              "render pictures without one with `slime render`", file=sys.stderr)
-        return 2
+        return no_display("slime demo", "render pictures without one with `slime render`")
     # Explicit arguments only: moderngl-window would otherwise parse sys.argv (pytest's, the CLI's).
     args = ["--size", f"{int(size[0])}x{int(size[1])}", "--samples", str(int(samples)), "--frames", str(int(frames))]
     if window:

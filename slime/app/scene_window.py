@@ -19,15 +19,13 @@ from __future__ import annotations
 import logging
 import re
 import sys
-import time
-from pathlib import Path
 
 import moderngl_window as mglw
 
-from slime.app.window_common import open_panel
+from slime.app.window_common import FpsCounter, no_display, open_panel, save_screenshot
 from slime.render.context import has_display
 from slime.render.draw2d import Renderer2D, View2D
-from slime.render.images import read_rgba, save_png
+from slime.render.images import read_rgba
 from slime.render.text import TextOverlay
 from slime.scenes import load_scene
 from slime.scenes.base import Scene2D
@@ -142,7 +140,7 @@ class SceneWindow(mglw.WindowConfig):
         self.selected = 0
         self.fps = 0.0
         self.fps_label = ""
-        self._fps_frames, self._fps_since = 0, time.perf_counter()
+        self._fps = FpsCounter()
         # Optional: without it the parameters are HUD text driven by [ ] - =.
         self.panel = None
         if self.scene.parameters():
@@ -197,7 +195,8 @@ class SceneWindow(mglw.WindowConfig):
             steps += 1
         if steps == MAX_STEPS_PER_FRAME:
             self.accumulator = 0.0
-        self._count_fps()
+        self.fps = self._fps.tick()
+        self.fps_label = f"{self.fps:.0f} fps"  # the text overlay caches it between changes
 
         size = tuple(self.wnd.buffer_size)
         ratio = self.wnd.pixel_ratio
@@ -233,14 +232,6 @@ class SceneWindow(mglw.WindowConfig):
                 w, h = self.text.measure(lines, scale=scale, background=HELP_OPACITY)
             self.text.draw(lines, (size[0] - w) / 2, (size[1] - h) / 2, size, scale=scale, background=HELP_OPACITY)
 
-    def _count_fps(self) -> None:
-        self._fps_frames += 1
-        now = time.perf_counter()
-        if now - self._fps_since >= 0.5:  # a label that changes twice a second is cached in between
-            self.fps = self._fps_frames / (now - self._fps_since)
-            self._fps_frames, self._fps_since = 0, now
-        self.fps_label = f"{self.fps:.0f} fps"
-
     def _parameter_lines(self) -> list[str]:
         lines = ["parameters ([ ] select, - = change)"]
         for i, p in enumerate(self.scene.parameters()):
@@ -249,18 +240,9 @@ class SceneWindow(mglw.WindowConfig):
         return lines
 
     def _save_screenshot(self) -> None:
-        pixels = read_rgba(self.wnd.fbo)
-        stamp = time.strftime("%Y%m%d-%H%M%S")
-        path = Path.cwd() / f"slime-{self.scene.name}-{stamp}.png"
-        n = 1
-        while path.exists():
-            path = Path.cwd() / f"slime-{self.scene.name}-{stamp}-{n}.png"
-            n += 1
-        try:
-            save_png(path, pixels[..., :3])
+        path = save_screenshot(read_rgba(self.wnd.fbo)[..., :3], f"slime-{self.scene.name}")
+        if path is not None:
             print(f"saved {path}", flush=True)
-        except OSError as exc:
-            print(f"slime: screenshot not saved: {exc}", file=sys.stderr, flush=True)
 
     def on_resize(self, width: int, height: int) -> None:
         pass  # the viewport and imgui's display size are read from the window every frame
@@ -387,12 +369,7 @@ def run_scene(name_or_path: str, *, size=(1200, 800), window: str | None = None)
     """Play a 2D scene (registry name or model file) in a window; 0 on a normal quit, 2 with no
     display. A bad name raises slime.scenes.SceneError (a ValueError with a one-line message)."""
     if not has_display():
-        print(
-            f"slime: no display to open a window on (DISPLAY is not set); "
-            f"render to a file instead: slime render {name_or_path}",
-            file=sys.stderr,
-        )
-        return 2
+        return no_display("slime", f"render to a file instead: slime render {name_or_path}")
     return run_scene_instance(load_scene(name_or_path), size=size, window=window)
 
 

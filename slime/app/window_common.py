@@ -1,10 +1,69 @@
 """What both windows (the 3D slime demo and the 2D scene window) do the same way: the imgui
-parameter panel (input adapter + renderer).
+parameter panel (input adapter + renderer), the FPS readout, screenshot files named by the time,
+and the message when there is no display.
 """
 
 from __future__ import annotations
 
 import sys
+import time
+from pathlib import Path
+
+from slime.render.images import save_png
+
+NO_DISPLAY_STATUS = 2  # the exit status of a window command where no window can open
+
+
+def no_display(who: str, instead: str) -> int:
+    """One line on stderr saying no window can open here and what to do ``instead``; returns the
+    exit status for it."""
+    print(f"{who}: no display to open a window on (DISPLAY is not set); {instead}", file=sys.stderr)
+    return NO_DISPLAY_STATUS
+
+
+class FpsCounter:
+    """Frames per second, recomputed every half second (a readout that flickers every frame cannot
+    be read, and a label that changes twice a second is re-rasterised only then)."""
+
+    PERIOD = 0.5
+
+    def __init__(self):
+        self.fps = 0.0
+        self._frames, self._since = 0, time.perf_counter()
+
+    def tick(self) -> float:
+        """Count one frame; the current rate."""
+        self._frames += 1
+        now = time.perf_counter()
+        if now - self._since >= self.PERIOD:
+            self.fps = self._frames / (now - self._since)
+            self._frames, self._since = 0, now
+        return self.fps
+
+
+def screenshot_path(stem: str, folder=".") -> Path:
+    """``folder/<stem>-<date>-<time>.png``, with ``-1``, ``-2``... when a shot in the same second
+    already took the name (never overwrites)."""
+    folder = Path(folder).resolve()
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    path = folder / f"{stem}-{stamp}.png"
+    n = 1
+    while path.exists():
+        path = folder / f"{stem}-{stamp}-{n}.png"
+        n += 1
+    return path
+
+
+def save_screenshot(pixels, stem: str, folder=".") -> Path | None:
+    """Write an (H, W, 3) picture to a fresh ``screenshot_path``; None, after one line on stderr,
+    where the folder cannot take it (a screenshot is not worth the window)."""
+    path = screenshot_path(stem, folder)
+    try:
+        save_png(path, pixels)
+    except OSError as exc:
+        print(f"slime: screenshot not saved: {exc}", file=sys.stderr, flush=True)
+        return None
+    return path
 
 
 class ImguiInput:
