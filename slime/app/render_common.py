@@ -3,6 +3,7 @@ the same way before any GL or physics work starts."""
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -29,3 +30,25 @@ def check_output(output, frames, size) -> tuple[Path, tuple[int, int]]:
     if not (1 <= width <= MAX_SIDE and 1 <= height <= MAX_SIDE) or (width, height) != tuple(size):
         raise ValueError(f"size must be whole pixels from 1 to {MAX_SIDE} per side, got {size!r}")
     return path, (width, height)
+
+
+class ProgressBar:
+    """A one-line bar on stderr for long renders (30 frames or more), redrawn in place when it
+    grows; silent when stderr is not a terminal, where carriage returns would only fill a log."""
+
+    def __init__(self, total: int, enabled: bool, label: str = "rendering"):
+        self.total, self.label = total, label
+        self.enabled = enabled and total >= 30 and sys.stderr.isatty()
+        self.shown = -1
+
+    def update(self, done: int) -> None:
+        if not self.enabled:
+            return
+        filled = 30 * done // self.total
+        if filled == self.shown and done != self.total:
+            return
+        self.shown = filled
+        sys.stderr.write(f"\r{self.label} [{'#' * filled}{'.' * (30 - filled)}] {done}/{self.total}")
+        if done == self.total:
+            sys.stderr.write("\n")
+        sys.stderr.flush()

@@ -3,11 +3,10 @@ as an animated GIF, drawn exactly as the window draws it (same renderer, same HU
 
 from __future__ import annotations
 
-import sys
 
 import numpy as np
 
-from slime.app.render_common import check_output
+from slime.app.render_common import ProgressBar, check_output
 from slime.render.context import create_headless_context
 from slime.render.draw2d import Renderer2D, View2D
 from slime.render.images import read_rgba, save_gif, save_png
@@ -48,34 +47,12 @@ class SceneFrames:
         self.fbo.release()
 
 
-class _Progress:
-    """A one-line bar on stderr, redrawn in place when it grows; silent for short renders and when
-    stderr is not a terminal (logs would fill with carriage returns)."""
-
-    def __init__(self, total: int, enabled: bool):
-        self.total = total
-        self.enabled = enabled and total >= 30 and sys.stderr.isatty()
-        self.shown = -1
-
-    def update(self, done: int) -> None:
-        if not self.enabled:
-            return
-        filled = 30 * done // self.total
-        if filled == self.shown and done != self.total:
-            return
-        self.shown = filled
-        sys.stderr.write(f"\rrendering [{'#' * filled}{'.' * (30 - filled)}] {done}/{self.total}")
-        if done == self.total:
-            sys.stderr.write("\n")
-        sys.stderr.flush()
-
-
 def render_frames(scene: Scene2D, *, frames: int, size: tuple[int, int], every_frame: bool, progress: bool = False):
     """Step ``scene`` ``frames`` times and draw it; returns every frame (RGB) or just the last."""
     ctx = create_headless_context()
     try:
         painter = SceneFrames(ctx, size)
-        bar = _Progress(frames, progress)
+        bar = ProgressBar(frames, progress)
         images = []
         last = None
         for i in range(frames):

@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import math
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Sequence
 
 import numpy as np
 
-from slime.app.render_common import check_output
+from slime.app.render_common import ProgressBar, check_output
 from slime.render.camera import OrbitCamera
 from slime.render.context import create_headless_context
 from slime.render.images import read_rgba, save_gif, save_png
@@ -91,30 +90,6 @@ def _check_args(output, frames, size, pokes, camera, stacks, slices) -> tuple[Pa
     return path, (width, height)
 
 
-class _Progress:
-    """A one-line text bar on stderr; redraws in place on a terminal, a line per 10% elsewhere."""
-
-    def __init__(self, total: int, enabled: bool, label: str):
-        self.total, self.enabled, self.label = total, enabled, label
-        self.tty = sys.stderr.isatty()
-        self._last_decile = -1
-
-    def __call__(self, done: int) -> None:
-        if not self.enabled:
-            return
-        decile = done * 10 // self.total
-        if not self.tty and decile == self._last_decile:
-            return
-        self._last_decile = decile
-        width = 30
-        filled = done * width // self.total
-        bar = f"{self.label} [{'#' * filled}{'.' * (width - filled)}] {done}/{self.total}"
-        sys.stderr.write(("\r" + bar) if self.tty else (bar + "\n"))
-        if self.tty and done == self.total:
-            sys.stderr.write("\n")
-        sys.stderr.flush()
-
-
 class HeadlessSlime:
     """Body + renderer + offscreen target: one ``frame()`` steps the physics and returns pixels.
 
@@ -168,7 +143,7 @@ def render_slime(*, output, frames: int = 1, size=(800, 600), pokes=(), camera=N
         for poke in pokes:
             by_tick.setdefault(int(poke.tick), []).append(poke)
         as_gif = path.suffix.lower() == ".gif"
-        bar = _Progress(frames, progress and frames > 1, f"rendering {path.name}")
+        bar = ProgressBar(frames, progress, f"rendering {path.name}")
         kept = []
         last = None
         for tick in range(frames):
@@ -177,7 +152,7 @@ def render_slime(*, output, frames: int = 1, size=(800, 600), pokes=(), camera=N
             last = scene.frame()
             if as_gif:
                 kept.append(last)
-            bar(tick + 1)
+            bar.update(tick + 1)
         if as_gif:
             save_gif(path, kept, fps=min(50.0, 1.0 / float(scene.body.params.dt)))
         else:
