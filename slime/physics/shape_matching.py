@@ -72,13 +72,15 @@ def quaternion_matrix(q) -> list:
     ]
 
 
-def track_rotation(covariance, q, max_iterations: int = 20, tolerance: float = 1e-9):
+def track_rotation(covariance, q, max_iterations: int = 20, tolerance: float = 1e-6):
     """The rotation of ``covariance`` (3 x 3 nested lists, A = sum m (x - c) r^T), found by the
     iteration of Müller, Bender, Chentanez and Macklin (2016), warm-started from the unit quaternion
     ``q`` of the previous substep: each pass turns R about sum_j R e_j x A e_j (the torque that
     aligns R's columns with A's), which converges to the polar rotation in one or two passes when
     the body turns a little per substep. It never yields a reflection and, on a collapsed body
     (A -> 0), keeps the previous rotation. Plain Python floats: far cheaper than an SVD call.
+    The default tolerance (1e-6 rad per pass) matches the float32 moments the slime feeds it: a
+    tighter one only chases their rounding, up to ``max_iterations`` passes per substep.
     Returns the new unit quaternion (w, x, y, z)."""
     a = [[float(v) for v in row] for row in covariance]
     if not all(math.isfinite(v) for row in a for v in row):
