@@ -41,7 +41,9 @@ void main() {
     float key = dot(n, u_key_dir);
     float wrap = clamp((key + 0.6) / 1.6, 0.0, 1.0);  // wrapped diffuse: light bleeds round the jelly
 
-    float fresnel = 0.03 + 0.97 * pow(1.0 - ndv, 5.0);
+    float grazing = 1.0 - ndv;
+    float grazing2 = grazing * grazing;
+    float fresnel = 0.03 + 0.97 * grazing2 * grazing2 * grazing;  // Schlick, (1 - N.V)^5
     // Each half of the chord (near and far) absorbs the same share.
     vec3 transmit = exp(-u_absorb * (0.2 + 0.8 * thickness) * 0.5);
     // The far wall, seen through the near half: a dimmer scatter where the key light enters.
@@ -50,14 +52,16 @@ void main() {
     float glow = wrap * (0.35 + 0.65 * thickness * thickness);
     vec3 scatter = mix(u_deep_color, u_glow_color, glow) * (0.45 + 0.75 * wrap);
     // Edges: thin, more saturated, with a back-light rim the way wet things look.
-    float rim = pow(1.0 - ndv, 2.5) * (0.35 + 0.65 * clamp(dot(-v, u_fill_dir) * 0.5 + 0.5, 0.0, 1.0));
+    float rim = grazing2 * sqrt(grazing) * (0.35 + 0.65 * clamp(dot(-v, u_fill_dir) * 0.5 + 0.5, 0.0, 1.0));
     vec3 body = scatter * (1.0 - transmit) + far_wall * transmit + u_glow_color * rim * 0.45;
 
     vec3 h_key = normalize(u_key_dir + v);
     vec3 h_fill = normalize(u_fill_dir + v);
-    float spec = 2.0 * pow(max(dot(n, h_key), 0.0), 400.0)
-               + 0.22 * pow(max(dot(n, h_key), 0.0), 40.0)
-               + 0.30 * pow(max(dot(n, h_fill), 0.0), 120.0);
+    // Powers as exp2(k log2 x): the key light's sharp and soft lobes share one log2 (a software
+    // rasteriser pays for every transcendental on every pixel).
+    float log_key = log2(max(dot(n, h_key), 1e-6));
+    float spec = 2.0 * exp2(400.0 * log_key) + 0.22 * exp2(40.0 * log_key)
+               + 0.30 * exp2(120.0 * log2(max(dot(n, h_fill), 1e-6)));
 
     vec3 reflected = environment(reflect(-v, n));
     f_emit = vec4(body * (1.0 - fresnel) + reflected * fresnel + vec3(spec), 1.0);

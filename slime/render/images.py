@@ -12,10 +12,13 @@ from slime.fileio import atomic_write
 
 
 def read_rgba(fbo, components: int = 4) -> np.ndarray:
-    """The framebuffer's pixels as (H, W, components) uint8, top row first (GL reads bottom-up)."""
+    """The framebuffer's pixels as a read-only (H, W, components) uint8 view, top row first (GL
+    reads bottom-up)."""
     w, h = fbo.size
     data = fbo.read(components=components, alignment=1)
-    return np.frombuffer(data, dtype=np.uint8).reshape(h, w, components)[::-1].copy()
+    # A flipped view, not a copy: on a software rasteriser the copy of an 800x600 frame costs as
+    # much as reading it. Writers make it contiguous when they need to.
+    return np.frombuffer(data, dtype=np.uint8).reshape(h, w, components)[::-1]
 
 
 def save_png(path, pixels: np.ndarray) -> None:
