@@ -47,6 +47,10 @@ HELP = (
 
 CLICK_SLOP = 4.0  # window points the cursor may move and still count as a click
 MAX_STEPS_PER_FRAME = 4  # past this the simulation slows down instead of spiralling
+# Slider ranges (1/s^2). Their sum stays under SlimeParams' stability bound, 1 / h^2 = 230400 at
+# the default 8 substeps of 1/60 s, so no slider position is refused.
+VOLUME_STIFFNESS_MAX = 100000.0
+SHAPE_STIFFNESS_MAX = 20000.0
 POKE_IMPULSE = 0.6  # N*s per kg of body: a click changes the local speed by a few m/s
 
 
@@ -130,7 +134,10 @@ class DemoWindow(mglw.WindowConfig):
         self._press, self._grab_plane = None, None
 
     def _set(self, **changes) -> None:
-        self.body.set_params(**changes)
+        try:
+            self.body.set_params(**changes)
+        except ValueError as exc:  # e.g. too stiff for the substeps: keep the old value, say why
+            print(f"slime: {exc}", file=sys.stderr)
 
     # --- drawing ----------------------------------------------------------------------------
     def on_render(self, time_s: float, frametime: float) -> None:
@@ -150,19 +157,17 @@ class DemoWindow(mglw.WindowConfig):
         p = self.body.params
         self.panel.new_frame(frametime)
         imgui.set_next_window_pos((10, 10), imgui.Cond_.first_use_ever)
-        imgui.begin("slime")
+        imgui.begin("slime", None, imgui.WindowFlags_.always_auto_resize)
         imgui.text(f"{self.fps:5.1f} FPS   {len(self.body.positions)} vertices" + ("   PAUSED" if self.paused else ""))
         changed, value = imgui.slider_float("viscosity", float(p.viscosity), 0.0, 20.0, "%.2f")
         if changed:
             self._set(viscosity=value)
         changed, value = imgui.slider_float("volume stiffness", float(p.volume_stiffness), 0.0,
-                                            max(4.0 * float(p.volume_stiffness), 1.0), "%.1f",
-                                            imgui.SliderFlags_.logarithmic)
+                                            VOLUME_STIFFNESS_MAX, "%.0f", imgui.SliderFlags_.logarithmic)
         if changed:
             self._set(volume_stiffness=value)
         changed, value = imgui.slider_float("shape stiffness", float(p.shape_stiffness), 0.0,
-                                            max(4.0 * float(p.shape_stiffness), 1.0), "%.1f",
-                                            imgui.SliderFlags_.logarithmic)
+                                            SHAPE_STIFFNESS_MAX, "%.0f", imgui.SliderFlags_.logarithmic)
         if changed:
             self._set(shape_stiffness=value)
         g = float(-self.gravity[1])
