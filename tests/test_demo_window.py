@@ -94,9 +94,12 @@ def test_window_click_pokes_and_drag_pulls_the_slime(xvfb, tmp_path):
         # Let it settle, then grab it and hold it out to the right and up.
         time.sleep(1.5)
         rest = slime_mask(demo.screenshot())
-        demo.xdo("mousemove", "--window", window, str(cx), str(cy - 20), "mousedown", "1")
+        # Aim at where the body is now: the poke may have rolled it (slowly, on a loaded machine).
+        r_rows, r_cols = np.nonzero(rest)
+        gx, gy = int(r_cols.mean()), int(r_rows.mean())
+        demo.xdo("mousemove", "--window", window, str(gx), str(gy - 20), "mousedown", "1")
         for step in range(1, 11):
-            demo.xdo("mousemove", "--window", window, str(cx + 18 * step), str(cy - 20 - 6 * step))
+            demo.xdo("mousemove", "--window", window, str(gx + 18 * step), str(gy - 20 - 6 * step))
             time.sleep(0.03)
         demo.wait_for(lambda: demo.logged("grab"), "the grab")
         time.sleep(1.0)
@@ -104,7 +107,6 @@ def test_window_click_pokes_and_drag_pulls_the_slime(xvfb, tmp_path):
         demo.xdo("mouseup", "1")
         demo.wait_for(lambda: demo.logged("release"), "the release")
 
-        r_rows, r_cols = np.nonzero(rest)
         h_rows, h_cols = np.nonzero(held)
         # The body follows the cursor: its silhouette moves to the right on screen.
         assert h_cols.mean() - r_cols.mean() > 10.0, (r_cols.mean(), h_cols.mean())

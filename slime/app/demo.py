@@ -158,6 +158,7 @@ class DemoWindow(mglw.WindowConfig):
         self.panel.new_frame(frametime)
         imgui.set_next_window_pos((10, 10), imgui.Cond_.first_use_ever)
         imgui.begin("slime", None, imgui.WindowFlags_.always_auto_resize)
+        imgui.push_item_width(150)  # compact: the window grows to fit the labels beside the sliders
         imgui.text(f"{self.fps:5.1f} FPS   {len(self.body.positions)} vertices" + ("   PAUSED" if self.paused else ""))
         changed, value = imgui.slider_float("viscosity", float(p.viscosity), 0.0, 20.0, "%.2f")
         if changed:
@@ -181,6 +182,7 @@ class DemoWindow(mglw.WindowConfig):
         changed, value = imgui.slider_int("slices", int(p.slices), 4, 128)
         if changed:
             self._rebuild(slices=value)
+        imgui.pop_item_width()
         imgui.text("H: help   R: reset   Space: pause")
         imgui.end()
         if self.show_help:
