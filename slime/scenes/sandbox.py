@@ -222,6 +222,9 @@ class Slinky(SpringMassScene):
 
     def __init__(self, settled: bool = False, release_frame: int | None = None):
         super().__init__(size=(600.0, 400.0), gravity=(0.0, self.GRAVITY), collide=False, walls=None)
+        # The seed hangs the top at y = 0, the window's edge; show a margin above it so the fixed
+        # point is seen whole (the coordinates stay the seed's).
+        self.bounds = (0.0, -30.0, self.size[0], self.size[1])
         self.settled = settled
         self.release_frame = release_frame
         self._build()
