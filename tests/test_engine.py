@@ -140,3 +140,23 @@ def test_particles_validation_and_pinned_mass():
         Particles.create([[0, 0, 0, 0]])
     with pytest.raises(ValueError):
         Particles.create([[0, 0]], mass=0.0)
+
+
+def test_sparse_scatter_fast_path_equals_public_product(monkeypatch):
+    """add_product uses scipy's private CSR kernel when it is there; the public product must give
+    the same sums, should a scipy release move the kernel."""
+    from slime.physics import scatter
+
+    rng = np.random.default_rng(4)
+    first, second = rng.integers(0, 50, size=300), rng.integers(0, 50, size=300)
+    matrix = scatter.pair_incidence(first, second, 50)
+    values = rng.normal(size=(300, 2))
+    expected = np.zeros((50, 2))
+    scatter_add(expected, first, values)
+    scatter_add(expected, second, -values)
+    fast = np.zeros((50, 2))
+    scatter.add_product(fast, matrix, values)
+    monkeypatch.setattr(scatter, "_csr_matvecs", None)
+    public = np.zeros((50, 2))
+    scatter.add_product(public, matrix, values)
+    assert np.allclose(fast, expected) and np.allclose(public, expected)
