@@ -51,11 +51,13 @@ import math
 
 import numpy as np
 
+from slime.physics import slime_forces as plain
 from slime.physics.integrate import symplectic_euler
 from slime.physics.particles import Particles
 from slime.physics.planes import Planes
 from slime.physics.shape_matching import (
     best_rotation,
+    matrix_quaternion,
     quaternion_matrix,
     rigid_angular_velocity,
     track_rotation,
@@ -342,6 +344,20 @@ class SlimeBody:
         np.maximum(out, -prm.max_acceleration, out=out)
         return out
 
+    def _plain_accelerations(self, h: float) -> np.ndarray:
+        """The (3, P) acceleration from ``slime_forces.py``'s readable functions (``plain_forces``).
+
+        Looked up through the module at every call, so an edited or monkeypatched force function
+        there is what moves the slime. Grab and clamp as in the fast path."""
+        out = self._acc
+        np.divide(plain.slime_forces(self, h).T, self.mass, out=out)
+        if self._grab_index is not None:
+            self._add_grab_pull(out, self.particles.positions.T, self.particles.velocities.T, h)
+        out[~np.isfinite(out)] = 0.0  # an experiment gone wrong must not put NaN into the state
+        np.minimum(out, self.params.max_acceleration, out=out)
+        np.maximum(out, -self.params.max_acceleration, out=out)
+        return out
+
     def internal_forces(self) -> np.ndarray:
         """(P, 3) forces of the three internal terms alone (volume, shape, viscosity) at the current
         state: no gravity, drag, grab or floor. They sum to zero (momentum is conserved)."""
@@ -351,7 +367,7 @@ class SlimeBody:
     # ------------------------------------------------------------------ stepping
     def substep(self, h: float) -> None:
         prm = self.params
-        acc = self._accelerations(h)
+        acc = self._plain_accelerations(h) if prm.plain_forces else self._accelerations(h)
         positions, velocities = self.particles.positions, self.particles.velocities
         symplectic_euler(positions, velocities, acc.T, self._unit_inv_mass, h)
         collide_floor(positions.T, velocities.T, self.planes)
@@ -367,6 +383,11 @@ class SlimeBody:
                 self.substep(h)
         x, v = self.particles.positions, self.particles.velocities
         if np.isfinite(x.sum()) and np.isfinite(v.sum()):
+            if self.params.plain_forces:
+                # The fast path tracks these each substep; keep them current so switching back,
+                # orientation() and recovery carry on from here.
+                self._centroid_ref = self.centroid()
+                self._quaternion = matrix_quaternion(self.orientation())
             # The last good state, for recovery (kept after every good frame, not before each one,
             # so that state broken from outside between frames is not taken for good).
             np.copyto(self._good_x, x.T)

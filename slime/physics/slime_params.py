@@ -80,6 +80,8 @@ class SlimeParams:
     max_acceleration: float = 1.0e4  # m/s^2 per component of the internal + drag acceleration
     grab_rate: float = 40.0  # 1/s: drag_to closes the gap to the target at this rate (critically damped)
     grab_falloff: float = 0.8  # grabbed neighbourhood radius as a fraction of ``radius``
+    # --- which code computes the forces ---
+    plain_forces: bool = False  # True: slime_forces.py's readable functions (edit them to experiment)
 
     def __post_init__(self):
         set_ = lambda name, value: object.__setattr__(self, name, value)  # noqa: E731 (frozen dataclass)
@@ -115,6 +117,9 @@ class SlimeParams:
             raise ValueError(f"floor_restitution must be in [0, 1], got {self.floor_restitution}")
         set_("floor_restitution", restitution)
         set_("floor_height", _finite("floor_height", self.floor_height))
+        if not isinstance(self.plain_forces, (bool, np.bool_)):
+            raise ValueError(f"plain_forces must be True or False, got {self.plain_forces!r}")
+        set_("plain_forces", bool(self.plain_forces))
         set_("gravity", _vector3("gravity", self.gravity))
         set_("substeps", _integer("substeps", self.substeps, 1, 1000))
         if self.center is None:
