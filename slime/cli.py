@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import sys
 from pathlib import Path
 
@@ -28,7 +29,10 @@ def _positive_int(text: str) -> int:
 
 
 def _resolution(text: str) -> int:
-    value = _positive_int(text)
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
     if value < 3:
         raise argparse.ArgumentTypeError(f"{text!r} is too small: a sphere needs at least 3")
     if value > 512:
@@ -36,9 +40,27 @@ def _resolution(text: str) -> int:
     return value
 
 
+def _window_backend(text: str) -> str:
+    from slime.app.window_common import WINDOW_BACKENDS
+
+    if text == "headless":
+        raise argparse.ArgumentTypeError("'headless' opens no window: render pictures with `slime render`")
+    if text not in WINDOW_BACKENDS:
+        raise argparse.ArgumentTypeError(f"unknown window backend {text!r}; choose from {', '.join(WINDOW_BACKENDS)}")
+    return text
+
+
+def _add_window(p: argparse.ArgumentParser, size: str) -> None:
+    p.add_argument("--size", default=size, help=f"window size WxH (default {size})")
+    p.add_argument("--window", type=_window_backend, metavar="BACKEND",
+                   help="moderngl-window backend: pyglet (default), glfw, sdl2, pygame2, pyside2, pyqt5, tk")
+
+
 def _add_resolution(p: argparse.ArgumentParser) -> None:
     p.add_argument("--stacks", type=_resolution, help="latitude divisions of the slime sphere (>= 3)")
     p.add_argument("--slices", type=_resolution, help="longitude divisions of the slime sphere (>= 3)")
+    p.add_argument("--plain-forces", action="store_true",
+                   help="compute the slime's forces with slime/physics/slime_forces.py (edit it to experiment; slower)")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -48,8 +70,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     demo = sub.add_parser("demo", help="open the slime window (the default command)")
     _add_resolution(demo)
-    demo.add_argument("--size", default="1280x720", help="window size WxH (default 1280x720)")
-    demo.add_argument("--window", help="moderngl-window backend (pyglet, glfw, sdl2, ...)")
+    _add_window(demo, "1280x720")
 
     sim = sub.add_parser("simulate", help="simulate headless and write an .npz")
     sim.add_argument("scene", help="slime, a 2D scene name, or a Soda model .json")
@@ -60,7 +81,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     render = sub.add_parser("render", help="render headless to a PNG (last frame) or GIF (every frame)")
     render.add_argument("scene", nargs="?", default="slime", help="slime (default), a 2D scene name, or a Soda model .json")
-    render.add_argument("--frames", type=_positive_int, default=None, help="frames to simulate and draw (default 1 for slime, 120 for 2D)")
+    render.add_argument("--frames", type=_positive_int, default=None,
+                        help="frames to simulate and draw (default: 120 for 2D; for the slime 1, or 5 past the last poke)")
     render.add_argument("--size", default="800x600", help="image size WxH (default 800x600)")
     render.add_argument("--output", default=None, help="out.png or out.gif (default: SCENE.png)")
     render.add_argument("--poke", action="append", default=[], metavar="TICK:X,Y,Z:FX,FY,FZ", help="poke the slime (repeatable)")
@@ -68,10 +90,9 @@ def build_parser() -> argparse.ArgumentParser:
     render.add_argument("--no-progress", action="store_true", help="no progress bar")
     _add_resolution(render)
 
-    scene = sub.add_parser("scene", help="play a 2D scene in a window")
-    scene.add_argument("scene", help="a 2D scene name (see 'slime scenes') or a Soda model .json")
-    scene.add_argument("--size", default="1200x800", help="window size WxH")
-    scene.add_argument("--window", help="moderngl-window backend (pyglet, glfw, sdl2, ...)")
+    scene = sub.add_parser("scene", help="play a scene in a window (slime: the 3D demo)")
+    scene.add_argument("scene", help="a scene name (see 'slime scenes') or a Soda model .json")
+    _add_window(scene, "1200x800")
 
     sub.add_parser("scenes", help="list the scenes")
 
@@ -87,7 +108,8 @@ def build_parser() -> argparse.ArgumentParser:
 def _cmd_demo(args) -> int:
     from slime.app.demo import run_demo
 
-    return run_demo(stacks=args.stacks, slices=args.slices, size=parse_size(args.size), window=args.window)
+    return run_demo(stacks=args.stacks, slices=args.slices, size=parse_size(args.size), window=args.window,
+                    plain_forces=args.plain_forces)
 
 
 def _cmd_simulate(args) -> int:
@@ -96,10 +118,10 @@ def _cmd_simulate(args) -> int:
     output = check_output(Path(args.output), [".npz"])
     if args.scene == "slime":
         pokes = [parse_poke(p) for p in args.poke]
-        arrays = simulate_slime(args.ticks, pokes, stacks=args.stacks, slices=args.slices)
+        arrays = simulate_slime(args.ticks, pokes, stacks=args.stacks, slices=args.slices, plain_forces=args.plain_forces)
     else:
-        if args.poke or args.stacks or args.slices:
-            raise UsageError("--poke, --stacks and --slices apply to the slime only")
+        if args.poke or args.stacks or args.slices or args.plain_forces:
+            raise UsageError("--poke, --stacks, --slices and --plain-forces apply to the slime only")
         arrays = simulate_scene(args.scene, args.ticks)
     save_npz_atomic(output, **arrays)
     shape = arrays["positions"].shape
@@ -116,13 +138,16 @@ def _cmd_render(args) -> int:
         camera = parse_camera(args.camera) if args.camera else None
         from slime.app.render_slime import render_slime
 
+        # A poke past the last frame would never show: by default draw until 5 frames after the
+        # last one, when its dent is deepest (README's picture uses the same spacing).
+        frames = args.frames or max([1] + [p.tick + 5 for p in pokes])
         render_slime(
-            output=output, frames=args.frames or 1, size=size, pokes=pokes, camera=camera,
-            stacks=args.stacks, slices=args.slices, progress=not args.no_progress,
+            output=output, frames=frames, size=size, pokes=pokes, camera=camera,
+            stacks=args.stacks, slices=args.slices, progress=not args.no_progress, plain_forces=args.plain_forces,
         )
     else:
-        if args.poke or args.camera or args.stacks or args.slices:
-            raise UsageError("--poke, --camera, --stacks and --slices apply to the slime only")
+        if args.poke or args.camera or args.stacks or args.slices or args.plain_forces:
+            raise UsageError("--poke, --camera, --stacks, --slices and --plain-forces apply to the slime only")
         from slime.app.render_scene import render_scene
 
         render_scene(args.scene, output=output, frames=args.frames or 120, size=size, progress=not args.no_progress)
@@ -131,6 +156,10 @@ def _cmd_render(args) -> int:
 
 
 def _cmd_scene(args) -> int:
+    if args.scene == "slime":  # listed by `slime scenes` with the 2D ones, so it opens here too
+        from slime.app.demo import run_demo
+
+        return run_demo(size=parse_size(args.size), window=args.window)
     from slime.app.scene_window import run_scene
     from slime.scenes import load_scene
 
@@ -141,7 +170,7 @@ def _cmd_scene(args) -> int:
 def _cmd_scenes(args) -> int:
     from slime.scenes import SCENES, load_scene
 
-    print(f"{'slime':<10} the 3D slime: slime demo | slime render | slime simulate slime")
+    print(f"{'slime':<10} the 3D slime: slime demo (or slime scene slime) | slime render | slime simulate slime")
     for name in SCENES:
         print(f"{name:<10} {load_scene(name).title}")
     return 0
@@ -174,16 +203,42 @@ COMMANDS = {
 }
 
 
+# Options whose value may start with '-' (a negative size or coordinate): argparse would read
+# "--size -800x600" as two options; "--size=-800x600" it reads as one option and its value, which
+# then gets the option's own one-line complaint.
+_SIGNED_VALUE_OPTIONS = ("--size", "--poke", "--camera", "--ticks", "--frames", "--stacks", "--slices")
+_LOOKS_NUMERIC = re.compile(r"^-[\d.]")
+
+
+def _join_signed_values(argv: list[str]) -> list[str]:
+    out, i = [], 0
+    while i < len(argv):
+        if argv[i] in _SIGNED_VALUE_OPTIONS and i + 1 < len(argv) and _LOOKS_NUMERIC.match(argv[i + 1]):
+            out.append(f"{argv[i]}={argv[i + 1]}")
+            i += 2
+        else:
+            out.append(argv[i])
+            i += 1
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
-    args = parser.parse_args(sys.argv[1:] if argv is None else argv)
+    args = parser.parse_args(_join_signed_values(list(sys.argv[1:] if argv is None else argv)))
     if args.command is None:
         args = parser.parse_args(["demo"])
     try:
-        return COMMANDS[args.command](args) or 0
+        status = COMMANDS[args.command](args) or 0
+        sys.stdout.flush()  # here, so a closed pipe is caught below and not at interpreter exit
+        return status
     except KeyboardInterrupt:
         print("slime: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:
+        # The reader went away (`slime scenes | head -1`): say nothing, and keep Python's exit-time
+        # flush from raising again on the dead pipe.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
     except (UsageError, ValueError, OSError) as exc:
         if os.environ.get("SLIME_DEBUG"):
             raise

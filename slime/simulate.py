@@ -101,11 +101,13 @@ def save_npz_atomic(path: Path, **arrays) -> None:
     atomic_write(path, lambda f: np.savez_compressed(f, **arrays))
 
 
-def simulate_slime(ticks: int, pokes: Sequence[Poke] = (), stacks: int | None = None, slices: int | None = None):
-    """Run the slime for ``ticks`` frames; returns the arrays written to the .npz."""
+def simulate_slime(ticks: int, pokes: Sequence[Poke] = (), stacks: int | None = None, slices: int | None = None,
+                   plain_forces: bool = False):
+    """Run the slime for ``ticks`` frames; returns the arrays written to the .npz. ``plain_forces``:
+    the forces come from slime_forces.py's readable functions (edit them to experiment)."""
     from slime.physics.slime_body import SlimeBody, SlimeParams
 
-    changes = {}
+    changes = {"plain_forces": bool(plain_forces)}
     if stacks is not None:
         changes["stacks"] = stacks
     if slices is not None:

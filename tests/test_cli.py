@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -37,6 +38,13 @@ def run_cli(*args, cwd=None):
         (["render", "--camera", "0,0,-1"], "distance must be positive"),
         (["render", "--output", "x.jpg"], ".png or .gif"),
         (["frobnicate"], "invalid choice"),
+        (["render", "--stacks", "-4"], "at least 3"),
+        (["render", "--size", "-800x600"], "out of range"),
+        (["render", "--poke", "-5:0,0,0:0,0,0"], "0 or more"),
+        (["render", "--frames", "3", "--poke", "5:0,2,0:0,-1,0"], "from 0 to 2"),
+        (["demo", "--window", "nosuch"], "unknown window backend 'nosuch'"),
+        (["scene", "soda", "--window", "headless"], "slime render"),
+        (["simulate", "soda", "--ticks", "3", "--output", "x.npz", "--plain-forces"], "slime only"),
     ],
 )
 def test_bad_input_is_one_line_and_nonzero(tmp_path, args, words):
@@ -114,3 +122,82 @@ def test_ci_runs_exactly_readmes_test_command():
     ).stdout.strip()
     assert extracted == block[0].strip()
     assert "test-command" in (ROOT / ".ci" / "run").read_text()
+
+
+def test_negative_values_reach_their_option():
+    join = cli._join_signed_values
+    assert join(["render", "--size", "-8x6", "--poke", "-1:0,0,0:0,0,0"]) == ["render", "--size=-8x6", "--poke=-1:0,0,0:0,0,0"]
+    assert join(["render", "--camera", "-30,10,5"]) == ["render", "--camera=-30,10,5"]
+    assert join(["render", "--no-progress", "--size", "8x6"]) == ["render", "--no-progress", "--size", "8x6"]
+    assert join(["render", "--output", "-x.png"]) == ["render", "--output", "-x.png"]  # not a signed option
+
+
+def test_render_runs_past_the_last_poke_by_default(monkeypatch, tmp_path):
+    import slime.app.render_slime as render_slime
+
+    seen = {}
+    monkeypatch.setattr(render_slime, "render_slime", lambda **kw: seen.update(kw))
+    out = str(tmp_path / "x.png")
+    assert cli.main(["render", "--output", out, "--poke", "20:0,2,0:0,-400,0", "--poke", "3:0,2,0:0,-1,0"]) == 0
+    assert seen["frames"] == 25 and not seen["plain_forces"]
+    assert cli.main(["render", "--output", out, "--plain-forces"]) == 0
+    assert seen["frames"] == 1 and seen["plain_forces"]
+    assert cli.main(["render", "--output", out, "--frames", "40", "--poke", "20:0,2,0:0,-400,0"]) == 0
+    assert seen["frames"] == 40
+
+
+def test_scene_slime_opens_the_demo(monkeypatch):
+    import slime.app.demo as demo
+
+    seen = {}
+    monkeypatch.setattr(demo, "run_demo", lambda **kw: seen.update(kw) or 0)
+    assert cli.main(["scene", "slime", "--size", "640x480", "--window", "glfw"]) == 0
+    assert seen == {"size": (640, 480), "window": "glfw"}
+
+
+def test_plain_forces_simulation_follows_the_fast_one(tmp_path):
+    fast, plain = tmp_path / "fast.npz", tmp_path / "plain.npz"
+    common = ["--ticks", "30", "--stacks", "8", "--slices", "10", "--poke", "5:0,2,0:0,-200,0"]
+    assert cli.main(["simulate", "slime", "--output", str(fast), *common]) == 0
+    assert cli.main(["simulate", "slime", "--output", str(plain), "--plain-forces", *common]) == 0
+    a, b = np.load(fast)["positions"], np.load(plain)["positions"]
+    assert not np.array_equal(a, b)  # really the other code
+    assert np.abs(a - b).max() < 1e-3
+
+
+def test_a_closed_pipe_ends_quietly():
+    # `slime scenes | head -1`: the reader is gone before slime writes.
+    child = subprocess.Popen([sys.executable, "-m", "slime", "scenes"], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    child.stdout.close()
+    _, err = child.communicate(timeout=120)
+    assert err == b""
+    assert child.returncode == 1
+
+
+@pytest.mark.parametrize("command", [["scene", "soda"], ["demo"], ["scene", "slime"]])
+def test_an_unreachable_display_is_one_line(tmp_path, command):
+    env = dict(os.environ, DISPLAY=":987")  # no X server there
+    result = subprocess.run([sys.executable, "-m", "slime", *command], capture_output=True, text=True, env=env,
+                            cwd=tmp_path, timeout=120)
+    assert result.returncode == 3
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and "Traceback" not in result.stderr, result.stderr
+    assert "':987' cannot be reached" in lines[0] and "slime render" in lines[0]
+
+
+def test_window_failure_messages():
+    from slime.app.window_common import WINDOW_FAILED_STATUS, setup_problem, window_failed
+
+    missing = ModuleNotFoundError("No module named 'glfw'")
+    assert setup_problem(missing) and not setup_problem(RuntimeError("no 4x multisampled config"))
+    assert window_failed("slime scene", missing, "glfw") == WINDOW_FAILED_STATUS
+
+
+def test_window_failure_advice(capsys):
+    from slime.app.window_common import window_failed
+
+    window_failed("slime scene", ModuleNotFoundError("No module named 'sdl2'"), "sdl2")
+    assert "pip install pysdl2 pysdl2-dll" in capsys.readouterr().err
+    window_failed("slime demo", RuntimeError("GLXBadFBConfig"), None)
+    err = capsys.readouterr().err
+    assert "GLXBadFBConfig" in err and "Mesa" in err and len(err.strip().splitlines()) == 1

@@ -22,7 +22,7 @@ import numpy as np
 import moderngl_window as mglw
 
 from slime.app.render_slime import default_camera, follow, make_body
-from slime.app.window_common import FpsCounter, no_display, open_panel, save_screenshot
+from slime.app.window_common import FpsCounter, no_display, open_panel, save_screenshot, window_failed
 from slime.render.context import has_display
 from slime.render.images import read_rgba
 from slime.render.picking import intersect_plane, pick
@@ -75,13 +75,15 @@ class DemoWindow(mglw.WindowConfig):
     def add_arguments(cls, parser):
         parser.add_argument("--stacks", type=int, default=None)
         parser.add_argument("--slices", type=int, default=None)
+        parser.add_argument("--plain-forces", action="store_true", help="forces from slime_forces.py")
         parser.add_argument("--frames", type=int, default=0, help="close after this many frames (0: never)")
 
     def __init__(self, **kwargs):
         super().__init__(**kwargs)
         argv = self.argv
         self.max_frames = int(getattr(argv, "frames", 0) or 0)
-        self.body = make_body(getattr(argv, "stacks", None), getattr(argv, "slices", None))
+        self.body = make_body(getattr(argv, "stacks", None), getattr(argv, "slices", None),
+                              bool(getattr(argv, "plain_forces", False)))
         self.camera = default_camera(self.body)
         self.renderer = SlimeRenderer(
             self.ctx, self.body.triangles, self.body.strip, len(self.body.positions),
@@ -182,6 +184,9 @@ class DemoWindow(mglw.WindowConfig):
         changed, value = imgui.slider_int("slices", int(p.slices), 4, 128)
         if changed:
             self._rebuild(slices=value)
+        changed, value = imgui.checkbox("plain forces (slime_forces.py)", bool(p.plain_forces))
+        if changed:
+            self._set(plain_forces=value)
         imgui.pop_item_width()
         imgui.text("H: help   R: reset   Space: pause")
         imgui.end()
@@ -334,7 +339,8 @@ class DemoWindow(mglw.WindowConfig):
         return save_screenshot(pixels, "slime", folder)
 
 
-def run_demo(*, stacks=None, slices=None, size=(1280, 720), window=None, samples=4, frames: int = 0) -> int:
+def run_demo(*, stacks=None, slices=None, size=(1280, 720), window=None, samples=4, frames: int = 0,
+             plain_forces: bool = False) -> int:
     """Open the demo window and run until it closes; returns an exit status (2: no display)."""
     if window != "headless" and not has_display():
         return no_display("slime demo", "render pictures without one with `slime render`")
@@ -348,13 +354,11 @@ def run_demo(*, stacks=None, slices=None, size=(1280, 720), window=None, samples
         args += ["--stacks", str(int(stacks))]
     if slices is not None:
         args += ["--slices", str(int(slices))]
+    if plain_forces:
+        args += ["--plain-forces"]
     try:
         config = mglw.create_window_config_instance(DemoWindow, args=args)
     except Exception as exc:
-        reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-        print(f"slime demo: could not open an OpenGL 3.3 window ({reason}); update the graphics driver or "
-              "install Mesa (apt-get install libgl1-mesa-dri libegl1), or render headless with `slime render`",
-              file=sys.stderr)
-        return 1
+        return window_failed("slime demo", exc, window)
     mglw.run_window_config_instance(config)
     return 0

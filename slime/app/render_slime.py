@@ -26,11 +26,12 @@ class Poke:
     force: tuple
 
 
-def make_body(stacks: int | None = None, slices: int | None = None):
-    """The physics body with default parameters, at the requested resolution."""
+def make_body(stacks: int | None = None, slices: int | None = None, plain_forces: bool = False):
+    """The physics body with default parameters, at the requested resolution; ``plain_forces``
+    computes its forces with slime_forces.py's readable functions."""
     from slime.physics.slime_body import SlimeBody, SlimeParams
 
-    changes = {}
+    changes = {"plain_forces": bool(plain_forces)}
     if stacks is not None:
         changes["stacks"] = int(stacks)
     if slices is not None:
@@ -97,12 +98,12 @@ class HeadlessSlime:
     """
 
     def __init__(self, *, size=(800, 600), stacks=None, slices=None, camera=None, samples: int = 4, body=None,
-                 ctx=None):
+                 ctx=None, plain_forces: bool = False):
         from slime.render.slime_renderer import OffscreenTarget, SlimeRenderer
 
         self._owns_ctx = ctx is None
         self.ctx = ctx or create_headless_context()
-        self.body = body if body is not None else make_body(stacks, slices)
+        self.body = body if body is not None else make_body(stacks, slices, plain_forces)
         self.camera = default_camera(self.body, camera)
         self.size = (int(size[0]), int(size[1]))
         self.renderer = SlimeRenderer(
@@ -131,13 +132,14 @@ class HeadlessSlime:
 
 
 def render_slime(*, output, frames: int = 1, size=(800, 600), pokes=(), camera=None, stacks=None, slices=None,
-                 progress: bool = True, samples: int = 4) -> None:
+                 progress: bool = True, samples: int = 4, plain_forces: bool = False) -> None:
     """Simulate ``frames`` frames (pokes applied at their tick, before that frame's step) and write
     the last frame (``.png``) or every frame (``.gif``), atomically. Bad arguments raise ValueError
     with a one-line message; a missing OpenGL raises ``GLUnavailable``."""
     pokes = list(pokes or ())
     path, size = _check_args(output, frames, size, pokes, camera, stacks, slices)
-    scene = HeadlessSlime(size=size, stacks=stacks, slices=slices, camera=camera, samples=samples)
+    scene = HeadlessSlime(size=size, stacks=stacks, slices=slices, camera=camera, samples=samples,
+                          plain_forces=plain_forces)
     try:
         by_tick: dict[int, list] = {}
         for poke in pokes:

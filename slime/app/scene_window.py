@@ -22,7 +22,7 @@ import sys
 
 import moderngl_window as mglw
 
-from slime.app.window_common import FpsCounter, no_display, open_panel, save_screenshot
+from slime.app.window_common import FpsCounter, no_display, open_panel, save_screenshot, setup_problem, window_failed
 from slime.render.context import has_display
 from slime.render.draw2d import Renderer2D, View2D
 from slime.render.images import read_rgba
@@ -357,11 +357,18 @@ def run_scene_instance(scene: Scene2D, *, size=(1200, 800), window: str | None =
     except Exception as exc:
         if config.opened:
             raise
+        if setup_problem(exc):
+            return window_failed("slime scene", exc, window)
         # Some servers (remote X, old drivers) offer no multisampled config: open without MSAA;
         # the shaders' own smoothstep edges keep the drawing anti-aliased.
         print(f"slime: no 4x multisampled window ({str(exc).splitlines()[0] if str(exc) else type(exc).__name__}); "
               "opening without multisampling", file=sys.stderr)
-        mglw.run_window_config(config, args=args + ["--samples", "0"])
+        try:
+            mglw.run_window_config(config, args=args + ["--samples", "0"])
+        except Exception as again:
+            if config.opened:
+                raise
+            return window_failed("slime scene", again, window)
     return 0
 
 

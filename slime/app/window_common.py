@@ -5,6 +5,7 @@ and the message when there is no display.
 
 from __future__ import annotations
 
+import os
 import sys
 import time
 from pathlib import Path
@@ -12,6 +13,19 @@ from pathlib import Path
 from slime.render.images import save_png
 
 NO_DISPLAY_STATUS = 2  # the exit status of a window command where no window can open
+WINDOW_FAILED_STATUS = 3  # a display is there, but no OpenGL window opened on it (as GLUnavailable in the CLI)
+
+# moderngl-window's window backends that open a real window, with the pip package each one needs
+# (pyglet comes with moderngl-window; "headless" opens none: that is `slime render`'s job).
+WINDOW_BACKENDS = {
+    "pyglet": "pyglet",
+    "glfw": "glfw",
+    "sdl2": "pysdl2 pysdl2-dll",
+    "pygame2": "pygame",
+    "pyside2": "PySide2",
+    "pyqt5": "PyQt5",
+    "tk": "pyopengltk",
+}
 
 
 def no_display(who: str, instead: str) -> int:
@@ -19,6 +33,34 @@ def no_display(who: str, instead: str) -> int:
     exit status for it."""
     print(f"{who}: no display to open a window on (DISPLAY is not set); {instead}", file=sys.stderr)
     return NO_DISPLAY_STATUS
+
+
+def window_failed(who: str, exc: BaseException, backend: str | None) -> int:
+    """One line on stderr saying why no window opened and what to do about it; returns the exit
+    status for it. The causes seen in practice: the backend's package is not installed, the X
+    display named by DISPLAY cannot be reached, or the driver offers no OpenGL 3.3."""
+    reason = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+    backend = backend or "pyglet"
+    if isinstance(exc, ImportError):
+        package = WINDOW_BACKENDS.get(backend, backend)
+        hint = f"the {backend} window backend needs `pip install {package}`"
+        if backend != "pyglet":
+            hint += ", or leave out --window to use pyglet"
+    elif any(word in reason.lower() for word in ("connect", "display")):
+        hint = (f"the display {os.environ.get('DISPLAY', '')!r} cannot be reached: start an X server "
+                "(or run under xvfb-run), or render pictures without one with `slime render`")
+    else:
+        hint = ("update the graphics driver or install Mesa (apt-get install libgl1-mesa-dri libegl1), "
+                "or render pictures without a window with `slime render`")
+    print(f"{who}: could not open an OpenGL 3.3 window ({reason}); {hint}", file=sys.stderr)
+    return WINDOW_FAILED_STATUS
+
+
+def setup_problem(exc: BaseException) -> bool:
+    """True for a failure no window setting can fix (a missing package, an unreachable display),
+    so trying again without multisampling is pointless."""
+    reason = str(exc).lower()
+    return isinstance(exc, ImportError) or "connect" in reason or "display" in reason
 
 
 class FpsCounter:
