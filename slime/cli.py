@@ -224,7 +224,10 @@ def _join_signed_values(argv: list[str]) -> list[str]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
-    args = parser.parse_args(_join_signed_values(list(sys.argv[1:] if argv is None else argv)))
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv and argv[0].startswith("-") and argv[0] not in ("-h", "--help", "--version"):
+        argv = ["demo", *argv]  # `slime --stacks 64`: options with no command are the demo's
+    args = parser.parse_args(_join_signed_values(argv))
     if args.command is None:
         args = parser.parse_args(["demo"])
     try:

@@ -201,3 +201,15 @@ def test_window_failure_advice(capsys):
     window_failed("slime demo", RuntimeError("GLXBadFBConfig"), None)
     err = capsys.readouterr().err
     assert "GLXBadFBConfig" in err and "Mesa" in err and len(err.strip().splitlines()) == 1
+
+
+def test_options_without_a_command_are_the_demos(monkeypatch, capsys):
+    import slime.app.demo as demo
+
+    seen = {}
+    monkeypatch.setattr(demo, "run_demo", lambda **kw: seen.update(kw) or 0)
+    assert cli.main(["--stacks", "12", "--plain-forces"]) == 0
+    assert seen["stacks"] == 12 and seen["plain_forces"] is True
+    with pytest.raises(SystemExit) as stop:
+        cli.main(["--stacks", "2"])
+    assert stop.value.code == 2 and "slime demo: error" in capsys.readouterr().err

@@ -33,3 +33,24 @@ def test_readme_python_example_runs(index, tmp_path, monkeypatch):
     for value in namespace.values():
         if isinstance(value, np.ndarray) and value.dtype.kind == "f":
             assert np.all(np.isfinite(value))
+
+
+def test_readme_command_lines_parse():
+    # Every `slime ...` line in README's sh blocks is a valid command line (parsed, not run).
+    import shlex
+
+    from slime.cli import _join_signed_values, build_parser
+
+    lines = [
+        line.split("#")[0].strip()
+        for block in re.findall(r"```sh\n(.*?)```", README.read_text(), flags=re.S)
+        for line in block.splitlines()
+        if line.strip().startswith("slime")
+    ]
+    assert len(lines) >= 5
+    parser = build_parser()
+    for line in lines:
+        args = shlex.split(line)[1:]
+        if not args or args[0].startswith("-"):
+            args = ["demo", *args]  # as cli.main does
+        parser.parse_args(_join_signed_values(args))

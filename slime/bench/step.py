@@ -2,10 +2,11 @@
 quick) memory growth over a long run.
 
 Rows:
-  {"benchmark": "step", "stacks", "slices", "vertices", "ms_per_step", "reference_ms"}
+  {"benchmark": "step", "stacks", "slices", "vertices", "ms_per_substep", "reference_ms"}
       one full substep (all forces, gravity, floor, integrate) of a body resting on the floor;
-      ``reference_ms`` is the plain float64 version of the same forces (``slime_forces.py``: triangle
-      gathers, bincount scatters, an SVD), measured in the same run (the machine is shared and noisy).
+      ``reference_ms`` is the same substep with ``plain_forces`` (``slime_forces.py``'s float64
+      functions: triangle gathers, bincount scatters, an SVD), measured in the same run (the machine
+      is shared and noisy).
   {"benchmark": "frame", "stacks", "slices", "substeps", "ms_per_frame"}
       ``step()`` of the default parameters: one rendered frame's worth of substeps.
   {"benchmark": "memory", "stacks", "slices", "steps", "rss_start_kib", "peak_kib", "growth_kib"}
@@ -22,12 +23,11 @@ import tracemalloc
 import numpy as np
 
 from slime.physics.slime_body import SlimeBody
-from slime.physics.slime_forces import slime_forces
 from slime.physics.slime_params import SlimeParams
 
 
-def _settled(stacks: int, slices: int) -> SlimeBody:
-    body = SlimeBody(SlimeParams(stacks=stacks, slices=slices))
+def _settled(stacks: int, slices: int, plain_forces: bool = False) -> SlimeBody:
+    body = SlimeBody(SlimeParams(stacks=stacks, slices=slices, plain_forces=plain_forces))
     for _ in range(20):  # on the floor and deformed, so every branch (floor contact) runs
         body.step()
     return body
@@ -44,15 +44,6 @@ def _median_ms(fn, repeats: int, inner: int) -> float:
     return 1e3 * float(np.median(times))
 
 
-def _reference_substep(body: SlimeBody, h: float) -> None:
-    acc = slime_forces(body, h) / body.mass[:, None]
-    body.velocities[:] += acc * h
-    body.positions[:] += body.velocities * h
-    below = body.positions[:, 1] < body.params.floor_height
-    body.positions[below, 1] = body.params.floor_height
-    body.velocities[below] = 0.0
-
-
 def run(quick: bool = False) -> list[dict]:
     rows = []
     sizes = (16, 32, 64, 128)
@@ -62,15 +53,15 @@ def run(quick: bool = False) -> list[dict]:
         inner = max(1, 4000 // (size * size) * 4)
         repeats = 5 if quick else 15
         ms = _median_ms(lambda: body.substep(h), repeats, inner)
-        ref_body = _settled(size, size)
-        ref_ms = _median_ms(lambda: _reference_substep(ref_body, h), 3 if quick else 7, max(1, inner // 4))
+        ref_body = _settled(size, size, plain_forces=True)
+        ref_ms = _median_ms(lambda: ref_body.substep(h), 3 if quick else 7, max(1, inner // 4))
         rows.append(
             {
                 "benchmark": "step",
                 "stacks": size,
                 "slices": size,
                 "vertices": int(body.positions.shape[0]),
-                "ms_per_step": ms,
+                "ms_per_substep": ms,
                 "reference_ms": ref_ms,
             }
         )
