@@ -142,3 +142,27 @@ def test_help_lists_every_key():
     keys = {k for k, _ in HELP}
     for key in ("R", "S", "Space", "W", "G", "H", "P", "Esc", "Up / Down", "Left / Right"):
         assert key in keys
+
+
+def test_a_click_dents_the_slime_visibly():
+    # The window's click is a poke of POKE_IMPULSE per kg along the view ray; straight down on the
+    # top it must dent the slime by a good part of its radius (0.6 N s/kg once gave 10 %, unseen).
+    from slime.app.demo import POKE_IMPULSE
+    from slime.physics.slime_body import SlimeBody, SlimeParams
+
+    body = SlimeBody(SlimeParams())
+    for _ in range(30):
+        body.step()
+    resting = body.shape_error()  # gravity squashes it a little
+    top = int(np.argmax(body.positions[:, 1]))
+    height = body.positions[top, 1]
+    force = np.array([0.0, -1.0, 0.0]) * POKE_IMPULSE * body.params.mass / body.params.dt
+    body.poke(body.positions[top], force)
+    lowest = height
+    for _ in range(10):
+        body.step()
+        lowest = min(lowest, body.positions[top, 1])
+    assert height - lowest > 0.3 * body.params.radius
+    for _ in range(120):
+        body.step()
+    assert body.shape_error() < resting + 0.02  # and it comes back round

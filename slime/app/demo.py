@@ -51,7 +51,7 @@ MAX_STEPS_PER_FRAME = 4  # past this the simulation slows down instead of spiral
 # the default 8 substeps of 1/60 s, so no slider position is refused.
 VOLUME_STIFFNESS_MAX = 100000.0
 SHAPE_STIFFNESS_MAX = 20000.0
-POKE_IMPULSE = 0.6  # N*s per kg of body: a click changes the local speed by a few m/s
+POKE_IMPULSE = 2.5  # N*s per kg of body: 150 N for one frame on the default 1 kg slime dents it by half its radius
 
 
 def _log(message: str) -> None:
@@ -192,6 +192,7 @@ class DemoWindow(mglw.WindowConfig):
         imgui.end()
         if self.show_help:
             imgui.set_next_window_pos((10, 260), imgui.Cond_.first_use_ever)
+            imgui.set_next_window_bg_alpha(0.95)  # over the slime: the keys must read, not mix with it
             imgui.begin("keys")
             for key, what in HELP:
                 imgui.text(f"{key:>18}  {what}")
