@@ -274,14 +274,15 @@ def test_render_png_exact_size(ctx, demo_loader, tmp_path):
     assert [p.name for p in tmp_path.iterdir()] == ["demo.png"]  # no temp file left
 
 
-def test_render_gif_has_every_frame(ctx, demo_loader, tmp_path):
+def test_render_gif_plays_in_real_time(ctx, demo_loader, tmp_path):
     from slime.app.render_scene import render_scene
 
     out = tmp_path / "demo.gif"
-    render_scene("demo", output=out, frames=7, size=(160, 120), progress=False)
+    render_scene("demo", output=out, frames=60, size=(160, 120), progress=False)
     with Image.open(out) as image:
-        assert image.n_frames == 7
+        assert image.n_frames == 50  # one second of 60 Hz steps at the GIF's 50 fps
         assert image.size == (160, 120)
+        assert image.info["duration"] == 20
 
 
 @pytest.mark.parametrize(

@@ -195,3 +195,31 @@ def test_cached_backdrop_matches_drawing_it_directly(scene):
         for _ in range(5):
             body.step()
     cam.home()
+
+
+def test_gif_frames_play_in_real_time():
+    from slime.render.images import gif_frame_times
+
+    kept = gif_frame_times(600, 60.0)  # ten seconds at 60 Hz
+    assert len(kept) == 500 and kept[0] == 0 and kept[-1] <= 599
+    assert set(np.diff(kept)) == {1, 2}  # evenly thinned: one frame in six dropped
+    np.testing.assert_array_equal(gif_frame_times(7, 30.0), np.arange(7))  # slow enough: all kept
+    np.testing.assert_array_equal(gif_frame_times(3, 60.0), [0, 1, 2])
+
+
+def test_saved_gif_timing(tmp_path):
+    from slime.render.images import save_gif
+
+    frames = [np.zeros((8, 10, 3), dtype=np.uint8) for _ in range(60)]
+    for k, frame in enumerate(frames):  # a white dot walking along: every frame differs
+        frame.reshape(-1, 3)[k] = 255
+    save_gif(tmp_path / "a.gif", frames, fps=60.0)
+    with Image.open(tmp_path / "a.gif") as im:
+        assert im.n_frames == 50
+        total = 0
+        for k in range(im.n_frames):
+            im.seek(k)
+            total += im.info["duration"]
+        assert total == 1000  # one simulated second plays in one second
+    with pytest.raises(ValueError, match="fps"):
+        save_gif(tmp_path / "b.gif", frames, fps=0.0)

@@ -14,8 +14,7 @@ from slime.render.text import TextOverlay
 from slime.scenes import load_scene
 from slime.scenes.base import Scene2D
 
-STEPS_PER_SECOND = 60  # the window's fixed timestep; a GIF plays one scene step per frame
-GIF_FPS = 50  # GIF delays are in centiseconds and players clamp below 20 ms, so 60 Hz cannot be honoured
+STEPS_PER_SECOND = 60  # the window's fixed timestep; a GIF plays them in real time (save_gif)
 HUD_MARGIN = 8
 
 
@@ -75,7 +74,7 @@ def render_scene(name_or_path: str, *, output, frames: int = 120, size=(800, 600
     output, size = check_output(output, frames, size)
     scene = load_scene(name_or_path)
     if output.suffix.lower() == ".gif":
-        save_gif(output, render_frames(scene, frames=frames, size=size, every_frame=True, progress=progress), fps=GIF_FPS)
+        save_gif(output, render_frames(scene, frames=frames, size=size, every_frame=True, progress=progress), fps=STEPS_PER_SECOND)
     else:
         save_png(output, render_frames(scene, frames=frames, size=size, every_frame=False, progress=progress))
 

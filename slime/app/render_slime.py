@@ -156,7 +156,7 @@ def render_slime(*, output, frames: int = 1, size=(800, 600), pokes=(), camera=N
                 kept.append(last)
             bar.update(tick + 1)
         if as_gif:
-            save_gif(path, kept, fps=min(50.0, 1.0 / float(scene.body.params.dt)))
+            save_gif(path, kept, fps=1.0 / float(scene.body.params.dt))
         else:
             save_png(path, last)
     finally:
