@@ -213,3 +213,21 @@ def test_options_without_a_command_are_the_demos(monkeypatch, capsys):
     with pytest.raises(SystemExit) as stop:
         cli.main(["--stacks", "2"])
     assert stop.value.code == 2 and "slime demo: error" in capsys.readouterr().err
+
+
+def test_bench_json_lines_carry_the_documented_keys():
+    # Other programs read these lines: the keys the issues and README name must be there.
+    result = run_cli("bench", "--only", "step,dainty,render", "--quick", "--json")
+    assert result.returncode == 0, result.stderr
+    import json
+
+    rows = [json.loads(line) for line in result.stdout.splitlines()]
+    step = [r for r in rows if r["benchmark"] == "step"]
+    assert [(r["stacks"], r["slices"]) for r in step] == [(16, 16), (32, 32), (64, 64), (128, 128)]
+    assert all(r["ms_per_step"] > 0 and r["reference_ms"] > 0 and r["vertices"] > 0 for r in step)
+    assert [r for r in rows if r["benchmark"] == "frame"][0]["ms_per_frame"] > 0
+    dainty = [r for r in rows if r["benchmark"] == "dainty_walker"]
+    assert dainty and all(r["ticks"] == 600 and r["seconds"] > 0 for r in dainty)
+    render = [r for r in rows if r["benchmark"] == "render"]
+    assert {(r["stacks"], r["width"], r["height"]) for r in render} >= {(32, 800, 600), (64, 800, 600), (128, 800, 600)}
+    assert all(r["fps"] > 0 for r in render)

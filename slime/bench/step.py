@@ -2,7 +2,7 @@
 quick) memory growth over a long run.
 
 Rows:
-  {"benchmark": "step", "stacks", "slices", "vertices", "ms_per_substep", "reference_ms"}
+  {"benchmark": "step", "stacks", "slices", "vertices", "ms_per_step", "reference_ms"}
       one full substep (all forces, gravity, floor, integrate) of a body resting on the floor;
       ``reference_ms`` is the same substep with ``plain_forces`` (``slime_forces.py``'s float64
       functions: triangle gathers, bincount scatters, an SVD), measured in the same run (the machine
@@ -61,7 +61,7 @@ def run(quick: bool = False) -> list[dict]:
                 "stacks": size,
                 "slices": size,
                 "vertices": int(body.positions.shape[0]),
-                "ms_per_substep": ms,
+                "ms_per_step": ms,
                 "reference_ms": ref_ms,
             }
         )
