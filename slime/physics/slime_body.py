@@ -1,6 +1,7 @@
 """The 3D slime (seed 002's PhysicalSlime, done physically): a UV sphere of point masses held
 together by three internal forces, each substep (``slime_forces.py`` writes each one plainly as
-its own function; this module computes the same numbers faster, and a test holds them equal):
+its own function; this module computes the same numbers faster, and a test holds them equal;
+``SlimeParams(plain_forces=True)`` makes the body run on those functions, edits included):
 
 1. volume preservation: a pressure proportional to the relative volume error pushes every vertex
    along its area-weighted normal, which is exactly the volume gradient, so the force is the

@@ -5,7 +5,9 @@
 viscosity, drag and gravity terms into one affine map applied by a single matrix product on the
 ring grid, and takes the volume gradient from shifted grid slices instead of gathering triangles.
 ``tests/test_slime_forces.py`` holds the two equal, and ``slime bench`` times them side by side, so
-a change tried here can be measured before it is folded into the fast path.
+a change tried here can be measured before it is folded into the fast path. To see a change act,
+run the body on this file: ``SlimeParams(plain_forces=True)``, or ``--plain-forces`` on the
+command line (``slime --plain-forces``, ``slime render --plain-forces ...``).
 
 Per-mass stiffnesses (1/s^2) and rates (1/s) are used throughout, so each term is an acceleration
 times the vertex mass and behaves the same whatever the mesh resolution.
