@@ -177,3 +177,38 @@ def test_infinite_velocity_recovers():
     world = seed_world()
     world.boxes.velocities[0] = (np.inf, np.nan)
     run(world, 3)
+
+
+def test_standing_still_collects_no_coin():
+    scene = load_scene("boxes")
+    for _ in range(300):  # five seconds: the drop from the start, then standing
+        scene.step()
+    assert scene.world.grounded[0]
+    assert not scene.collected.any() and "coins 0/" in scene.hud()[0]
+
+
+def test_walking_right_on_the_floating_floor_collects_its_coin():
+    from slime.scenes.boxes import COINS
+
+    scene = load_scene("boxes")
+    for _ in range(120):
+        scene.step()
+    scene.key("right")
+    for _ in range(60):
+        scene.step()
+    assert scene.collected.sum() == 1
+    assert scene.coins[scene.collected][0].tolist() == list(COINS[1])
+
+
+def test_every_coin_is_within_a_jump_of_a_platform():
+    # A jump lifts the player's top by v^2 / 2g above its standing height; a coin is reachable if it
+    # hangs over some platform's top no higher than that (plus the player's own height).
+    from slime.scenes.boxes import COIN_RADIUS, COINS, EXTRA_LEVEL, PLAYER_SIZE, SEED_LEVEL
+
+    rise = JUMP_SPEED**2 / (2 * GRAVITY)
+    for cx, cy in COINS:
+        assert any(
+            x - PLAYER_SIZE[0] <= cx <= x + w + PLAYER_SIZE[0]
+            and top - PLAYER_SIZE[1] - rise - COIN_RADIUS <= cy <= top
+            for x, top, w, _ in SEED_LEVEL + EXTRA_LEVEL
+        ), (cx, cy)

@@ -38,8 +38,10 @@ EXTRA_LEVEL = [
     (-20.0, 0.0, 20.0, 480.0),  # screen edges, so the player cannot walk off the world
     (640.0, 0.0, 20.0, 480.0),
 ]
-# Coin centres, one near each platform.
-COINS = [(120.0, 380.0), (320.0, 330.0), (530.0, 270.0), (355.0, 200.0), (600.0, 440.0)]
+# Coin centres, one near each platform. The floating floor's coin sits off the player's drop line
+# (x 300-320), or the fall from the start would collect it before the player has done anything;
+# walking right along that floor picks it up.
+COINS = [(120.0, 380.0), (390.0, 348.0), (530.0, 270.0), (355.0, 200.0), (600.0, 440.0)]
 COIN_RADIUS = 6.0
 
 
