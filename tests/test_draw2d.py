@@ -303,3 +303,27 @@ def test_render_bad_arguments_one_line_value_error(demo_loader, tmp_path, monkey
         render_scene("demo", **kwargs)
     assert "\n" not in str(info.value)
     assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("size", [(400, 250), (800, 600)])
+def test_soda_hud_keeps_off_the_box(ctx, size):
+    # The box's top edge is one unbroken dark line, and the HUD's text is all above it (a small
+    # picture once drew the HUD over the box's top-left corner).
+    from slime.app.render_scene import SceneFrames
+    from slime.scenes import load_scene
+
+    scene = load_scene("soda")
+    painter = SceneFrames(ctx, size)
+    try:
+        rgb = painter.draw(scene)[..., :3].astype(int)
+    finally:
+        painter.release()
+    dark = rgb.sum(axis=2) < 3 * 160
+    rows = np.nonzero(dark.mean(axis=1) > 0.5)[0]  # the box's top and bottom edges span the picture
+    top = rows.min()
+    edge = np.nonzero(dark[top])[0]
+    assert edge.max() - edge.min() > 0.8 * size[0]
+    assert dark[top, edge.min() : edge.max() + 1].all(), "something covers the box's top edge"
+    text_rows = np.nonzero(dark[:top].any(axis=1))[0]
+    assert len(text_rows) > 10, "no HUD above the box"
+    assert text_rows.max() < top - 1

@@ -13,6 +13,7 @@ from pathlib import Path
 from types import SimpleNamespace
 
 import numpy as np
+import pytest
 from moderngl_window.context.base.keys import BaseKeys
 from PIL import Image
 
@@ -89,7 +90,9 @@ import sys
 sys.path.insert(0, {tests!r})
 from test_draw2d import DemoScene
 from slime.app.scene_window import run_scene_instance
-sys.exit(run_scene_instance(DemoScene(), size=(600, 400), window="pyglet"))
+scene = DemoScene()
+scene.hud_above = {hud_above}
+sys.exit(run_scene_instance(scene, size=(600, 400), window="pyglet"))
 """
 
 
@@ -109,11 +112,12 @@ def _wait_for_new_png(folder: Path, known: set, timeout=10.0) -> Path:
     raise AssertionError("no screenshot appeared")
 
 
-def test_window_click_screenshot_key_and_quit(xvfb, tmp_path):
+@pytest.mark.parametrize("hud_above", [False, True], ids=["hud-over-world", "hud-strip-above"])
+def test_window_click_screenshot_key_and_quit(xvfb, tmp_path, hud_above):
     env = {**os.environ, "DISPLAY": xvfb}
     env.pop("WAYLAND_DISPLAY", None)
     app = subprocess.Popen(
-        [sys.executable, "-c", WINDOW_SCRIPT.format(tests=str(Path(__file__).parent))],
+        [sys.executable, "-c", WINDOW_SCRIPT.format(tests=str(Path(__file__).parent), hud_above=hud_above)],
         cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
     )
     try:
@@ -121,6 +125,7 @@ def test_window_click_screenshot_key_and_quit(xvfb, tmp_path):
         assert found.returncode == 0, app.stderr.read() if app.poll() is not None else found.stderr
         wid = found.stdout.split()[0]
         # A click at window pixel (300, 100): world (5, 7.5) in the demo's 10x10 y-up bounds, empty space.
+        # With a HUD strip above the world the mapping shifts; the mass must still land under the cursor.
         target = (300, 100)
         world = View2D(DemoScene.bounds, False, (600, 400)).pixel_to_world(target)
         np.testing.assert_allclose(world, (5.0, 7.5))

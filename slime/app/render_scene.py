@@ -33,11 +33,20 @@ class SceneFrames:
         self.fbo.use()
         self.ctx.viewport = (0, 0, *self.size)
         self.fbo.clear(*scene.background)
-        view = View2D(tuple(scene.bounds), bool(scene.y_down), self.size)
-        self.renderer.draw(scene.draw_list(), view)
+        w, h = self.size
         hud = scene.hud()
+        # The text is sized for an 800 x 600 picture; a smaller one gets smaller text (down to 60 %).
+        scale = min(1.0, max(0.6, min(w / 800.0, h / 600.0)))
+        margin = round(HUD_MARGIN * scale)
+        top = 0
+        if hud and scene.hud_above:
+            top = min(h // 2, self.text.measure(hud, scale=scale)[1] + margin)
+        # GL's viewport origin is the bottom-left: this leaves the top ``top`` rows to the HUD.
+        self.ctx.viewport = (0, 0, w, h - top)
+        self.renderer.draw(scene.draw_list(), View2D(tuple(scene.bounds), bool(scene.y_down), (w, h - top)))
+        self.ctx.viewport = (0, 0, w, h)
         if hud:
-            self.text.draw(hud, HUD_MARGIN, HUD_MARGIN, self.size)
+            self.text.draw(hud, margin, margin, self.size, scale=scale)
         return read_rgba(self.fbo)
 
     def release(self) -> None:

@@ -137,6 +137,7 @@ class SceneWindow(mglw.WindowConfig):
         self.show_help = False
         self.screenshot_pending = False
         self.scene_buttons: list[str] = []  # buttons whose press went to the scene (not the panel)
+        self._hud_top = 0  # framebuffer rows above the world kept for the HUD (scene.hud_above)
         self.selected = 0
         self.fps = 0.0
         self.fps_label = ""
@@ -180,8 +181,12 @@ class SceneWindow(mglw.WindowConfig):
 
     def world(self, x: float, y: float):
         """Window pixels (top-left origin) -> world coordinates, with the renderer's own fit."""
-        view = View2D(tuple(self.scene.bounds), bool(self.scene.y_down), tuple(self.wnd.size))
-        wx, wy = view.pixel_to_world((x, y))
+        # The world is drawn below the HUD strip when the scene keeps one (hud_above); the strip's
+        # height is last frame's, in framebuffer pixels, and the mouse is in window points.
+        top = self._hud_top / max(self.wnd.pixel_ratio, 1e-6)
+        w, h = self.wnd.size
+        view = View2D(tuple(self.scene.bounds), bool(self.scene.y_down), (w, h - top))
+        wx, wy = view.pixel_to_world((x, y - top))
         return (float(wx), float(wy))
 
     # ---- frame ----
@@ -202,12 +207,19 @@ class SceneWindow(mglw.WindowConfig):
         ratio = self.wnd.pixel_ratio
         self.ctx.viewport = (0, 0, *size)
         self.ctx.clear(*self.scene.background)
-        self.renderer.draw(self.scene.draw_list(), View2D(tuple(self.scene.bounds), bool(self.scene.y_down), size), pixel_ratio=ratio)
-
         margin = MARGIN * ratio
         hud = list(self.scene.hud())
         if self.imgui is None and self.scene.parameters():
             hud += [""] + self._parameter_lines()
+        self._hud_top = 0
+        if hud and self.scene.hud_above:
+            self._hud_top = min(size[1] // 2, int(self.text.measure(hud, scale=ratio)[1] + margin))
+        # GL's viewport origin is the bottom-left: the world gets all but the top strip.
+        world_size = (size[0], size[1] - self._hud_top)
+        self.ctx.viewport = (0, 0, *world_size)
+        self.renderer.draw(self.scene.draw_list(), View2D(tuple(self.scene.bounds), bool(self.scene.y_down), world_size),
+                           pixel_ratio=ratio)
+        self.ctx.viewport = (0, 0, *size)
         if hud:
             self.text.draw(hud, margin, margin, size, scale=ratio)
         fw, fh = self.text.measure([self.fps_label], scale=ratio)

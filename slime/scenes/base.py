@@ -103,6 +103,9 @@ class Scene2D:
     y_down: bool = False
     background: Color = (1.0, 1.0, 1.0, 1.0)
     help_lines: list[str] = []
+    # True: the window and the pictures keep a strip above the world for the HUD (a scene whose world fills
+    # its bounds, like Soda's box); False: the HUD is drawn over the world's top-left corner.
+    hud_above: bool = False
 
     def step(self) -> None:
         raise NotImplementedError

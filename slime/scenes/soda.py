@@ -425,6 +425,7 @@ class SodaScene(Scene2D):
     name = "soda"
     y_down = False
     background = (1.0, 1.0, 1.0, 1.0)
+    hud_above = True  # the box fills the bounds: in a small picture the HUD would cover its top
     help_lines = [
         "left drag: pull a mass",
         "c: construct mode on/off (time stops while building)",
