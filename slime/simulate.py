@@ -145,6 +145,7 @@ def simulate_scene(name_or_path: str, ticks: int):
     positions[0], alive[0] = first, scene.alive()
     dt = float(getattr(scene, "dt", 1.0 / 60.0))
     for k in range(ticks):
+        scene.unattended(k)
         scene.step()
         positions[k + 1] = scene.positions()
         alive[k + 1] = scene.alive()

@@ -281,3 +281,34 @@ def test_every_preset_runs_headless_without_nan(number):
     assert s.springs().shape == springs.shape and s.alive().shape == (springs.shape[0],)
     d = s.draw_list()
     assert d.circle_centers.shape[0] >= s.bobs.count
+
+
+def test_unattended_hand_moves_and_the_bob_follows_on_its_spring():
+    # Headless runs have no mouse: the hand loops on its own (slime render / simulate springs).
+    from slime.scenes import load_scene
+
+    scene = load_scene("springs")
+    hands, bobs = [], []
+    for frame in range(360):
+        scene.unattended(frame)
+        scene.step()
+        hands.append(scene.anchor.copy())
+        bobs.append(scene.bobs.positions[0].copy())
+    hands, bobs = np.array(hands), np.array(bobs)
+    span = hands.max(axis=0) - hands.min(axis=0)
+    assert span[0] > 400 and span[1] > 300  # a loop over much of the 1200 x 800 window
+    assert np.all(hands[:, 0] > 300)  # right of the HUD's column
+    lag = np.linalg.norm(bobs - hands, axis=1)[60:]
+    assert lag.max() > 5.0  # the spring stretches: the bob trails the hand...
+    assert lag.max() < 200.0  # ...and keeps up with it
+    assert np.all(np.isfinite(bobs))
+
+
+def test_simulate_springs_records_the_moving_hand(tmp_path):
+    from slime.cli import main
+
+    out = tmp_path / "springs.npz"
+    assert main(["simulate", "springs", "--ticks", "120", "--output", str(out)]) == 0
+    positions = np.load(out)["positions"]
+    hand = positions[:, -1]  # the anchor is the last point
+    assert np.linalg.norm(hand[-1] - hand[0]) > 100.0

@@ -64,6 +64,7 @@ def render_frames(scene: Scene2D, *, frames: int, size: tuple[int, int], every_f
         images = []
         last = None
         for i in range(frames):
+            scene.unattended(i)
             scene.step()
             # A GIF needs every frame; a PNG only the last, so skip the draws in between.
             if every_frame or i == frames - 1:

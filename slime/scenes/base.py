@@ -113,6 +113,10 @@ class Scene2D:
     def reset(self) -> None:
         pass
 
+    def unattended(self, frame: int) -> None:
+        """Called before each step of a headless run (``slime render``, ``slime simulate``), where
+        no one holds the mouse: a scene driven by the mouse can move its own hand here."""
+
     def positions(self) -> np.ndarray:
         raise NotImplementedError
 
