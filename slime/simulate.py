@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 import os
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Sequence
@@ -133,6 +134,13 @@ def simulate_slime(ticks: int, pokes: Sequence[Poke] = (), stacks: int | None = 
     return {"positions": positions, "triangles": body.triangles.astype(np.int32), "volume": volume, "time": time}
 
 
+def report_problems(scene) -> None:
+    """A headless run's warnings (a blown-up tick undone, say): one stderr line each; the run
+    still writes its output."""
+    for problem in scene.problems():
+        print(f"slime: warning: {problem}", file=sys.stderr)
+
+
 def simulate_scene(name_or_path: str, ticks: int):
     """Run a 2D scene for ``ticks`` frames; returns the arrays written to the .npz."""
     from slime.scenes import load_scene
@@ -149,6 +157,7 @@ def simulate_scene(name_or_path: str, ticks: int):
         scene.step()
         positions[k + 1] = scene.positions()
         alive[k + 1] = scene.alive()
+    report_problems(scene)
     return {
         "positions": positions,
         "springs": springs.astype(np.int32),

@@ -231,3 +231,21 @@ def test_bench_json_lines_carry_the_documented_keys():
     render = [r for r in rows if r["benchmark"] == "render"]
     assert {(r["stacks"], r["width"], r["height"]) for r in render} >= {(32, 800, 600), (64, 800, 600), (128, 800, 600)}
     assert all(r["fps"] > 0 for r in render)
+
+
+def test_a_too_stiff_model_warns_in_one_line_and_still_writes(tmp_path):
+    import json
+
+    from slime.scenes.soda import DAINTY_WALKER
+
+    model = json.loads(DAINTY_WALKER.read_text())
+    model["stiffness"] = 1e9
+    path = tmp_path / "stiff.json"
+    path.write_text(json.dumps(model))
+    result = run_cli("simulate", str(path), "--ticks", "5", "--output", str(tmp_path / "run.npz"))
+    assert result.returncode == 0
+    assert result.stderr.strip() == (
+        "slime: warning: 5 tick(s) undone: stiffness 1e+09 is too stiff for the seed's integrator, "
+        "the masses were held still (lower it, e.g. the walker's 6.25)"
+    )
+    assert np.abs(np.load(tmp_path / "run.npz")["positions"]).max() < 10.0

@@ -293,6 +293,36 @@ def test_an_unstable_stiffness_is_undone_not_returned_as_nan():
     np.testing.assert_array_equal(model.velocities, 0.0)
 
 
+@pytest.mark.parametrize("stiffness", [1e9, 1e5])
+def test_a_runaway_stiffness_is_undone_while_still_finite(stiffness):
+    """k = 1e9 diverges without ever reaching inf (1e222 after 100 ticks, before the runaway
+    check): every tick must be caught and undone, and nothing may warn on the way."""
+    import warnings
+
+    from slime.scenes import load_scene
+
+    scene = load_scene("soda")
+    scene.model.set_stiffness(stiffness)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        for _ in range(100):
+            scene.step()
+            scene.draw_list()
+    m = scene.model
+    assert m.blowups > 0 and scene.problems() and "too stiff" in scene.problems()[0]
+    x = m.locations
+    assert np.isfinite(x).all() and x[:, 0].min() >= 0.0 and x[:, 0].max() <= m.width
+    assert 0.0 <= x[:, 1].min() and x[:, 1].max() < 2 * m.height  # still where the walker stood
+
+
+def test_a_stiff_but_stable_walker_is_not_mistaken_for_a_runaway():
+    model = load_model(DAINTY_WALKER)
+    model.set_stiffness(40.0)  # the panel's top springiness, 6x the walker's own: the integrator holds
+    for _ in range(100):
+        model.tick()
+    assert model.blowups == 0 and np.isfinite(model.locations).all()
+
+
 def test_floor_and_walls_keep_every_mass_in_the_box():
     model = load_model(TWO_WALLS)
     for _ in range(100):

@@ -3,7 +3,6 @@ as an animated GIF, drawn exactly as the window draws it (same renderer, same HU
 
 from __future__ import annotations
 
-
 import numpy as np
 
 from slime.app.render_common import ProgressBar, check_output
@@ -13,6 +12,7 @@ from slime.render.images import read_rgba, save_gif, save_png
 from slime.render.text import TextOverlay
 from slime.scenes import load_scene
 from slime.scenes.base import Scene2D
+from slime.simulate import report_problems
 
 STEPS_PER_SECOND = 60  # the window's fixed timestep; a GIF plays them in real time (save_gif)
 HUD_MARGIN = 8
@@ -87,6 +87,7 @@ def render_scene(name_or_path: str, *, output, frames: int = 120, size=(800, 600
         save_gif(output, render_frames(scene, frames=frames, size=size, every_frame=True, progress=progress), fps=STEPS_PER_SECOND)
     else:
         save_png(output, render_frames(scene, frames=frames, size=size, every_frame=False, progress=progress))
+    report_problems(scene)
 
 
 __all__ = ["render_scene", "render_frames", "SceneFrames"]

@@ -261,9 +261,10 @@ def tick(model: SodaModel, dt: float = SEED_DT, held=None) -> None:
     ``held`` = (mass indices, (K, 2) locations) pins those masses there at rest for the whole
     tick (a mass dragged by the mouse); None for the seed's free run.
 
-    If the tick produces non-finite numbers (stiffness far past what the lagged explicit
-    integrator can take), the model goes back to where the tick began with its masses at rest,
-    and ``model.blowups`` counts it, so no NaN ever leaves.
+    If the tick blows up (non-finite numbers, or a mass crossing the world in one substep: a
+    stiffness far past what the lagged explicit integrator can take), the model goes back to
+    where the tick began with its masses at rest, and ``model.blowups`` counts it, so no NaN and
+    no runaway number ever leaves.
     """
     model.wave_phase += model.wave_speed * model.wave_direction
     p = model.particles
@@ -273,12 +274,26 @@ def tick(model: SodaModel, dt: float = SEED_DT, held=None) -> None:
     saved = (p.positions.copy(), p.velocities.copy(), model.acceleration.copy(), model.wave_direction, model.last_wall)
     with np.errstate(all="ignore"):
         _substeps(model, dt / OVERSAMPLING, held)
-    if not (np.isfinite(p.positions).all() and np.isfinite(p.velocities).all() and np.isfinite(model.acceleration).all()):
+    if _blew_up(model, dt / OVERSAMPLING):
         p.positions[...] = saved[0]
         p.velocities[...] = 0.0
         model.acceleration[...] = 0.0
         model.wave_direction, model.last_wall = saved[3], saved[4]
         model.blowups += 1
+
+
+def _blew_up(model: SodaModel, h: float) -> bool:
+    """Non-finite numbers, or a mass fast enough to cross the whole world in one substep.
+
+    The second is the explicit integrator diverging while the numbers are still finite (a
+    stiffness of 1e9 reached 1e222 without an inf): no motion of a Soda model comes near it (a
+    walker moves a few units per second, a stable spring's swing at most ~2 / h), and the wall
+    and floor tests, done once per substep, assume it never happens."""
+    p = model.particles
+    if not (np.isfinite(p.positions).all() and np.isfinite(p.velocities).all() and np.isfinite(model.acceleration).all()):
+        return True
+    world = max(model.width, model.height, 1.0)
+    return bool(p.velocities.size and np.abs(p.velocities).max() * h > world)
 
 
 def _substeps(model: SodaModel, h: float, held=None) -> None:

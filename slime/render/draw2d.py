@@ -101,7 +101,10 @@ class _Instanced:
         if count == 0:
             return
         self._reserve(count)
-        self.instances.write(np.ascontiguousarray(data, dtype="f4").tobytes())
+        # Clipped into float32's range first: a runaway scene's 1e200 would warn on the cast (and
+        # draw nothing sensible either way); the GPU takes it as a far-off, clipped shape.
+        limit = np.finfo(np.float32).max
+        self.instances.write(np.clip(data, -limit, limit).astype("f4").tobytes())
         self.vao.render(moderngl.TRIANGLE_STRIP, vertices=4, instances=count)
 
     def release(self) -> None:

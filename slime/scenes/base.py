@@ -113,6 +113,10 @@ class Scene2D:
     def reset(self) -> None:
         pass
 
+    def problems(self) -> list[str]:
+        """What went wrong in the run so far that a headless run should report (one line each)."""
+        return []
+
     def unattended(self, frame: int) -> None:
         """Called before each step of a headless run (``slime render``, ``slime simulate``), where
         no one holds the mouse: a scene driven by the mouse can move its own hand here."""

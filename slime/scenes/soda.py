@@ -515,6 +515,13 @@ class SodaScene(Scene2D):
             lines.append(self.message)
         return lines
 
+    def problems(self) -> list[str]:
+        m = self.model
+        if not m.blowups:
+            return []
+        return [f"{m.blowups} tick(s) undone: stiffness {m.stiffness:g} is too stiff for the seed's "
+                "integrator, the masses were held still (lower it, e.g. the walker's 6.25)"]
+
     def parameters(self) -> list[Param]:
         def setter(attribute):
             return lambda value: setattr(self.model, attribute, float(value))
