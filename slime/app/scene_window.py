@@ -138,6 +138,7 @@ class SceneWindow(mglw.WindowConfig):
         self.screenshot_pending = False
         self.scene_buttons: list[str] = []  # buttons whose press went to the scene (not the panel)
         self._hud_top = 0  # framebuffer rows above the world kept for the HUD (scene.hud_above)
+        self._panel_bottom = 0.0  # window points; 0 until the panel has been drawn
         self.selected = 0
         self.fps = 0.0
         self.fps_label = ""
@@ -174,6 +175,9 @@ class SceneWindow(mglw.WindowConfig):
             if changed:
                 p.set(float(value))
         imgui.pop_item_width()
+        # Where the panel ends (window points), so a scene that keeps a HUD strip keeps the panel
+        # in it too; from the last frame, like every imgui measurement.
+        self._panel_bottom = imgui.get_window_pos().y + imgui.get_window_size().y
         imgui.end()
         self.panel.draw()
 
@@ -213,7 +217,8 @@ class SceneWindow(mglw.WindowConfig):
             hud += [""] + self._parameter_lines()
         self._hud_top = 0
         if hud and self.scene.hud_above:
-            self._hud_top = min(size[1] // 2, int(self.text.measure(hud, scale=ratio)[1] + margin))
+            strip = max(self.text.measure(hud, scale=ratio)[1], self._panel_bottom * ratio) + margin
+            self._hud_top = min(size[1] // 2, int(strip))
         # GL's viewport origin is the bottom-left: the world gets all but the top strip.
         world_size = (size[0], size[1] - self._hud_top)
         self.ctx.viewport = (0, 0, *world_size)
