@@ -188,6 +188,45 @@ def test_masses_springs_boxes_and_background(ctx):
     assert close(pixels[150, 5, :3], WHITE) and close(pixels[150, 394, :3], WHITE)
 
 
+class FarOff(Scene2D):
+    """A runaway scene's draw list: springs from on-screen masses out to 1e222 and to inf, and a
+    disc of radius 1e300 far away, next to an ordinary disc."""
+
+    name = "far"
+    bounds = (0.0, 0.0, 10.0, 10.0)
+
+    def step(self) -> None:
+        pass
+
+    def positions(self):
+        return np.array([[5.0, 5.0]])
+
+    def draw_list(self):
+        dl = DrawList()
+        dl.add_lines([(5.0, 5.0), (5.0, 2.0)], [(1e222, 1e222), (-np.inf, 2.0)], GREEN)
+        dl.add_circles([(1e300, -1e300)], 1e300, BLUE, filled=True)
+        dl.add_circles([(2.0, 8.0)], 0.5, RED, filled=True)
+        return dl
+
+
+def test_huge_but_finite_coordinates_draw_without_warnings(ctx):
+    # A blown-up scene once warned "overflow encountered in cast" from here; its springs still
+    # point the right way off screen, and the far disc covers nothing.
+    import warnings
+
+    scene = FarOff()
+    size = (300, 300)
+    view = View2D(scene.bounds, scene.y_down, size)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        pixels = draw(ctx, scene, size)
+    assert near(pixels, view, (7.0, 7.0), GREEN) and near(pixels, view, (9.5, 9.5), GREEN)
+    assert near(pixels, view, (3.0, 2.0), GREEN) and near(pixels, view, (0.5, 2.0), GREEN)
+    assert close(at(pixels, view, (2.0, 8.0)), RED)
+    for corner in [(0.2, 0.2), (9.8, 0.2), (0.2, 9.8), (5.0, 8.0)]:
+        assert close(at(pixels, view, corner), WHITE), corner
+
+
 def test_dashed_spring_has_gaps(ctx):
     scene = DemoScene()
     size = (400, 300)

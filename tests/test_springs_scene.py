@@ -312,3 +312,43 @@ def test_simulate_springs_records_the_moving_hand(tmp_path):
     positions = np.load(out)["positions"]
     hand = positions[:, -1]  # the anchor is the last point
     assert np.linalg.norm(hand[-1] - hand[0]) > 100.0
+
+
+@pytest.mark.parametrize("frames", [60, 120])
+def test_the_headless_picture_shows_the_spring_and_the_bob(ctx, frames):
+    # `slime render springs` once drew the bob sitting on the hand: one ring, no spring to see.
+    # Along the stretch of spring outside the bob's ring, pixels carry the spring's colour; the
+    # ring and the hand's dot show in theirs.
+    from slime.app.render_scene import SceneFrames
+    from slime.render.draw2d import View2D
+    from slime.scenes.springs import BOB_RADIUS
+
+    scene = load_scene("springs")
+    for frame in range(frames):
+        scene.unattended(frame)
+        scene.step()
+    size = (800, 600)
+    painter = SceneFrames(ctx, size)
+    try:
+        rgb = painter.draw(scene)[..., :3].astype(int)
+    finally:
+        painter.release()
+    view = View2D(scene.bounds, scene.y_down, size)
+    bob, hand = scene.bobs.positions[0], scene.anchor
+    length = np.linalg.norm(hand - bob)
+    assert length > 2 * BOB_RADIUS  # the spring reaches well outside the ring
+
+    def seen(world, color, tol=40) -> bool:
+        x, y = np.floor(view.world_to_pixel(world)).astype(int)
+        block = rgb[y - 1 : y + 2, x - 1 : x + 2].reshape(-1, 3)
+        return bool(np.any(np.all(np.abs(block - np.round(np.array(color) * 255)) <= tol, axis=1)))
+
+    spring, ring, dot = (0.85, 0.85, 0.9), (0.4, 0.8, 1.0), (1.0, 0.5, 0.3)
+    direction = (hand - bob) / length
+    for along in np.linspace(BOB_RADIUS + 8.0, length - 8.0, 6):
+        assert seen(bob + along * direction, spring), along
+    assert seen(bob - BOB_RADIUS * direction, ring)
+    assert seen(hand, dot)
+    # Off the chain: the background.
+    away = bob - 0.5 * BOB_RADIUS * np.array([-direction[1], direction[0]])
+    assert not seen(away, spring, tol=20) and not seen(away, ring, tol=20)

@@ -101,8 +101,8 @@ class _Instanced:
         if count == 0:
             return
         self._reserve(count)
-        # Clipped into float32's range first: a runaway scene's 1e200 would warn on the cast (and
-        # draw nothing sensible either way); the GPU takes it as a far-off, clipped shape.
+        # Clipped into float32's range first (Renderer2D.draw already pulls world coordinates near
+        # the view): a 1e200 would warn on the cast.
         limit = np.finfo(np.float32).max
         self.instances.write(np.clip(data, -limit, limit).astype("f4").tobytes())
         self.vao.render(moderngl.TRIANGLE_STRIP, vertices=4, instances=count)
@@ -111,6 +111,36 @@ class _Instanced:
         for obj in (self.vao, self.instances, self.corners):
             if obj is not None:
                 obj.release()
+
+
+# How far outside the view (in view extents) a drawn point may lie before it is pulled in. The
+# shaders work in float32 pixels and square a segment's length: a point 1e3 views away is ~1e6
+# pixels off (its square 1e12, far inside float32) yet plainly off screen, so nothing visible
+# changes, while a runaway scene's 1e222 neither overflows on the CPU nor turns to inf/NaN on the GPU.
+_FAR = 1e3
+
+
+def _extent(view: View2D) -> float:
+    xmin, ymin, xmax, ymax = view.bounds
+    return max(xmax - xmin, ymax - ymin, 1e-12)
+
+
+def _near_view(view: View2D):
+    """A function clipping world points (..., 2) into the view's bounds grown by ``_FAR`` extents
+    on every side (NaN goes to the view's centre), without any floating-point warning."""
+    xmin, ymin, xmax, ymax = view.bounds
+    reach = _FAR * _extent(view)
+    low = np.array([xmin - reach, ymin - reach])
+    high = np.array([xmax + reach, ymax + reach])
+    centre = 0.5 * (low + high)
+
+    def near(points: np.ndarray) -> np.ndarray:
+        if np.isfinite(points).all() and (points >= low).all() and (points <= high).all():
+            return points  # the usual case: nothing to do
+        points = np.where(np.isnan(points), centre, points)
+        return np.clip(points, low, high)
+
+    return near
 
 
 class Renderer2D:
@@ -162,9 +192,10 @@ class Renderer2D:
         self.ctx.blend_equation = moderngl.FUNC_ADD
 
         dl = draw_list
+        near = _near_view(view)
         nb = len(dl.box_corners)
         if nb:
-            corners = np.asarray(dl.box_corners, dtype=np.float64).reshape(nb, 4)
+            corners = near(np.asarray(dl.box_corners, dtype=np.float64).reshape(nb, 2, 2)).reshape(nb, 4)
             filled = np.asarray(dl.box_filled, dtype=bool).reshape(nb, 1)
             boxes = np.hstack([corners, np.asarray(dl.box_colors).reshape(nb, 4), filled])
             # Filled boxes first so outlines drawn over them stay visible.
@@ -172,13 +203,14 @@ class Renderer2D:
             self._boxes.draw(boxes[order])
         nl = len(dl.line_segments)
         if nl:
-            segments = np.asarray(dl.line_segments, dtype=np.float64).reshape(nl, 4)
+            segments = near(np.asarray(dl.line_segments, dtype=np.float64).reshape(nl, 2, 2)).reshape(nl, 4)
             dashed = np.asarray(dl.line_dashed, dtype=bool).reshape(nl, 1) if len(dl.line_dashed) == nl else np.zeros((nl, 1))
             self._lines.draw(np.hstack([segments, np.asarray(dl.line_colors).reshape(nl, 4), dashed]))
         nc = len(dl.circle_centers)
         if nc:
-            centers = np.asarray(dl.circle_centers, dtype=np.float64).reshape(nc, 2)
+            centers = near(np.asarray(dl.circle_centers, dtype=np.float64).reshape(nc, 2))
             radii = np.asarray(dl.circle_radii, dtype=np.float64).reshape(nc, 1)
+            radii = np.clip(np.nan_to_num(radii, nan=0.0), 0.0, _FAR * _extent(view))
             filled = np.asarray(dl.circle_filled, dtype=bool).reshape(nc, 1)
             self._circles.draw(np.hstack([centers, radii, np.asarray(dl.circle_colors).reshape(nc, 4), filled]))
 

@@ -305,13 +305,16 @@ class SpringsScene(Scene2D):
         self.anchor = np.array(xy, dtype=np.float64).reshape(2)
 
     def unattended(self, frame: int) -> None:
-        # No mouse in a headless run: the hand traces a slow Lissajous loop (periods of 3 s and 2 s
+        # No mouse in a headless run: the hand traces a Lissajous loop (periods of 2 s and 4/3 s
         # at 60 steps per second) right of the HUD's column, so the springs have something to
         # follow; held still, the basic preset's bob just settles onto the hand and nothing shows.
+        # The periods are short enough that the basic bob trails by 60-110 px, so its spring shows
+        # well outside its 30 px ring, and still twice the bob's own period (about 44 frames at
+        # stiffness 0.02), so nothing resonates.
         t = frame / 60.0
         centre = np.array([0.6 * WINDOW[0], 0.5 * WINDOW[1]])
-        self.anchor = centre + np.array([0.22 * WINDOW[0] * np.sin(2 * np.pi * t / 3.0),
-                                         0.25 * WINDOW[1] * np.cos(2 * np.pi * t / 2.0)])
+        self.anchor = centre + np.array([0.22 * WINDOW[0] * np.sin(2 * np.pi * t / 2.0),
+                                         0.25 * WINDOW[1] * np.cos(2 * np.pi * t / (4.0 / 3.0))])
 
     def mouse_drag(self, xy, button: str) -> None:
         self.mouse_move(xy)
