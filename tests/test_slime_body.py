@@ -83,10 +83,15 @@ def test_ideal_volume_is_the_rest_mesh_not_the_analytic_sphere():
     analytic = 4.0 / 3.0 * math.pi * 2.0**3
     assert body.ideal_volume == pytest.approx(mesh_volume(body.positions, body.triangles), rel=1e-12)
     assert body.ideal_volume < 0.9 * analytic  # an 8 x 8 sphere is visibly smaller than the sphere
-    # So the rest shape feels no pressure at all (the seed's permanent bias is gone).
+    # So without surface tension the rest shape feels no pressure at all (no permanent bias).
     # (float32 rounding only: a millionth of the shape force at one radius of displacement)
-    prm = body.params
-    assert np.abs(body.internal_forces()).max() < 1e-6 * prm.mass * prm.shape_stiffness * prm.radius
+    dry = SlimeBody(SlimeParams(stacks=8, slices=8, radius=2.0, surface_tension=0.0))
+    prm = dry.params
+    assert np.abs(dry.internal_forces()).max() < 1e-6 * prm.mass * prm.shape_stiffness * prm.radius
+    # With it, the rest pressure holds the skin's pull; what the uneven UV mesh leaves over would
+    # move a vertex by under half a per cent of the radius against the shape force.
+    residual = np.abs(body.internal_forces() / body.mass[:, None]).max()
+    assert 0.0 < residual < 0.005 * prm.shape_stiffness * prm.radius
 
 
 def test_rest_band_volumes_are_mirror_symmetric():
@@ -138,7 +143,7 @@ def test_strong_poke_dents_and_recovers():
     assert max(abs(e) for e in errors[:30]) > 0.02  # it really was a strong poke
     assert max(abs(e) for e in errors) < 0.10
     assert abs(errors[-1]) < 0.01
-    assert body.shape_error() < resting_shape + 0.03
+    assert body.shape_error() < resting_shape + 0.05
 
 
 def test_poke_in_free_space_returns_to_a_sphere():
@@ -146,7 +151,7 @@ def test_poke_in_free_space_returns_to_a_sphere():
     body.poke(body.centroid() + [1.0, 0.0, 0.0], [-500.0, 0.0, 0.0], radius=0.8)
     assert body.shape_error() < 1e-9  # a velocity change: nothing moved yet
     run(body, 0.15)
-    assert body.shape_error() > 0.1
+    assert body.shape_error() > 0.04
     run(body, 3.0)  # wobble amplitude decays as exp(-viscosity t / 2)
     assert body.shape_error() < 0.01
     assert abs(volume_error(body)) < 0.001
@@ -222,12 +227,13 @@ def test_a_sideways_push_rolls_it_and_it_keeps_its_shape():
     resting_shape = body.shape_error()
     x0 = body.centroid()[0]
     body.velocities[:] += [3.0, 0.0, 0.0]
-    angles, shapes = [], []
+    angles, shapes, axis_z = [], [], None
     for _ in range(120):
         body.step()
         angles.append(rotation_angle(body.orientation()))
         shapes.append(body.shape_error())
-    axis_z = body.orientation()[1, 0] - body.orientation()[0, 1]  # rolling toward +x turns about -z
+        if axis_z is None and angles[-1] > math.radians(30):
+            axis_z = body.orientation()[1, 0] - body.orientation()[0, 1]  # rolling toward +x turns about -z
     assert max(angles) > math.radians(30)
     assert axis_z < 0
     assert body.centroid()[0] - x0 > 0.5
@@ -288,7 +294,7 @@ def test_fuzz_never_produces_nan():
         if kind == 0:
             body.poke(c + rng.normal(size=3), rng.normal(size=3) * 10 ** rng.uniform(0, 6))
         elif kind == 1:
-            body.spike(rng.uniform(0, 5), seed=k)
+            body.spike(rng.uniform(0, 1), seed=k)  # up to MAX_SPIKE
         elif kind == 2:
             body.positions[:] = c  # collapsed to a point
         elif kind == 3:
@@ -447,7 +453,7 @@ def test_pinned_trajectory_hash():
         [sys.executable, "-c", _PINNED, here], env=_portable_env(), capture_output=True, text=True, timeout=120
     )
     assert run_.returncode == 0, run_.stderr
-    assert run_.stdout.strip() == "34372cbfb420cb527ead0a6488e67e761431f624e6ddc7cdf81e6e237bf0458d"
+    assert run_.stdout.strip() == "de6fc88789fbfb7728d1cea406b93d8d19ec846b3d014691a628010dfcd7f5f9"
 
 
 # ---------------------------------------------------------------- params

@@ -65,7 +65,7 @@ from slime.physics.shape_matching import (
 )
 from slime.physics.slime_params import SlimeParams
 from slime.physics.sphere import ring_grid, sphere_strip, sphere_triangles, uv_sphere, vertex_count
-from slime.physics.volume import GridVolume, fill_grid, mesh_volume
+from slime.physics.volume import GridVolume, fill_grid, mesh_volume, vertex_area_vectors
 
 __all__ = ["SlimeBody", "SlimeParams", "wendland"]
 
@@ -81,10 +81,25 @@ def wendland(q: np.ndarray) -> np.ndarray:
 
 
 def _vec3(name: str, value) -> np.ndarray:
-    arr = np.asarray(value, dtype=np.float64).reshape(-1)
+    try:
+        arr = np.asarray(value, dtype=np.float64).reshape(-1)
+    except (TypeError, ValueError):
+        raise ValueError(f"{name} must be a finite 3-vector, got {value!r}") from None
     if arr.shape != (3,) or not np.all(np.isfinite(arr)):
         raise ValueError(f"{name} must be a finite 3-vector, got {value!r}")
     return arr
+
+
+def _magnitude(vector: np.ndarray) -> float:
+    """Euclidean length without overflow (a 1e200 force has a finite length of about 1.7e200)."""
+    big = float(np.max(np.abs(vector)))
+    if big == 0.0:
+        return 0.0
+    return big * float(np.linalg.norm(vector / big))
+
+
+MAX_SPIKE = 1.0  # spike(amount): the largest scatter, in radii, the body is built to come back from
+MAX_SPREAD = 100.0  # radii from the centroid beyond which a vertex means the state is broken
 
 
 class SlimeBody:
@@ -129,6 +144,7 @@ class SlimeBody:
         size = (s + 1) * (n + 1)
         self._chunks = [slice(a, min(a + _CHUNK, size)) for a in range(0, size, _CHUNK)]
         self._pressure = np.zeros((3, s - 1, n), dtype=np.float32)
+        self._tension = np.zeros((3, s - 1, n), dtype=np.float32)
         self._affine = np.zeros((3, 12), dtype=np.float32)
         self._volume32 = GridVolume(s, n, np.float32)
         self._volume64 = GridVolume(s, n, np.float64)
@@ -154,6 +170,23 @@ class SlimeBody:
         self.ideal_volume = mesh_volume(self.rest_offsets, self.triangles)
         # Pressure per unit relative volume error: omega^2 of the breathing mode = volume_stiffness.
         self.pressure_scale = prm.volume_stiffness * prm.radius * prm.mass / (3.0 * self.rest_area)
+        # How far the rest surface spreads (sum |dV/dx|^2 / m), the volume force's yardstick: see
+        # slime_forces.add_volume_pressure.
+        grad_v = vertex_area_vectors(self.rest_offsets, self.triangles)
+        self.rest_spread = float(np.einsum("ij,ij->", grad_v, grad_v / self.mass[:, None]))
+        # The surface tension in force: the parameter times the factor that keeps it stable at
+        # this resolution and substep (see slime_forces.tension_relief).
+        relief = plain.tension_relief(self.mass, plain.area_stiffness(self.rest_offsets, self.triangles),
+                                      prm.surface_tension, prm.substep_dt)
+        self.tension = prm.surface_tension * relief
+        # The pressure that holds the rest shape against that tension (the Laplace pressure
+        # 2 gamma / R of a drop, measured on the mesh): the rest pull projected onto dV/dx.
+        grad_a = plain.area_gradient(self.rest_offsets, self.triangles)
+        self.rest_pressure = self.tension * float(np.einsum("ij,ij->", grad_a, grad_v) / np.einsum("ij,ij->", grad_v, grad_v))
+        # Fast path: tension / m per ring vertex (the grid's area gradient is doubled: / 2).
+        weight = self.tension / self.mass / 2.0
+        self._tension_weight = weight[1:-1].reshape(s - 1, n).astype(np.float32)
+        self._tension_pole = (weight[0], weight[-1])
         # Regularises the inertia tensor of a collapsed body (a millionth of the rest one).
         self.inertia_floor = 1e-6 * prm.mass * prm.radius**2
         rest5 = np.zeros((5, s + 1, n + 1))
@@ -330,15 +363,28 @@ class SlimeBody:
         ratio = min(max((self.ideal_volume - volume) / self.ideal_volume, -1.0), 1.0)
         if ratio != ratio:  # NaN
             ratio = 0.0
-        pressure = self.pressure_scale * ratio / 6.0
         np.multiply(grad6[:, 1:s, :n], self._grid_inv_mass, out=self._pressure)
+        pole_n = grad6[:, 0, :n].sum(axis=1, dtype=np.float64)
+        pole_s = grad6[:, s, :n].sum(axis=1, dtype=np.float64)
+        spread = (float(np.vdot(self._pressure, grad6[:, 1:s, :n])) + float(pole_n @ pole_n) / self.mass[0]
+                  + float(pole_s @ pole_s) / self.mass[-1]) / 36.0
+        limit = 1.0 if not spread > self.rest_spread else self.rest_spread / spread
+        pressure = (self.rest_pressure + self.pressure_scale * limit * ratio) / 6.0
         self._pressure *= np.float32(pressure)
         acc[:, 1:s, :n] += self._pressure
 
+        tension_n = tension_s = 0.0
+        if prm.surface_tension > 0.0:
+            area2 = self._volume32.area_gradient()
+            np.multiply(area2[:, 1:s, :n], self._tension_weight, out=self._tension)
+            acc[:, 1:s, :n] -= self._tension
+            tension_n = self._tension_pole[0] * area2[:, 0, :n].sum(axis=1, dtype=np.float64)
+            tension_s = self._tension_pole[1] * area2[:, s, :n].sum(axis=1, dtype=np.float64)
+
         out = self._acc
         np.copyto(out[:, 1:-1].reshape(3, s - 1, n), acc[:, 1:s, :n])
-        out[:, 0] = acc[:, 0, 0] + pressure * grad6[:, 0, :n].sum(axis=1, dtype=np.float64) / self.mass[0]
-        out[:, -1] = acc[:, s, 0] + pressure * grad6[:, s, :n].sum(axis=1, dtype=np.float64) / self.mass[-1]
+        out[:, 0] = acc[:, 0, 0] + pressure * pole_n / self.mass[0] - tension_n
+        out[:, -1] = acc[:, s, 0] + pressure * pole_s / self.mass[-1] - tension_s
         if not internal_only and self._grab_index is not None:
             self._add_grab_pull(out, x, v, h)
         np.minimum(out, prm.max_acceleration, out=out)
@@ -377,13 +423,14 @@ class SlimeBody:
         self.time += h
 
     def step(self) -> None:
-        """One frame: ``substeps`` substeps of ``dt / substeps``; a non-finite result is recovered."""
+        """One frame: ``substeps`` substeps of ``dt / substeps``; a broken result (``_healthy``) is
+        recovered."""
         h = self.params.substep_dt
         with np.errstate(all="ignore"):
             for _ in range(self.params.substeps):
                 self.substep(h)
-        x, v = self.particles.positions, self.particles.velocities
-        if np.isfinite(x.sum()) and np.isfinite(v.sum()):
+        if self._healthy():
+            x = self.particles.positions
             if self.params.plain_forces:
                 # The fast path tracks these each substep; keep them current so switching back,
                 # orientation() and recovery carry on from here.
@@ -396,8 +443,22 @@ class SlimeBody:
         else:
             self._recover()
 
+    def _healthy(self) -> bool:
+        """The state the forces can work from: finite, no vertex farther than ``MAX_SPREAD`` radii
+        from the centroid, no speed above max_speed. The forces themselves keep a body inside
+        these; a state outside them was written from outside or came from an edited force (the
+        plain path computes in float64 and would carry a 1e300 velocity along), and both paths
+        recover from it the same way."""
+        x, v = self.particles.positions, self.particles.velocities
+        if not (np.isfinite(x.sum()) and np.isfinite(v.sum())):
+            return False
+        if np.abs(v).max() > self.params.max_speed:
+            return False
+        spread = np.abs(x - self.centroid()).max()
+        return bool(spread <= MAX_SPREAD * self.params.radius)
+
     def _recover(self) -> None:
-        """Non-finite state: put the rest shape back at the last good centroid and orientation, still."""
+        """Broken state (see ``_healthy``): put the rest shape back at the last good centroid and orientation, still."""
         self.recoveries += 1
         self._quaternion = self._good_quaternion
         rotation = np.array(quaternion_matrix(self._quaternion))
@@ -423,17 +484,24 @@ class SlimeBody:
         nearest vertex."""
         prm = self.params
         force = _vec3("force", force)
-        radius = 1.5 * prm.radius if radius is None else float(radius)
+        radius = 1.5 * prm.radius if radius is None else radius
+        try:
+            radius = float(radius)
+        except (TypeError, ValueError):
+            raise ValueError(f"poke radius must be a number, got {radius!r}") from None
         if not (np.isfinite(radius) and radius > 0.0):
-            raise ValueError(f"poke radius must be positive, got {radius}")
+            raise ValueError(f"poke radius must be positive and finite, got {radius}")
         nearest = self._nearest(point)
         d = self.positions - self.positions[nearest]
         weight = wendland(np.sqrt(np.einsum("ij,ij->i", d, d)) / radius)
         total = float(self.mass @ weight)
-        delta = force * (prm.dt / total)  # velocity change at weight 1
-        peak = float(np.linalg.norm(delta))
-        if peak > prm.max_speed:
-            delta *= prm.max_speed / peak
+        # Length and direction apart, so that no force is too large to compute: the velocity change
+        # at weight 1 is |F| dt / total, clamped to max_speed.
+        strength = _magnitude(force)
+        if strength == 0.0:
+            return nearest
+        speed = min(strength * (prm.dt / total), prm.max_speed)
+        delta = (force / strength) * speed
         self.particles.velocities += weight[:, None] * delta
         return nearest
 
@@ -442,7 +510,10 @@ class SlimeBody:
         ``release``, ``drag_to`` pulls it and its neighbourhood (within ``grab_falloff * radius``,
         Wendland weights) toward a target; the target starts where the vertex is."""
         if np.ndim(index_or_point) == 0:
-            index = int(index_or_point)
+            index = index_or_point
+            if isinstance(index, (bool, np.bool_)) or not isinstance(index, (int, np.integer)):
+                raise ValueError(f"grab takes a vertex index (an integer) or a point, got {index_or_point!r}")
+            index = int(index)
             if not 0 <= index < self.positions.shape[0]:
                 raise ValueError(f"vertex index {index} out of range 0..{self.positions.shape[0] - 1}")
         else:
@@ -491,9 +562,12 @@ class SlimeBody:
     def spike(self, amount: float = 0.5, seed=None) -> None:
         """The seed's scatter: every vertex jumps ``amount * radius`` along its own random direction
         (uniform on the sphere, from a numpy Generator seeded with ``seed``)."""
-        amount = float(amount)
-        if not np.isfinite(amount):
-            raise ValueError(f"spike amount must be finite, got {amount}")
+        try:
+            amount = float(amount)
+        except (TypeError, ValueError):
+            raise ValueError(f"spike amount must be a number, got {amount!r}") from None
+        if not 0.0 <= amount <= MAX_SPIKE:
+            raise ValueError(f"spike amount must be between 0 and {MAX_SPIKE:g} radii, got {amount}")
         rng = np.random.default_rng(seed)
         direction = rng.normal(size=self.positions.shape)
         length = np.linalg.norm(direction, axis=1, keepdims=True)

@@ -27,16 +27,80 @@ def centroid(x: np.ndarray, mass: np.ndarray) -> np.ndarray:
     return mass @ x / mass.sum()
 
 
-def add_volume_pressure(forces, x, triangles, ideal_volume: float, pressure_scale: float) -> float:
+def add_volume_pressure(forces, x, triangles, mass, ideal_volume: float, pressure_scale: float,
+                        rest_spread: float, rest_pressure: float = 0.0) -> float:
     """Pressure along the volume gradient (the area-weighted vertex normals of the deformed
-    surface), proportional to the relative volume error, clamped to +-100 %. The gradient of the
-    volume sums to zero over a closed surface, so the pressure moves no momentum. Returns the
-    current volume."""
+    surface): ``rest_pressure``, which holds the rest shape against its surface tension as the
+    Laplace pressure 2 gamma / R holds a drop, plus a part proportional to the relative volume
+    error, clamped to +-100 %. The gradient of the volume sums
+    to zero over a closed surface, so the pressure moves no momentum. Returns the current volume.
+
+    The error part is divided by how far the surface has spread, S / S0 with S = sum |dV/dx|^2 / m
+    (S0 at rest), whenever S > S0. The stiffness of the volume constraint along its own direction
+    is pressure_scale S / V0: it grows with the square of the surface area, and an inflated or
+    spiked body would outrun the integrator (23x its volume after one hard scatter). Normalised,
+    the breathing mode keeps omega^2 = volume_stiffness at any size, like a position-based volume
+    constraint, while at rest nothing changes."""
     grad = vertex_area_vectors(x, triangles)  # dV/dx, outward
     volume = mesh_volume(x, triangles)
     error = np.clip((ideal_volume - volume) / ideal_volume, -1.0, 1.0)
-    forces += pressure_scale * error * grad
+    spread = float(np.sum(grad * grad / mass[:, None]))
+    limit = rest_spread / spread if spread > rest_spread else 1.0
+    forces += (rest_pressure + pressure_scale * limit * error) * grad
     return volume
+
+
+def area_gradient(x, triangles) -> np.ndarray:
+    """(P, 3): the gradient of the total surface area. For a triangle (a, b, c) with unit normal u,
+    dA/da = u x (c - b) / 2 (and cyclically): it pulls each corner toward the opposite edge,
+    within the triangle's plane. A collapsed triangle (no normal) contributes nothing."""
+    pts = np.asarray(x, dtype=np.float64)
+    corners = [pts[triangles[:, k]] for k in range(3)]
+    normal = np.cross(corners[1] - corners[0], corners[2] - corners[0])
+    length = np.linalg.norm(normal, axis=1, keepdims=True)
+    unit = np.divide(normal, length, out=np.zeros_like(normal), where=length > 1e-300)
+    out = np.zeros_like(pts)
+    for k in range(3):
+        opposite = corners[(k + 2) % 3] - corners[(k + 1) % 3]
+        half = 0.5 * np.cross(unit, opposite)
+        for axis in range(3):
+            out[:, axis] += np.bincount(triangles[:, k], weights=half[:, axis], minlength=pts.shape[0])
+    return out
+
+
+def area_stiffness(x, triangles) -> np.ndarray:
+    """(P,): an upper estimate of how stiff the area is at each vertex, sum over its triangles of
+    |opposite edge|^2 / (2 area) (the size of the area's Hessian there, cot-weights summed)."""
+    pts = np.asarray(x, dtype=np.float64)
+    corners = [pts[triangles[:, k]] for k in range(3)]
+    doubled = np.linalg.norm(np.cross(corners[1] - corners[0], corners[2] - corners[0]), axis=1)
+    doubled = np.maximum(doubled, 1e-300)
+    out = np.zeros(pts.shape[0])
+    for k in range(3):
+        opposite = corners[(k + 2) % 3] - corners[(k + 1) % 3]
+        out += np.bincount(triangles[:, k], weights=np.einsum("ij,ij->i", opposite, opposite) / doubled,
+                           minlength=pts.shape[0])
+    return out
+
+
+def tension_relief(mass, stiffness, tension: float, h: float) -> float:
+    """The factor 1 / (1 + 2 h^2 gamma max(K / m)) that keeps the surface tension stable. Tension
+    stiffens as the mesh refines (a vertex's mass shrinks, its area Hessian K does not), so
+    explicit steps blow up past gamma ~ 1.4 N/m at 128 x 128. Scaled so, the stiffest mode keeps
+    h^2 omega^2 < 1 whatever gamma and the resolution (Gershgorin: the Hessian's largest
+    eigenvalue is below 2 K). One factor for every vertex, so the force stays a gradient: it
+    moves no momentum and applies no torque."""
+    return 1.0 / (1.0 + 2.0 * h * h * tension * float(np.max(stiffness / mass)))
+
+
+def add_surface_tension(forces, x, triangles, tension: float) -> None:
+    """-gamma dA/dx: the surface pulls itself smooth and small, like a drop's skin. Folds and
+    cones cost area, so a dent rounds off. The area does not change when the body moves or turns,
+    so its gradient moves no momentum and applies no torque. (The rest sphere's own tension,
+    which would shrink it, is held by ``rest_pressure`` in ``add_volume_pressure``.) ``tension``
+    is the one in force: ``surface_tension`` times ``tension_relief``."""
+    if tension > 0.0:
+        forces -= tension * area_gradient(x, triangles)
 
 
 def best_fit_rotation(x, mass, rest_offsets, fallback=np.eye(3)) -> np.ndarray:
@@ -90,11 +154,13 @@ def add_gravity(forces, mass, gravity) -> None:
 
 def slime_forces(body, h: float, internal_only: bool = False) -> np.ndarray:
     """All the forces on a ``SlimeBody``'s vertices for a substep of length h (no grab, no floor),
-    in the order the physics reads: volume, shape, viscosity, then drag and gravity."""
+    in the order the physics reads: volume, surface tension, shape, viscosity, then drag and gravity."""
     prm = body.params
     x, v, m = body.positions, body.velocities, body.mass
     forces = np.zeros_like(x)
-    add_volume_pressure(forces, x, body.triangles, body.ideal_volume, body.pressure_scale)
+    add_volume_pressure(forces, x, body.triangles, m, body.ideal_volume, body.pressure_scale, body.rest_spread,
+                        body.rest_pressure)
+    add_surface_tension(forces, x, body.triangles, body.tension)
     add_shape_restoring(forces, x, m, body.rest_offsets, prm.shape_stiffness, best_fit_rotation(x, m, body.rest_offsets))
     # Viscosity and drag together decay exactly over the substep; each takes its share of the rate.
     total = prm.viscosity + (0.0 if internal_only else prm.air_drag)

@@ -63,8 +63,9 @@ class SlimeParams:
     mass: float = 1.0  # total mass (kg), spread over the vertices by their share of the rest surface
     # --- material ---
     volume_stiffness: float = 10000.0 # 1/s^2: breathing-mode omega^2 from the pressure
-    shape_stiffness: float = 800.0 # 1/s^2: pull toward the best-fit rotated rest sphere
-    viscosity: float = 10.0 # 1/s: decay rate of motion relative to the body's rigid motion
+    shape_stiffness: float = 3000.0  # 1/s^2: pull toward the best-fit rotated rest sphere
+    viscosity: float = 25.0  # 1/s: decay rate of motion relative to the body's rigid motion
+    surface_tension: float = 2.0  # N/m: the skin's pull toward less area (rounds dents and folds)
     air_drag: float = 0.05  # 1/s: decay rate of absolute velocity
     # --- world ---
     gravity: tuple = (0.0, -9.81, 0.0)  # m/s^2
@@ -100,6 +101,7 @@ class SlimeParams:
             "volume_stiffness",
             "shape_stiffness",
             "viscosity",
+            "surface_tension",
             "air_drag",
             "floor_friction",
         ):

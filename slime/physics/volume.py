@@ -49,6 +49,7 @@ class GridVolume:
         # Per grid node: sum of the doubled area vectors of its triangles (= 6 grad V). Last column 0.
         self.grad6 = z(3, s + 1, n + 1)
         self.product = z(3, s + 1, n + 1)
+        self.unit1 = None  # area-gradient buffers, made on first use
 
     def compute(self, x5: np.ndarray) -> np.ndarray:
         """Fill ``n1``, ``n2`` and ``grad6`` from grid positions ``x5`` (5, stacks + 1, slices + 1),
@@ -71,6 +72,57 @@ class GridVolume:
         g += self.quad[:, :-1, 1:]
         g += self.n2[:, :-1, :n]
         return self.grad6
+
+    def area_gradient(self) -> np.ndarray:
+        """After ``compute``: twice the gradient of the surface area at every grid node (3, stacks
+        + 1, slices + 1; pole rows hold per-column parts, last column 0). For a triangle with unit
+        normal u, 2 dA/dx at a corner is u x (the opposite edge, counter-clockwise):
+
+            T1 = (a, b, c): a: u1 x (c - b), b: u1 x (a - c), c: u1 x (b - a)
+            T2 = (c, b, d): c: u2 x (d - b), b: u2 x (c - d), d: u2 x (b - c)
+
+        gathered like ``grad6``. A collapsed triangle (zero normal) contributes nothing."""
+        if self.unit1 is None:
+            self._init_area_buffers()
+        s, n = self.stacks, self.slices
+        for normal, unit in ((self.n1, self.unit1), (self.n2, self.unit2)):
+            quad = normal[:, 1 : s + 1, 1:]
+            np.multiply(quad, quad, out=self.t1)
+            length = self.length
+            np.sum(self.t1, axis=0, out=length)
+            np.sqrt(length, out=length)
+            np.maximum(length, self._tiny, out=length)
+            np.divide(quad, length, out=unit[:3])
+            unit[3:5] = unit[0:2]
+        down, right, diag = self.down, self.right, self.diag
+        # Roles, padded like n1 (quad (i, j) at (i + 1, j + 1)).
+        ra, rb, rc, rd = self.role_a, self.role_b, self.role_c, self.role_d
+        self._cross(self.unit1, diag, ra[:, 1 : s + 1, 1:])
+        self._cross(right[:, :s, :], self.unit1, rb[:, 1 : s + 1, 1:])  # u1 x (a - c) = right x u1
+        self._cross(self.unit1, down[:, :, :n], rc[:, 1 : s + 1, 1:])
+        self._cross(self.unit2, right[:, 1:, :], self.tmp3)
+        rc[:, 1 : s + 1, 1:] += self.tmp3
+        self._cross(down[:, :, 1:], self.unit2, self.tmp3)  # u2 x (c - d) = down(i, j + 1) x u2
+        rb[:, 1 : s + 1, 1:] += self.tmp3
+        self._cross(diag, self.unit2, rd[:, 1 : s + 1, 1:])  # u2 x (b - c) = diag x u2
+        for role in (ra, rb, rc, rd):
+            role[:, :, 0] = role[:, :, n]
+        g = self.area2[:, :, :n]
+        np.add(ra[:, 1:, 1:], rc[:, 1:, :n], out=g)
+        g += rb[:, :-1, 1:]
+        g += rd[:, :-1, :n]
+        return self.area2
+
+    def _init_area_buffers(self) -> None:
+        s, n = self.stacks, self.slices
+        z = lambda *shape: np.zeros(shape, dtype=self.dtype)  # noqa: E731
+        self.unit1 = z(5, s, n)
+        self.unit2 = z(5, s, n)
+        self.length = z(s, n)
+        self.tmp3 = z(3, s, n)
+        self.role_a, self.role_b, self.role_c, self.role_d = (z(3, s + 2, n + 1) for _ in range(4))
+        self.area2 = z(3, s + 1, n + 1)
+        self._tiny = self.dtype.type(np.finfo(self.dtype).tiny) * self.dtype.type(1e6)
 
     def _cross(self, a: np.ndarray, b: np.ndarray, out: np.ndarray) -> None:
         np.multiply(a[1:4], b[2:5], out=self.t1)
