@@ -30,11 +30,12 @@ def slime_mask(img: np.ndarray) -> np.ndarray:
 class Demo:
     """The demo in a subprocess on ``display``; its stdout lines are collected as they come."""
 
-    def __init__(self, display: str, folder: Path):
+    def __init__(self, display: str, folder: Path, **options):
         self.env = dict(os.environ, DISPLAY=display, SLIME_DEMO_LOG="1")
         self.env.pop("WAYLAND_DISPLAY", None)
         self.folder = folder
-        code = f"from slime.app.demo import run_demo; raise SystemExit(run_demo(size={WINDOW!r}))"
+        arguments = "".join(f", {name}={value!r}" for name, value in options.items())
+        code = f"from slime.app.demo import run_demo; raise SystemExit(run_demo(size={WINDOW!r}{arguments}))"
         self.proc = subprocess.Popen([sys.executable, "-c", code], cwd=folder, env=self.env, text=True,
                                      stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
         self.lines: list[str] = []
