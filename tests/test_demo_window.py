@@ -70,6 +70,12 @@ class Demo:
             assert im.size == WINDOW
             return np.asarray(im.convert("RGB"))
 
+    def stop(self) -> None:
+        """Kill the demo if a failed test left it running."""
+        if self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait(timeout=10)
+
     def logged(self, word: str) -> list[str]:
         return [ln for ln in self.lines if ln.startswith(word + " ")]
 
@@ -116,9 +122,7 @@ def test_window_click_pokes_and_drag_pulls_the_slime(xvfb, tmp_path):
         demo.xdo("key", "Escape")
         assert demo.proc.wait(timeout=20) == 0
     finally:
-        if demo.proc.poll() is None:
-            demo.proc.kill()
-            demo.proc.wait(timeout=10)
+        demo.stop()
 
 
 def test_no_display_gives_one_line_and_status_2(monkeypatch, capsys):

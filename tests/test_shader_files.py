@@ -219,6 +219,4 @@ def test_demo_window_reloads_on_save_and_on_f5(xvfb, folder, tmp_path):
         demo.xdo("key", "Escape")
         assert demo.proc.wait(timeout=20) == 0
     finally:
-        if demo.proc.poll() is None:
-            demo.proc.kill()
-            demo.proc.wait(timeout=10)
+        demo.stop()
