@@ -104,7 +104,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub.add_parser("scenes", help="list the scenes")
 
     shaders = sub.add_parser("shaders", help="copy the GLSL shaders out to edit them (see --shaders)")
-    shaders_sub = shaders.add_subparsers(dest="shaders_command", parser_class=_Parser, required=True)
+    shaders_sub = shaders.add_subparsers(dest="shaders_command", metavar="export", parser_class=_Parser, required=True)
     export = shaders_sub.add_parser("export", help="write a copy of every shader file into DIR")
     export.add_argument("dir", metavar="DIR", help="folder to create (or an empty one)")
     export.add_argument("--force", action="store_true", help="overwrite the shader files in a folder that is not empty")

@@ -4,7 +4,11 @@ broken shader folder, and `slime shaders export`."""
 
 from __future__ import annotations
 
+import os
 import re
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import numpy as np
@@ -220,3 +224,61 @@ def test_demo_window_reloads_on_save_and_on_f5(xvfb, folder, tmp_path):
         assert demo.proc.wait(timeout=20) == 0
     finally:
         demo.stop()
+
+
+SCENE_WINDOW = """
+import sys
+sys.path.insert(0, {tests!r})
+from test_draw2d import DemoScene
+from slime.app.scene_window import run_scene_instance
+sys.exit(run_scene_instance(DemoScene(), size=(480, 360), window="pyglet", shaders={shaders!r}))
+"""
+
+
+def test_scene_window_redraws_an_edited_shader_and_reports_a_broken_one(xvfb, folder, tmp_path):
+    env = {**os.environ, "DISPLAY": xvfb}
+    env.pop("WAYLAND_DISPLAY", None)
+    script = SCENE_WINDOW.format(tests=str(Path(__file__).parent), shaders=str(folder))
+    app = subprocess.Popen([sys.executable, "-c", script], cwd=tmp_path, env=env, text=True,
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+
+    def xdo(*args):
+        return subprocess.run(["xdotool", *args], env=env, capture_output=True, text=True, timeout=30)
+
+    def screenshot() -> np.ndarray:
+        known = set(tmp_path.glob("slime-demo-*.png"))
+        xdo("key", "p")
+        deadline = time.monotonic() + 15
+        while time.monotonic() < deadline:
+            new = set(tmp_path.glob("slime-demo-*.png")) - known
+            if new:
+                time.sleep(0.2)
+                return np.asarray(Image.open(new.pop()).convert("RGB"))
+            time.sleep(0.05)
+        raise AssertionError("no screenshot")
+
+    try:
+        found = xdo("search", "--sync", "--name", "slime demo scene")
+        assert found.returncode == 0, found.stderr
+        xdo("mousemove", "--window", found.stdout.split()[0], "240", "60")  # keyboard focus follows the pointer
+        time.sleep(0.5)
+        assert magenta(screenshot()) == 0
+        edit(folder / "draw2d_circle.frag", "    f_color = vec4(v_color.rgb, v_color.a * coverage);",
+             "    f_color = vec4(1.0, 0.0, 1.0, coverage);")
+        time.sleep(0.8)  # the watch looks every quarter second
+        assert magenta(screenshot()) > 100, "the saved shader did not reach the window"
+        edit(folder / "draw2d_circle.frag", "coverage);", "coverage)")
+        time.sleep(0.8)
+        assert magenta(screenshot()) > 100, "a broken shader must leave the last good one drawing"
+        xdo("key", "F5")
+        time.sleep(0.5)
+        xdo("key", "Escape")
+        out, err = app.communicate(timeout=20)
+        assert app.returncode == 0, err
+        broken = [line for line in err.splitlines() if "draw2d_circle.frag:" in line and ": error:" in line]
+        assert len(broken) == 2, err  # once on save, once more on F5
+        assert "Traceback" not in err
+    finally:
+        if app.poll() is None:
+            app.kill()
+            app.wait()
