@@ -59,7 +59,8 @@ def _add_window(p: argparse.ArgumentParser, size: str) -> None:
 
 def _add_shaders(p: argparse.ArgumentParser) -> None:
     p.add_argument("--shaders", metavar="DIR",
-                   help="draw with the shaders in DIR (a copy from `slime shaders export DIR`); windows reload them as they change")
+                   help="draw with the shaders in DIR (a copy from `slime shaders export DIR`); "
+                        "windows reload them as they change")
 
 
 def _add_resolution(p: argparse.ArgumentParser) -> None:

@@ -45,7 +45,8 @@ def test_splice_maps_every_line_back_through_include():
     spliced = source.text.splitlines()
     assert not any(line.lstrip().startswith("#include") for line in spliced)
     n = next(i for i, line in enumerate(spliced, 1) if line.startswith("vec3 shadow_factor"))
-    assert source.where(n) == f"{_shown(default_folder() / 'shadow.glsl')}:{line_of(default_folder() / 'shadow.glsl', 'vec3 shadow_factor')}"
+    glsl = default_folder() / "shadow.glsl"
+    assert source.where(n) == f"{_shown(glsl)}:{line_of(glsl, 'vec3 shadow_factor')}"
     m = next(i for i, line in enumerate(spliced, 1) if "vec3 sky(vec3 dir)" in line)
     assert source.where(m).endswith(f"backdrop.frag:{line_of(default_folder() / 'backdrop.frag', 'vec3 sky(vec3 dir)')}")
     assert {p.name for p in source.files} == {"backdrop.frag", "shadow.glsl"}
@@ -65,7 +66,8 @@ def test_include_cycle_and_missing_include_are_one_line_each(tmp_path):
     (tmp_path / "c.frag").write_text('#version 330\n\n#include "nope.glsl"\n')
     with pytest.raises(ShaderError) as info:
         splice(tmp_path / "c.frag")
-    assert len(info.value.lines) == 1 and info.value.lines[0].endswith('c.frag:3: error: cannot #include "nope.glsl": no such file beside it')
+    assert len(info.value.lines) == 1
+    assert info.value.lines[0].endswith('c.frag:3: error: cannot #include "nope.glsl": no such file beside it')
 
 
 def test_other_drivers_messages_map_too():

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import sys
+import textwrap
 import time
 from pathlib import Path
 
@@ -63,26 +64,27 @@ def shader_failure(who: str, exc) -> int:
     line per compiler message on stderr, then the exit status for bad input."""
     for line in exc.lines:
         print(line, file=sys.stderr)
-    print(f"{who}: the shaders above do not compile; fix them (the window reloads them as you save)",
-          file=sys.stderr, flush=True)
+    print(f"{who}: the shaders above do not compile; fix them and start again "
+          "(a running window reloads them as they are saved)", file=sys.stderr, flush=True)
     return SHADER_FAILED_STATUS
 
 
 def draw_shader_errors(text, errors, size, scale: float = 1.0) -> None:
     """The compiler's messages in a box along the bottom of the window (over everything), while
-    the last good programs keep drawing."""
+    the last good programs keep drawing; lines too long for the window are wrapped."""
     if not errors:
         return
     lines = ["shader error: still drawing with the last good shaders (save a fix or press F5)", *errors[:12]]
     if len(errors) > 12:
         lines.append(f"... and {len(errors) - 12} more (all of them are on the terminal)")
     margin = 8 * scale
+    width = text.measure(lines, scale=scale, background=0.92)[0]
+    room = size[0] - 2 * margin
+    if width > room:  # wrap at the characters that fit (the font's mean width), continuations indented
+        fit = max(16, int(max(len(line) for line in lines) * room / width) - 1)
+        lines = [part for line in lines for part in textwrap.wrap(line, fit, subsequent_indent="    ")]
     w, h = text.measure(lines, scale=scale, background=0.92)
-    fit = min(1.0, (size[0] - 2 * margin) / max(w, 1))
-    if fit < 1.0:  # long paths: shrink the box rather than cut the line numbers off
-        scale *= max(fit, 0.5)
-        w, h = text.measure(lines, scale=scale, background=0.92)
-    text.draw(lines, margin, size[1] - h - margin, size, scale=scale, background=0.92)
+    text.draw(lines, margin, max(0.0, size[1] - h - margin), size, scale=scale, background=0.92)
 
 
 def setup_problem(exc: BaseException) -> bool:

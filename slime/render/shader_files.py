@@ -126,7 +126,7 @@ def compiler_messages(log: str, sources: dict) -> list[str]:
     out = []
     for raw in log.splitlines():
         line = raw.strip()
-        if not line or set(line) == {"="} or line.startswith("GLSL Compiler failed") or line.startswith("GLSL Linker failed"):
+        if not line or set(line) == {"="} or line.startswith(("GLSL Compiler failed", "GLSL Linker failed")):
             continue
         if line in sources or line == "Program":
             stage = line
