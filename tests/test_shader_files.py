@@ -284,3 +284,41 @@ def test_scene_window_redraws_an_edited_shader_and_reports_a_broken_one(xvfb, fo
         if app.poll() is None:
             app.kill()
             app.wait()
+
+
+def test_error_box_sits_at_the_bottom_and_wraps_to_the_width(ctx):
+    from slime.app.window_common import draw_shader_errors
+    from slime.render.images import read_rgba
+    from slime.render.text import TextOverlay
+
+    text = TextOverlay(ctx)
+    fbo = ctx.simple_framebuffer((320, 240), components=4)
+    try:
+        heights = []
+        for errors in (["a.frag:1: error: short"], ["a.frag:1: error: " + "a long message " * 12]):
+            fbo.use()
+            fbo.clear(0.0, 0.0, 0.0, 1.0)
+            draw_shader_errors(text, errors, (320, 240))
+            lit = read_rgba(fbo)[..., :3].max(axis=2) > 128  # the box is near-white
+            rows, cols = np.nonzero(lit)
+            assert rows.max() >= 240 - 12 and cols.max() < 320 - 4  # on the bottom edge, inside the width
+            heights.append(rows.max() - rows.min())
+        assert heights[1] > heights[0] + 20  # the long message wrapped onto more lines
+        fbo.use()
+        fbo.clear(0.0, 0.0, 0.0, 1.0)
+        draw_shader_errors(text, [], (320, 240))
+        assert read_rgba(fbo)[..., :3].max() == 0  # no errors, no box
+    finally:
+        fbo.release()
+        text.release()
+
+
+def test_demo_with_shaders_that_do_not_compile_exits_2_with_file_lines(ctx, folder, capsys):
+    from slime.app.demo import run_demo
+
+    bad = line_of(folder / "slime.frag", "float thickness = ndv;")
+    edit(folder / "slime.frag", "float thickness = ndv;", "float thickness = ndv + nope;")
+    assert run_demo(window="headless", size=(160, 120), frames=2, stacks=8, slices=8, shaders=folder) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert any(f"slime.frag:{bad}: error" in line and "nope" in line for line in err), err
+    assert all(MESSAGE.match(line) for line in err[:-1]) and err[-1].startswith("slime demo: ")
