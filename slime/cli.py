@@ -54,6 +54,13 @@ def _add_window(p: argparse.ArgumentParser, size: str) -> None:
     p.add_argument("--size", default=size, help=f"window size WxH (default {size})")
     p.add_argument("--window", type=_window_backend, metavar="BACKEND",
                    help="moderngl-window backend: pyglet (default), glfw, sdl2, pygame2, pyside2, pyqt5, tk")
+    _add_shaders(p)
+
+
+def _add_shaders(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--shaders", metavar="DIR",
+                   help="draw with the shaders in DIR (a copy from `slime shaders export DIR`); "
+                        "windows reload them as they change")
 
 
 def _add_resolution(p: argparse.ArgumentParser) -> None:
@@ -89,12 +96,19 @@ def build_parser() -> argparse.ArgumentParser:
     render.add_argument("--camera", metavar="AZIMUTH,ELEVATION,DISTANCE", help="orbit camera, degrees and world units")
     render.add_argument("--no-progress", action="store_true", help="no progress bar")
     _add_resolution(render)
+    _add_shaders(render)
 
     scene = sub.add_parser("scene", help="play a scene in a window (slime: the 3D demo)")
     scene.add_argument("scene", help="a scene name (see 'slime scenes') or a Soda model .json")
     _add_window(scene, "1200x800")
 
     sub.add_parser("scenes", help="list the scenes")
+
+    shaders = sub.add_parser("shaders", help="copy the GLSL shaders out to edit them (see --shaders)")
+    shaders_sub = shaders.add_subparsers(dest="shaders_command", metavar="export", parser_class=_Parser, required=True)
+    export = shaders_sub.add_parser("export", help="write a copy of every shader file into DIR")
+    export.add_argument("dir", metavar="DIR", help="folder to create (or an empty one)")
+    export.add_argument("--force", action="store_true", help="overwrite the shader files in a folder that is not empty")
 
     bench = sub.add_parser("bench", help="run the benchmarks (physics by default)")
     bench.add_argument("--render", action="store_true", help="run the headless render benchmark instead")
@@ -109,7 +123,16 @@ def _cmd_demo(args) -> int:
     from slime.app.demo import run_demo
 
     return run_demo(stacks=args.stacks, slices=args.slices, size=parse_size(args.size), window=args.window,
-                    plain_forces=args.plain_forces)
+                    plain_forces=args.plain_forces, shaders=_shader_folder(args))
+
+
+def _shader_folder(args):
+    """``--shaders DIR`` checked before any window or GL work (one line when it is not a folder)."""
+    if args.shaders is None:
+        return None
+    from slime.render.shader_files import ShaderFolder
+
+    return ShaderFolder(args.shaders)
 
 
 def _cmd_simulate(args) -> int:
@@ -144,13 +167,15 @@ def _cmd_render(args) -> int:
         render_slime(
             output=output, frames=frames, size=size, pokes=pokes, camera=camera,
             stacks=args.stacks, slices=args.slices, progress=not args.no_progress, plain_forces=args.plain_forces,
+            shaders=_shader_folder(args),
         )
     else:
         if args.poke or args.camera or args.stacks or args.slices or args.plain_forces:
             raise UsageError("--poke, --camera, --stacks, --slices and --plain-forces apply to the slime only")
         from slime.app.render_scene import render_scene
 
-        render_scene(args.scene, output=output, frames=args.frames or 120, size=size, progress=not args.no_progress)
+        render_scene(args.scene, output=output, frames=args.frames or 120, size=size, progress=not args.no_progress,
+                     shaders=_shader_folder(args))
     print(f"wrote {output}")
     return 0
 
@@ -159,12 +184,12 @@ def _cmd_scene(args) -> int:
     if args.scene == "slime":  # listed by `slime scenes` with the 2D ones, so it opens here too
         from slime.app.demo import run_demo
 
-        return run_demo(size=parse_size(args.size), window=args.window)
+        return run_demo(size=parse_size(args.size), window=args.window, shaders=_shader_folder(args))
     from slime.app.scene_window import run_scene
     from slime.scenes import load_scene
 
     load_scene(args.scene)  # a bad name or model file fails here, in one line, before a window opens
-    return run_scene(args.scene, size=parse_size(args.size), window=args.window)
+    return run_scene(args.scene, size=parse_size(args.size), window=args.window, shaders=_shader_folder(args))
 
 
 def _cmd_scenes(args) -> int:
@@ -173,6 +198,15 @@ def _cmd_scenes(args) -> int:
     print(f"{'slime':<10} the 3D slime: slime demo (or slime scene slime) | slime render | slime simulate slime")
     for name in SCENES:
         print(f"{name:<10} {load_scene(name).title}")
+    return 0
+
+
+def _cmd_shaders(args) -> int:
+    from slime.render.shader_files import ShaderFolder, display_name
+
+    written = ShaderFolder().export(args.dir, force=args.force)
+    print(f"wrote {len(written)} shader files to {display_name(args.dir)}; edit them and run "
+          f"`slime --shaders {display_name(args.dir)}` (saving a file reloads it in the window)")
     return 0
 
 
@@ -199,6 +233,7 @@ COMMANDS = {
     "render": _cmd_render,
     "scene": _cmd_scene,
     "scenes": _cmd_scenes,
+    "shaders": _cmd_shaders,
     "bench": _cmd_bench,
 }
 
@@ -245,6 +280,12 @@ def main(argv: list[str] | None = None) -> int:
     except (UsageError, ValueError, OSError) as exc:
         if os.environ.get("SLIME_DEBUG"):
             raise
+        from slime.render.shader_files import ShaderError
+
+        if isinstance(exc, ShaderError):  # one line per compiler message, each 'file:line: message'
+            for line in exc.lines:
+                print(line, file=sys.stderr)
+            return 2
         print(f"slime: error: {_one_line(exc)}", file=sys.stderr)
         return 2
     except Exception as exc:  # a GL context that will not start, a driver error: one line, not a traceback

@@ -152,7 +152,7 @@ def test_scene_slime_opens_the_demo(monkeypatch):
     seen = {}
     monkeypatch.setattr(demo, "run_demo", lambda **kw: seen.update(kw) or 0)
     assert cli.main(["scene", "slime", "--size", "640x480", "--window", "glfw"]) == 0
-    assert seen == {"size": (640, 480), "window": "glfw"}
+    assert seen == {"size": (640, 480), "window": "glfw", "shaders": None}
 
 
 def test_plain_forces_simulation_follows_the_fast_one(tmp_path):

@@ -30,11 +30,12 @@ def slime_mask(img: np.ndarray) -> np.ndarray:
 class Demo:
     """The demo in a subprocess on ``display``; its stdout lines are collected as they come."""
 
-    def __init__(self, display: str, folder: Path):
+    def __init__(self, display: str, folder: Path, **options):
         self.env = dict(os.environ, DISPLAY=display, SLIME_DEMO_LOG="1")
         self.env.pop("WAYLAND_DISPLAY", None)
         self.folder = folder
-        code = f"from slime.app.demo import run_demo; raise SystemExit(run_demo(size={WINDOW!r}))"
+        arguments = "".join(f", {name}={value!r}" for name, value in options.items())
+        code = f"from slime.app.demo import run_demo; raise SystemExit(run_demo(size={WINDOW!r}{arguments}))"
         self.proc = subprocess.Popen([sys.executable, "-c", code], cwd=folder, env=self.env, text=True,
                                      stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
         self.lines: list[str] = []
@@ -68,6 +69,12 @@ class Demo:
         with Image.open(path) as im:
             assert im.size == WINDOW
             return np.asarray(im.convert("RGB"))
+
+    def stop(self) -> None:
+        """Kill the demo if a failed test left it running."""
+        if self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait(timeout=10)
 
     def logged(self, word: str) -> list[str]:
         return [ln for ln in self.lines if ln.startswith(word + " ")]
@@ -115,9 +122,7 @@ def test_window_click_pokes_and_drag_pulls_the_slime(xvfb, tmp_path):
         demo.xdo("key", "Escape")
         assert demo.proc.wait(timeout=20) == 0
     finally:
-        if demo.proc.poll() is None:
-            demo.proc.kill()
-            demo.proc.wait(timeout=10)
+        demo.stop()
 
 
 def test_no_display_gives_one_line_and_status_2(monkeypatch, capsys):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import textwrap
 from pathlib import Path
 
 import numpy as np
@@ -11,8 +12,33 @@ import pytest
 README = Path(__file__).resolve().parent.parent / "README.md"
 
 
-def python_blocks() -> list[str]:
-    return re.findall(r"```python\n(.*?)```", README.read_text(), flags=re.S)
+def python_blocks(path: Path = README) -> list[str]:
+    """The ```python blocks of a Markdown file (an indented one, in a list, dedented)."""
+    return [textwrap.dedent(block) for block in re.findall(r"```python\n(.*?)```", path.read_text(), flags=re.S)]
+
+
+def command_lines(path: Path = README) -> list[str]:
+    """Every `slime ...` line in a Markdown file's ```sh blocks, comments cut off."""
+    return [
+        line.split("#")[0].strip()
+        for block in re.findall(r"```sh\n(.*?)```", path.read_text(), flags=re.S)
+        for line in block.splitlines()
+        if line.strip().startswith("slime")
+    ]
+
+
+def check_command_lines(lines: list[str]) -> None:
+    """Each line parses as the CLI would parse it (not run)."""
+    import shlex
+
+    from slime.cli import _join_signed_values, build_parser
+
+    parser = build_parser()
+    for line in lines:
+        args = shlex.split(line)[1:]
+        if not args or args[0].startswith("-"):
+            args = ["demo", *args]  # as cli.main does
+        parser.parse_args(_join_signed_values(args))
 
 
 def test_readme_has_python_examples():
@@ -37,20 +63,6 @@ def test_readme_python_example_runs(index, tmp_path, monkeypatch):
 
 def test_readme_command_lines_parse():
     # Every `slime ...` line in README's sh blocks is a valid command line (parsed, not run).
-    import shlex
-
-    from slime.cli import _join_signed_values, build_parser
-
-    lines = [
-        line.split("#")[0].strip()
-        for block in re.findall(r"```sh\n(.*?)```", README.read_text(), flags=re.S)
-        for line in block.splitlines()
-        if line.strip().startswith("slime")
-    ]
+    lines = command_lines()
     assert len(lines) >= 5
-    parser = build_parser()
-    for line in lines:
-        args = shlex.split(line)[1:]
-        if not args or args[0].startswith("-"):
-            args = ["demo", *args]  # as cli.main does
-        parser.parse_args(_join_signed_values(args))
+    check_command_lines(lines)

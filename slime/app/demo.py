@@ -22,11 +22,14 @@ import numpy as np
 import moderngl_window as mglw
 
 from slime.app.render_slime import default_camera, follow, make_body
-from slime.app.window_common import FpsCounter, no_display, open_panel, save_screenshot, window_failed
+from slime.app.window_common import (FpsCounter, draw_shader_errors, no_display, open_panel, save_screenshot,
+                                     shader_failure, window_failed)
 from slime.render.context import has_display
 from slime.render.images import read_rgba
 from slime.render.picking import intersect_plane, pick
+from slime.render.shader_files import ShaderError, ShaderWatch, shader_folder
 from slime.render.slime_renderer import OffscreenTarget, SlimeRenderer
+from slime.render.text import TextOverlay
 
 HELP = (
     ("left click", "poke the slime"),
@@ -42,6 +45,7 @@ HELP = (
     ("Left / Right", "shape stiffness /1.25 / x1.25"),
     ("H", "this help"),
     ("P", "save a screenshot PNG here"),
+    ("F5", "reload the shaders (saving one reloads it too)"),
     ("Esc", "quit"),
 )
 
@@ -77,6 +81,7 @@ class DemoWindow(mglw.WindowConfig):
         parser.add_argument("--slices", type=int, default=None)
         parser.add_argument("--plain-forces", action="store_true", help="forces from slime_forces.py")
         parser.add_argument("--frames", type=int, default=0, help="close after this many frames (0: never)")
+        parser.add_argument("--shaders", default=None, help="shader folder (default: the package's)")
 
     def __init__(self, **kwargs):
         super().__init__(**kwargs)
@@ -85,10 +90,12 @@ class DemoWindow(mglw.WindowConfig):
         self.body = make_body(getattr(argv, "stacks", None), getattr(argv, "slices", None),
                               bool(getattr(argv, "plain_forces", False)))
         self.camera = default_camera(self.body)
+        self.shaders = shader_folder(getattr(argv, "shaders", None))
         self.renderer = SlimeRenderer(
             self.ctx, self.body.triangles, self.body.strip, len(self.body.positions),
-            floor_height=float(self.body.params.floor_height),
+            floor_height=float(self.body.params.floor_height), shaders=self.shaders,
         )
+        self.text = TextOverlay(self.ctx, shaders=self.shaders)  # the shader error box
         self.renderer.update(self.body.positions)
         self.gravity = np.asarray(self.body.params.gravity, dtype=np.float64).copy()
         self.gravity_on = bool(np.any(self.gravity))
@@ -109,8 +116,12 @@ class DemoWindow(mglw.WindowConfig):
         self.panel = open_panel(
             self.wnd, self.ctx,
             unavailable="slime demo: parameter panel unavailable ({exc}); keys still work, H lists them",
+            shaders=self.shaders,
         )
         self.imgui = self.panel.input if self.panel is not None else None  # the panel's input adapter
+        # Live shaders: every file these read is watched; a save (or F5) recompiles them.
+        owners = [self.renderer, self.text] + ([self.panel.renderer] if self.panel is not None else [])
+        self.shader_watch = ShaderWatch(self.shaders, owners)
 
     # --- simulation -------------------------------------------------------------------------
     def _advance(self, frametime: float) -> None:
@@ -143,6 +154,7 @@ class DemoWindow(mglw.WindowConfig):
 
     # --- drawing ----------------------------------------------------------------------------
     def on_render(self, time_s: float, frametime: float) -> None:
+        self.shader_watch.check()
         self._advance(frametime)
         self.renderer.update(self.body.positions)
         self.renderer.render(self.wnd.fbo, self.camera, viewport=(0, 0, *self.wnd.buffer_size),
@@ -150,6 +162,7 @@ class DemoWindow(mglw.WindowConfig):
         self.fps = self._fps.tick()
         if self.panel is not None:
             self._draw_panel(frametime)
+        draw_shader_errors(self.text, self.shader_watch.errors, tuple(self.wnd.buffer_size), self.wnd.pixel_ratio)
         self.frame_count += 1
         if self.max_frames and self.frame_count >= self.max_frames:
             self.wnd.close()
@@ -321,6 +334,8 @@ class DemoWindow(mglw.WindowConfig):
             if self.imgui is None:
                 for name, what in HELP:
                     print(f"{name:>18}  {what}")
+        elif key == keys.F5:
+            self.shader_watch.check(force=True)
         elif key == keys.P:
             path = self.screenshot()
             if path is not None:
@@ -341,8 +356,9 @@ class DemoWindow(mglw.WindowConfig):
 
 
 def run_demo(*, stacks=None, slices=None, size=(1280, 720), window=None, samples=4, frames: int = 0,
-             plain_forces: bool = False) -> int:
-    """Open the demo window and run until it closes; returns an exit status (2: no display)."""
+             plain_forces: bool = False, shaders=None) -> int:
+    """Open the demo window and run until it closes; returns an exit status (2: no display, or
+    shaders that do not compile). ``shaders``: a shader folder to draw with (and watch)."""
     if window != "headless" and not has_display():
         return no_display("slime demo", "render pictures without one with `slime render`")
     # Explicit arguments only: moderngl-window would otherwise parse sys.argv (pytest's, the CLI's).
@@ -357,8 +373,12 @@ def run_demo(*, stacks=None, slices=None, size=(1280, 720), window=None, samples
         args += ["--slices", str(int(slices))]
     if plain_forces:
         args += ["--plain-forces"]
+    if shaders is not None:
+        args += ["--shaders", str(shader_folder(shaders).path)]
     try:
         config = mglw.create_window_config_instance(DemoWindow, args=args)
+    except ShaderError as exc:
+        return shader_failure("slime demo", exc)
     except Exception as exc:
         return window_failed("slime demo", exc, window)
     mglw.run_window_config_instance(config)

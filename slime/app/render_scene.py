@@ -21,12 +21,12 @@ HUD_MARGIN = 8
 class SceneFrames:
     """Draws one scene into an offscreen framebuffer of exactly ``size`` pixels."""
 
-    def __init__(self, ctx, size: tuple[int, int]):
+    def __init__(self, ctx, size: tuple[int, int], *, shaders=None):
         self.ctx = ctx
         self.size = size
         self.fbo = ctx.simple_framebuffer(size, components=4)
-        self.renderer = Renderer2D(ctx)
-        self.text = TextOverlay(ctx)
+        self.renderer = Renderer2D(ctx, shaders=shaders)
+        self.text = TextOverlay(ctx, shaders=shaders)
 
     def draw(self, scene: Scene2D) -> np.ndarray:
         """The scene's current state as (H, W, 4) uint8, top row first."""
@@ -55,11 +55,13 @@ class SceneFrames:
         self.fbo.release()
 
 
-def render_frames(scene: Scene2D, *, frames: int, size: tuple[int, int], every_frame: bool, progress: bool = False):
-    """Step ``scene`` ``frames`` times and draw it; returns every frame (RGB) or just the last."""
+def render_frames(scene: Scene2D, *, frames: int, size: tuple[int, int], every_frame: bool, progress: bool = False,
+                  shaders=None):
+    """Step ``scene`` ``frames`` times and draw it; returns every frame (RGB) or just the last.
+    ``shaders``: the shader folder (default: the package's)."""
     ctx = create_headless_context()
     try:
-        painter = SceneFrames(ctx, size)
+        painter = SceneFrames(ctx, size, shaders=shaders)
         bar = ProgressBar(frames, progress)
         images = []
         last = None
@@ -78,15 +80,19 @@ def render_frames(scene: Scene2D, *, frames: int, size: tuple[int, int], every_f
         ctx.release()
 
 
-def render_scene(name_or_path: str, *, output, frames: int = 120, size=(800, 600), progress: bool = True) -> None:
+def render_scene(name_or_path: str, *, output, frames: int = 120, size=(800, 600), progress: bool = True,
+                 shaders=None) -> None:
     """Load a 2D scene (registry name or model file), step it ``frames`` times, and write ``output``:
     a .png of the last frame or a .gif of every frame, exactly ``size`` pixels, atomically."""
     output, size = check_output(output, frames, size)
     scene = load_scene(name_or_path)
-    if output.suffix.lower() == ".gif":
-        save_gif(output, render_frames(scene, frames=frames, size=size, every_frame=True, progress=progress), fps=STEPS_PER_SECOND)
+    every_frame = output.suffix.lower() == ".gif"
+    pictures = render_frames(scene, frames=frames, size=size, every_frame=every_frame, progress=progress,
+                             shaders=shaders)
+    if every_frame:
+        save_gif(output, pictures, fps=STEPS_PER_SECOND)
     else:
-        save_png(output, render_frames(scene, frames=frames, size=size, every_frame=False, progress=progress))
+        save_png(output, pictures)
     report_problems(scene)
 
 

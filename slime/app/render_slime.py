@@ -98,7 +98,7 @@ class HeadlessSlime:
     """
 
     def __init__(self, *, size=(800, 600), stacks=None, slices=None, camera=None, samples: int = 4, body=None,
-                 ctx=None, plain_forces: bool = False):
+                 ctx=None, plain_forces: bool = False, shaders=None):
         from slime.render.slime_renderer import OffscreenTarget, SlimeRenderer
 
         self._owns_ctx = ctx is None
@@ -108,7 +108,7 @@ class HeadlessSlime:
         self.size = (int(size[0]), int(size[1]))
         self.renderer = SlimeRenderer(
             self.ctx, self.body.triangles, self.body.strip, len(self.body.positions),
-            floor_height=float(self.body.params.floor_height),
+            floor_height=float(self.body.params.floor_height), shaders=shaders,
         )
         self.target = OffscreenTarget(self.ctx, self.size, samples=samples)
 
@@ -132,14 +132,15 @@ class HeadlessSlime:
 
 
 def render_slime(*, output, frames: int = 1, size=(800, 600), pokes=(), camera=None, stacks=None, slices=None,
-                 progress: bool = True, samples: int = 4, plain_forces: bool = False) -> None:
+                 progress: bool = True, samples: int = 4, plain_forces: bool = False, shaders=None) -> None:
     """Simulate ``frames`` frames (pokes applied at their tick, before that frame's step) and write
     the last frame (``.png``) or every frame (``.gif``), atomically. Bad arguments raise ValueError
-    with a one-line message; a missing OpenGL raises ``GLUnavailable``."""
+    with a one-line message; a missing OpenGL raises ``GLUnavailable``; shaders (from the folder
+    ``shaders``, default the package's) that do not compile raise ``ShaderError``."""
     pokes = list(pokes or ())
     path, size = _check_args(output, frames, size, pokes, camera, stacks, slices)
     scene = HeadlessSlime(size=size, stacks=stacks, slices=slices, camera=camera, samples=samples,
-                          plain_forces=plain_forces)
+                          plain_forces=plain_forces, shaders=shaders)
     try:
         by_tick: dict[int, list] = {}
         for poke in pokes:

@@ -5,6 +5,7 @@ The window owns a few keys (the same conventions as the slime demo):
   P or F12  screenshot PNG into the current folder (the path is printed)
   Esc       quit
   [ / ]     select a parameter, - / = lower / raise it (the imgui panel shows the same sliders)
+  F5        reload the shaders (a saved shader file reloads by itself; see shader_files.ShaderWatch)
 A scene that needs 'h' or 'p' itself (the springs scene: h/l change gravity) lists them in a
 ``reserved_keys`` attribute or names them as keys in its ``help_lines`` ("h/l: gravity"); those
 letters then go to the scene and only F1 / F12 serve the window.
@@ -22,10 +23,12 @@ import sys
 
 import moderngl_window as mglw
 
-from slime.app.window_common import FpsCounter, no_display, open_panel, save_screenshot, setup_problem, window_failed
+from slime.app.window_common import (FpsCounter, draw_shader_errors, no_display, open_panel, save_screenshot,
+                                     setup_problem, shader_failure, window_failed)
 from slime.render.context import has_display
 from slime.render.draw2d import Renderer2D, View2D
 from slime.render.images import read_rgba
+from slime.render.shader_files import ShaderError, ShaderWatch, shader_folder
 from slime.render.text import TextOverlay
 from slime.scenes import load_scene
 from slime.scenes.base import Scene2D
@@ -54,7 +57,7 @@ def protocol_key_names(keys) -> dict:
 def window_key_names(keys) -> dict:
     """Keys only the window uses (never sent to the scene)."""
     return {
-        keys.F1: "f1", keys.F12: "f12", keys.LEFT_BRACKET: "[", keys.RIGHT_BRACKET: "]",
+        keys.F1: "f1", keys.F5: "f5", keys.F12: "f12", keys.LEFT_BRACKET: "[", keys.RIGHT_BRACKET: "]",
         keys.MINUS: "-", keys.EQUAL: "=",
     }
 
@@ -88,6 +91,7 @@ def help_text(scene: Scene2D) -> list[str]:
         "window",
         f"{help_key}\tthis help",
         f"{shot_key}\tscreenshot (PNG in the current folder)",
+        "F5\treload the shaders (saving one reloads it too)",
         "Esc\tquit",
     ]
     if scene.parameters():
@@ -121,6 +125,7 @@ class SceneWindow(mglw.WindowConfig):
     clear_color = None  # cleared with the scene's own background
     log_level = logging.WARNING
     scene: Scene2D | None = None
+    shaders = None  # a shader folder (None: the package's)
     opened = False  # set once a window exists, so a failure after that is not retried
 
     def __init__(self, **kwargs):
@@ -128,8 +133,9 @@ class SceneWindow(mglw.WindowConfig):
         super().__init__(**kwargs)
         if self.scene is None:
             raise RuntimeError("SceneWindow needs a scene; use run_scene()")
-        self.renderer = Renderer2D(self.ctx)
-        self.text = TextOverlay(self.ctx)
+        folder = shader_folder(self.shaders)
+        self.renderer = Renderer2D(self.ctx, shaders=folder)
+        self.text = TextOverlay(self.ctx, shaders=folder)
         self.key_names = protocol_key_names(self.wnd.keys)
         self.own_keys = window_key_names(self.wnd.keys)
         self.reserved = reserved_keys(self.scene)
@@ -149,8 +155,12 @@ class SceneWindow(mglw.WindowConfig):
             self.panel = open_panel(
                 self.wnd, self.ctx, light=True,  # light style: the scenes are dark strokes on white
                 unavailable="slime: parameter panel unavailable ({exc}); use [ ] - = instead",
+                shaders=folder,
             )
         self.imgui = self.panel.input if self.panel is not None else None  # the panel's input adapter
+        # Live shaders: every file these read is watched; a save (or F5) recompiles them.
+        owners = [self.renderer, self.text] + ([self.panel.renderer] if self.panel is not None else [])
+        self.shader_watch = ShaderWatch(folder, owners)
 
     # ---- imgui panel ----
 
@@ -196,6 +206,7 @@ class SceneWindow(mglw.WindowConfig):
     # ---- frame ----
 
     def on_render(self, time_s: float, frame_time: float) -> None:
+        self.shader_watch.check()
         self.accumulator += min(max(frame_time, 0.0), MAX_STEPS_PER_FRAME * STEP_DT)
         steps = 0
         while self.accumulator >= STEP_DT and steps < MAX_STEPS_PER_FRAME:
@@ -248,6 +259,7 @@ class SceneWindow(mglw.WindowConfig):
                 scale *= fit
                 w, h = self.text.measure(lines, scale=scale, background=HELP_OPACITY)
             self.text.draw(lines, (size[0] - w) / 2, (size[1] - h) / 2, size, scale=scale, background=HELP_OPACITY)
+        draw_shader_errors(self.text, self.shader_watch.errors, size, ratio)
 
     def _parameter_lines(self) -> list[str]:
         lines = ["parameters ([ ] select, - = change)"]
@@ -303,6 +315,8 @@ class SceneWindow(mglw.WindowConfig):
             self.show_help = not self.show_help
         elif name in ("p", "f12"):
             self.screenshot_pending = True
+        elif name == "f5":
+            self.shader_watch.check(force=True)
         elif params and name in ("[", "]"):
             self.selected = (self.selected + (1 if name == "]" else -1)) % len(params)
         elif params and name in ("-", "="):
@@ -359,18 +373,22 @@ class SceneWindow(mglw.WindowConfig):
             self.imgui.scroll(x_offset, y_offset)
 
 
-def run_scene_instance(scene: Scene2D, *, size=(1200, 800), window: str | None = None) -> int:
-    """Open the window on an already-built scene and block until it closes."""
+def run_scene_instance(scene: Scene2D, *, size=(1200, 800), window: str | None = None, shaders=None) -> int:
+    """Open the window on an already-built scene and block until it closes. ``shaders``: a shader
+    folder to draw with (and watch); shaders that do not compile at start return 2."""
     w, h = (int(v) for v in size)
     config = type(
         f"SceneWindow_{scene.name}",
         (SceneWindow,),
-        {"scene": scene, "title": f"slime - {scene.title}", "window_size": (w, h)},
+        {"scene": scene, "title": f"slime - {scene.title}", "window_size": (w, h),
+         "shaders": shader_folder(shaders)},
     )
     # Explicit arguments: moderngl-window must never parse the caller's sys.argv.
     args = ["--window", window or "pyglet", "--size", f"{w}x{h}"]
     try:
         mglw.run_window_config(config, args=args)
+    except ShaderError as exc:
+        return shader_failure("slime scene", exc)
     except Exception as exc:
         if config.opened:
             raise
@@ -382,6 +400,8 @@ def run_scene_instance(scene: Scene2D, *, size=(1200, 800), window: str | None =
               "opening without multisampling", file=sys.stderr)
         try:
             mglw.run_window_config(config, args=args + ["--samples", "0"])
+        except ShaderError as again:
+            return shader_failure("slime scene", again)
         except Exception as again:
             if config.opened:
                 raise
@@ -389,12 +409,12 @@ def run_scene_instance(scene: Scene2D, *, size=(1200, 800), window: str | None =
     return 0
 
 
-def run_scene(name_or_path: str, *, size=(1200, 800), window: str | None = None) -> int:
+def run_scene(name_or_path: str, *, size=(1200, 800), window: str | None = None, shaders=None) -> int:
     """Play a 2D scene (registry name or model file) in a window; 0 on a normal quit, 2 with no
     display. A bad name raises slime.scenes.SceneError (a ValueError with a one-line message)."""
     if not has_display():
         return no_display("slime", f"render to a file instead: slime render {name_or_path}")
-    return run_scene_instance(load_scene(name_or_path), size=size, window=window)
+    return run_scene_instance(load_scene(name_or_path), size=size, window=window, shaders=shaders)
 
 
 __all__ = ["SceneWindow", "run_scene", "run_scene_instance", "help_text", "protocol_key_names"]

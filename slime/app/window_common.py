@@ -1,12 +1,14 @@
 """What both windows (the 3D slime demo and the 2D scene window) do the same way: the imgui
 parameter panel (input adapter + renderer), the FPS readout, screenshot files named by the time,
-and the message when there is no display.
+live shaders (watched files, F5, compiler messages on screen), and the message when there is no
+display.
 """
 
 from __future__ import annotations
 
 import os
 import sys
+import textwrap
 import time
 from pathlib import Path
 
@@ -14,6 +16,7 @@ from slime.render.images import save_png
 
 NO_DISPLAY_STATUS = 2  # the exit status of a window command where no window can open
 WINDOW_FAILED_STATUS = 3  # a display is there, but no OpenGL window opened on it (as GLUnavailable in the CLI)
+SHADER_FAILED_STATUS = 2  # the shaders do not compile (bad input, as every other one-line error)
 
 # moderngl-window's window backends that open a real window, with the pip package each one needs
 # (pyglet comes with moderngl-window; "headless" opens none: that is `slime render`'s job).
@@ -54,6 +57,34 @@ def window_failed(who: str, exc: BaseException, backend: str | None) -> int:
                 "or render pictures without a window with `slime render`")
     print(f"{who}: could not open an OpenGL 3.3 window ({reason}); {hint}", file=sys.stderr)
     return WINDOW_FAILED_STATUS
+
+
+def shader_failure(who: str, exc) -> int:
+    """A window's shaders do not compile at start (there is no last good program to keep): one
+    line per compiler message on stderr, then the exit status for bad input."""
+    for line in exc.lines:
+        print(line, file=sys.stderr)
+    print(f"{who}: the shaders above do not compile; fix them and start again "
+          "(a running window reloads them as they are saved)", file=sys.stderr, flush=True)
+    return SHADER_FAILED_STATUS
+
+
+def draw_shader_errors(text, errors, size, scale: float = 1.0) -> None:
+    """The compiler's messages in a box along the bottom of the window (over everything), while
+    the last good programs keep drawing; lines too long for the window are wrapped."""
+    if not errors:
+        return
+    lines = ["shader error: still drawing with the last good shaders (save a fix or press F5)", *errors[:12]]
+    if len(errors) > 12:
+        lines.append(f"... and {len(errors) - 12} more (all of them are on the terminal)")
+    margin = 8 * scale
+    width = text.measure(lines, scale=scale, background=0.92)[0]
+    room = size[0] - 2 * margin
+    if width > room:  # wrap at the characters that fit (the font's mean width), continuations indented
+        fit = max(16, int(max(len(line) for line in lines) * room / width) - 1)
+        lines = [part for line in lines for part in textwrap.wrap(line, fit, subsequent_indent="    ")]
+    w, h = text.measure(lines, scale=scale, background=0.92)
+    text.draw(lines, margin, max(0.0, size[1] - h - margin), size, scale=scale, background=0.92)
 
 
 def setup_problem(exc: BaseException) -> bool:
@@ -174,7 +205,7 @@ class ImguiPanel:
     A frame is ``new_frame(frametime)``, the widgets (``panel.imgui.*``), then ``draw()``.
     """
 
-    def __init__(self, wnd, ctx, *, light: bool = False):
+    def __init__(self, wnd, ctx, *, light: bool = False, shaders=None):
         from imgui_bundle import imgui
 
         from slime.render.imgui_renderer import ImguiRenderer
@@ -184,7 +215,7 @@ class ImguiPanel:
         if light:
             imgui.style_colors_light()
         self.wnd, self.imgui = wnd, imgui
-        self.renderer = ImguiRenderer(ctx, imgui)
+        self.renderer = ImguiRenderer(ctx, imgui, shaders=shaders)
         self.input = ImguiInput(wnd, imgui)
 
     def new_frame(self, frametime: float) -> None:
@@ -196,11 +227,16 @@ class ImguiPanel:
         self.renderer.render(self.imgui.get_draw_data(), self.wnd.buffer_size, self.wnd.size)
 
 
-def open_panel(wnd, ctx, *, light: bool = False, unavailable: str) -> ImguiPanel | None:
+def open_panel(wnd, ctx, *, light: bool = False, unavailable: str, shaders=None) -> ImguiPanel | None:
     """The panel, or None after printing ``unavailable`` (with ``{exc}`` filled in): a missing or
-    broken imgui-bundle costs the sliders, never the window."""
+    broken imgui-bundle costs the sliders, never the window (a shader of the panel's own that does
+    not compile is an error, as for the other shaders)."""
+    from slime.render.shader_files import ShaderError
+
     try:
-        return ImguiPanel(wnd, ctx, light=light)
+        return ImguiPanel(wnd, ctx, light=light, shaders=shaders)
+    except ShaderError:
+        raise
     except Exception as exc:
         print(unavailable.format(exc=exc), file=sys.stderr)
         return None

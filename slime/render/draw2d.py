@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import moderngl
 import numpy as np
 
-from slime.paths import SHADERS
+from slime.render.shader_files import shader_folder
 from slime.scenes.base import DrawList
 
 
@@ -61,14 +61,6 @@ class View2D:
         return (gl - offset) / scale_xy
 
 
-def load_program(ctx: moderngl.Context, name: str) -> moderngl.Program:
-    """A program from ``shaders/<name>.vert`` and ``shaders/<name>.frag``."""
-    return ctx.program(
-        vertex_shader=(SHADERS / f"{name}.vert").read_text(),
-        fragment_shader=(SHADERS / f"{name}.frag").read_text(),
-    )
-
-
 class _Instanced:
     """One program drawn as instanced quads; the per-instance buffer grows (doubling) as needed."""
 
@@ -94,7 +86,16 @@ class _Instanced:
         self.vao = self.ctx.vertex_array(
             self.program,
             [(self.corners, "2f", "in_corner"), (self.instances, self.layout, *self.names)],
+            skip_errors=True,  # an edited shader may stop using an input (the compiler drops it)
         )
+
+    def use_program(self, program: moderngl.Program) -> None:
+        """Draw with ``program`` from now on (a recompiled shader); the old one is released."""
+        if self.vao is not None:
+            self.vao.release()
+            self.instances.release()
+        self.program.release()
+        self.program, self.vao, self.instances, self.capacity = program, None, None, 0
 
     def draw(self, data: np.ndarray) -> None:
         count = data.shape[0]
@@ -147,27 +148,33 @@ class Renderer2D:
     """Draws DrawLists into the currently bound framebuffer's viewport.
 
     ``line_width`` and ``stroke`` (ring/outline thickness) and ``dash`` are in pixels at
-    ``pixel_ratio`` 1.
+    ``pixel_ratio`` 1. ``shaders``: the folder of the draw2d_* programs (default: the package's).
     """
 
-    def __init__(self, ctx: moderngl.Context, *, line_width: float = 2.0, stroke: float = 2.0, dash: float = 6.0):
+    shader_names = ("draw2d_circle", "draw2d_line", "draw2d_box")
+
+    def __init__(self, ctx: moderngl.Context, *, line_width: float = 2.0, stroke: float = 2.0, dash: float = 6.0,
+                 shaders=None):
         self.ctx = ctx
         self.line_width = line_width
         self.stroke = stroke
         self.dash = dash
+        circle, line, box = (shader_folder(shaders).programs(ctx, self.shader_names)[n] for n in self.shader_names)
         square = [(-1, -1), (1, -1), (-1, 1), (1, 1)]
         self._circles = _Instanced(
-            ctx, load_program(ctx, "draw2d_circle"), square, "2f 1f 4f 1f/i",
-            ("in_center", "in_radius", "in_color", "in_filled"),
+            ctx, circle, square, "2f 1f 4f 1f/i", ("in_center", "in_radius", "in_color", "in_filled"),
         )
         self._lines = _Instanced(
-            ctx, load_program(ctx, "draw2d_line"), [(0, -1), (1, -1), (0, 1), (1, 1)], "2f 2f 4f 1f/i",
-            ("in_start", "in_end", "in_color", "in_dashed"),
+            ctx, line, [(0, -1), (1, -1), (0, 1), (1, 1)], "2f 2f 4f 1f/i", ("in_start", "in_end", "in_color", "in_dashed"),
         )
         self._boxes = _Instanced(
-            ctx, load_program(ctx, "draw2d_box"), square, "2f 2f 4f 1f/i",
-            ("in_min", "in_max", "in_color", "in_filled"),
+            ctx, box, square, "2f 2f 4f 1f/i", ("in_min", "in_max", "in_color", "in_filled"),
         )
+
+    def use_programs(self, programs: dict) -> None:
+        """Draw with these recompiled programs (name -> program); the old ones are released."""
+        for part, name in zip((self._circles, self._lines, self._boxes), self.shader_names):
+            part.use_program(programs[name])
 
     def draw(self, draw_list: DrawList, view: View2D, *, pixel_ratio: float = 1.0) -> None:
         """Draw boxes, then springs, then masses (masses on top), with straight-alpha blending."""
@@ -220,4 +227,4 @@ class Renderer2D:
             part.program.release()
 
 
-__all__ = ["View2D", "Renderer2D", "load_program"]
+__all__ = ["View2D", "Renderer2D"]

@@ -13,26 +13,36 @@ import ctypes
 import moderngl
 import numpy as np
 
-from slime.render.draw2d import load_program
+from slime.render.shader_files import set_uniform, shader_folder
 
 
 class ImguiRenderer:
     """One program, a growing vertex/index buffer pair and the textures imgui asked for."""
 
-    def __init__(self, ctx: moderngl.Context, imgui):
+    shader_names = ("imgui",)
+
+    def __init__(self, ctx: moderngl.Context, imgui, *, shaders=None):
         self.ctx, self.imgui = ctx, imgui
         io = imgui.get_io()
         io.backend_flags |= imgui.BackendFlags_.renderer_has_textures
         pio = imgui.get_platform_io()
         limit = int(ctx.info["GL_MAX_TEXTURE_SIZE"])
         pio.renderer_texture_max_width = pio.renderer_texture_max_height = limit
-        self.prog = load_program(ctx, "imgui")
-        self.prog["u_texture"].value = 0
+        self.prog = self._vao = None
+        self.use_programs(shader_folder(shaders).programs(ctx, self.shader_names))
         self._vbo = ctx.buffer(reserve=imgui.VERTEX_SIZE * 4096, dynamic=True)
         self._ibo = ctx.buffer(reserve=imgui.INDEX_SIZE * 8192, dynamic=True)
         self._vao = None
         self._textures: dict[int, moderngl.Texture] = {}
         self._next_id = 1  # 0 is imgui's "no texture"
+
+    def use_programs(self, programs: dict) -> None:
+        """Draw with this recompiled program ({"imgui": program}); the old one is released."""
+        for obj in (self._vao, self.prog):
+            if obj is not None:
+                obj.release()
+        self.prog, self._vao = programs["imgui"], None  # the vertex array is rebuilt on the next draw
+        set_uniform(self.prog, "u_texture", 0)
 
     def _ensure(self, vertices: int, indices: int) -> None:
         """Buffers of at least these many bytes (doubling), and a vertex array over them."""
@@ -46,7 +56,7 @@ class ImguiRenderer:
             self._vao.release()
         self._vao = self.ctx.vertex_array(
             self.prog, [(self._vbo, "2f 2f 4f1", "in_pos", "in_uv", "in_color")],
-            index_buffer=self._ibo, index_element_size=self.imgui.INDEX_SIZE,
+            index_buffer=self._ibo, index_element_size=self.imgui.INDEX_SIZE, skip_errors=True,
         )
 
     def _update_textures(self) -> None:
@@ -86,7 +96,7 @@ class ImguiRenderer:
             return
         sx, sy = fb_w / width, fb_h / height
         proj = np.array([[2.0 / width, 0, 0, 0], [0, -2.0 / height, 0, 0], [0, 0, -1, 0], [-1, 1, 0, 1]], "f4")
-        self.prog["u_proj"].write(proj)
+        set_uniform(self.prog, "u_proj", proj)
         ctx.viewport = (0, 0, fb_w, fb_h)
         ctx.enable(moderngl.BLEND)
         ctx.disable(moderngl.DEPTH_TEST | moderngl.CULL_FACE)

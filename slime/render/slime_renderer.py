@@ -15,28 +15,12 @@ from dataclasses import dataclass, field
 import moderngl
 import numpy as np
 
-from slime.paths import SHADERS
 from slime.render.camera import OrbitCamera
 from slime.render.normals import VertexNormals
+from slime.render.shader_files import set_uniform, shader_folder
 
 # Blend factors for dual-source blending (GL 3.3 core); moderngl has no names for them.
 GL_SRC1_COLOR = 0x88F9
-
-
-def shader_source(filename: str) -> str:
-    """A shader file with its ``#include "other.glsl"`` lines replaced by those files."""
-    lines = []
-    for line in (SHADERS / filename).read_text().splitlines():
-        if line.startswith("#include "):
-            lines.append(shader_source(line.split(None, 1)[1].strip().strip('"')))
-        else:
-            lines.append(line)
-    return "\n".join(lines) + "\n"
-
-
-def load_program(ctx: moderngl.Context, name: str) -> moderngl.Program:
-    """``shaders/<name>.vert`` + ``shaders/<name>.frag`` as one program."""
-    return ctx.program(vertex_shader=shader_source(f"{name}.vert"), fragment_shader=shader_source(f"{name}.frag"))
 
 
 def _unit(v) -> np.ndarray:
@@ -61,24 +45,53 @@ class SlimeLook:
 
 
 class SlimeRenderer:
+    """``shaders``: the folder the programs come from (default: the package's; see
+    slime.render.shader_files). ``use_programs`` swaps in recompiled ones (live shader editing)."""
+
+    shader_names = ("slime", "backdrop", "shadow")
+
     def __init__(self, ctx: moderngl.Context, triangles, strip, vertex_count: int, *, floor_height: float = 0.0,
-                 look: SlimeLook | None = None):
+                 look: SlimeLook | None = None, shaders=None):
         self.ctx = ctx
         self.look = look or SlimeLook()
         self.floor_height = float(floor_height)
-        self.slime_prog = load_program(ctx, "slime")
-        self.backdrop_prog = load_program(ctx, "backdrop")
-        self._backdrop_vao = ctx.vertex_array(self.backdrop_prog, [])  # a full-screen triangle from gl_VertexID
-        self.shadow_prog = load_program(ctx, "shadow")
+        self.shaders = shader_folder(shaders)
         corners = np.array([[-1, -1], [1, -1], [-1, 1], [1, 1]], dtype="f4")
         self._shadow_vbo = ctx.buffer(corners.tobytes())
-        self._shadow_vao = ctx.vertex_array(self.shadow_prog, [(self._shadow_vbo, "2f", "in_xz")])
         # The backdrop without the shadow, kept while the camera and framebuffer stay the same.
         self._cache = None  # (key, framebuffer)
 
+        self.slime_prog = self.backdrop_prog = self.shadow_prog = None
+        self._backdrop_vao = self._shadow_vao = None
         self._vbo = self._ibo = self._vao = None
+        self.use_programs(self.shaders.programs(ctx, self.shader_names))
         self.set_mesh(triangles, strip, vertex_count)
+
+    def use_programs(self, programs: dict) -> None:
+        """Draw with these programs (name -> program) from now on; the old ones are released."""
+        for obj in (self._vao, self._backdrop_vao, self._shadow_vao, self.slime_prog, self.backdrop_prog,
+                    self.shadow_prog):
+            if obj is not None:
+                obj.release()
+        self.slime_prog, self.backdrop_prog, self.shadow_prog = (programs[n] for n in self.shader_names)
+        # skip_errors: an edited shader may stop using an input, and the compiler then drops it.
+        self._backdrop_vao = self.ctx.vertex_array(self.backdrop_prog, [])  # a full-screen triangle from gl_VertexID
+        self._shadow_vao = self.ctx.vertex_array(self.shadow_prog, [(self._shadow_vbo, "2f", "in_xz")],
+                                                 skip_errors=True)
+        self._vao = None
+        if self._vbo is not None:
+            self._build_body_vao()
+        self._release_cache()  # the backdrop may look different now
         self._set_static_uniforms()
+
+    def _build_body_vao(self) -> None:
+        self._vao = self.ctx.vertex_array(
+            self.slime_prog,
+            [(self._vbo, "3f 3f", "in_position", "in_normal")],
+            index_buffer=self._ibo,
+            index_element_size=4,
+            skip_errors=True,
+        )
 
     # --- mesh ---------------------------------------------------------------------------------
     def set_mesh(self, triangles, strip, vertex_count: int) -> None:
@@ -93,12 +106,7 @@ class SlimeRenderer:
         self._vbo = self.ctx.buffer(reserve=self._vertex_data.nbytes, dynamic=True)
         self._ibo = self.ctx.buffer(np.ascontiguousarray(strip, dtype="u4").tobytes())
         self.index_count = len(strip)
-        self._vao = self.ctx.vertex_array(
-            self.slime_prog,
-            [(self._vbo, "3f 3f", "in_position", "in_normal")],
-            index_buffer=self._ibo,
-            index_element_size=4,
-        )
+        self._build_body_vao()
         self._shadow = (0.0, 0.0, 1.0, 1.0)
         self._shadow_lift = 0.0
 
@@ -124,21 +132,17 @@ class SlimeRenderer:
     # --- drawing ------------------------------------------------------------------------------
     def _set_static_uniforms(self) -> None:
         look = self.look
-        sp = self.slime_prog
-        sp["u_key_dir"].value = tuple(look.key_dir)
-        sp["u_fill_dir"].value = tuple(look.fill_dir)
-        sp["u_absorb"].value = look.absorb
-        sp["u_deep_color"].value = look.deep_color
-        sp["u_glow_color"].value = look.glow_color
-        bp = self.backdrop_prog
-        bp["u_cell"].value = look.checker_cell
-        bp["u_shadow_tint"].value = look.shadow_tint
-        bp["u_sky_top"].value = look.sky_top
-        bp["u_horizon"].value = look.sky_horizon
-        bp["u_fog_distance"].value = look.fog_distance
-        shp = self.shadow_prog
-        shp["u_shadow_tint"].value = look.shadow_tint
-        shp["u_fog_distance"].value = look.fog_distance
+        for program, values in (
+            (self.slime_prog, {"u_key_dir": tuple(look.key_dir), "u_fill_dir": tuple(look.fill_dir),
+                               "u_absorb": look.absorb, "u_deep_color": look.deep_color,
+                               "u_glow_color": look.glow_color}),
+            (self.backdrop_prog, {"u_cell": look.checker_cell, "u_shadow_tint": look.shadow_tint,
+                                  "u_sky_top": look.sky_top, "u_horizon": look.sky_horizon,
+                                  "u_fog_distance": look.fog_distance}),
+            (self.shadow_prog, {"u_shadow_tint": look.shadow_tint, "u_fog_distance": look.fog_distance}),
+        ):
+            for name, value in values.items():
+                set_uniform(program, name, value)
 
     def render(self, fbo: moderngl.Framebuffer, camera: OrbitCamera, *, viewport=None, wireframe: bool = False,
                cache_backdrop: bool = False) -> None:
@@ -169,13 +173,10 @@ class SlimeRenderer:
             self._cached_backdrop(fbo, camera, aspect)
             fbo.use()
             ctx.viewport = viewport
-            shp = self.shadow_prog
-            shp["u_view"].write(view)
-            shp["u_proj"].write(proj)
-            shp["u_eye"].value = eye
-            shp["u_floor_height"].value = self.floor_height
-            shp["u_shadow"].value = self._shadow
-            shp["u_shadow_lift"].value = self._shadow_lift
+            for name, value in (("u_view", view), ("u_proj", proj), ("u_eye", eye),
+                                ("u_floor_height", self.floor_height), ("u_shadow", self._shadow),
+                                ("u_shadow_lift", self._shadow_lift)):
+                set_uniform(self.shadow_prog, name, value)
             ctx.enable(moderngl.BLEND)
             ctx.blend_func = moderngl.DST_COLOR, moderngl.ZERO
             self._shadow_vao.render(moderngl.TRIANGLE_STRIP)
@@ -184,18 +185,15 @@ class SlimeRenderer:
             self._draw_backdrop(camera, aspect, shadow=True)
 
         sp = self.slime_prog
-        sp["u_view"].write(view)
-        sp["u_proj"].write(proj)
-        sp["u_eye"].value = eye
+        for name, value in (("u_view", view), ("u_proj", proj), ("u_eye", eye), ("u_wireframe", int(wireframe))):
+            set_uniform(sp, name, value)
         if wireframe:
-            sp["u_wireframe"].value = 1
             ctx.wireframe = True
             self._vao.render(moderngl.TRIANGLE_STRIP)
             ctx.wireframe = False
             return
 
         # Jelly: the front surface multiplies what is behind by its transmittance and adds its glow.
-        sp["u_wireframe"].value = 0
         ctx.enable(moderngl.BLEND | moderngl.CULL_FACE)
         ctx.cull_face = "back"
         ctx.blend_func = moderngl.ONE, GL_SRC1_COLOR
@@ -206,13 +204,12 @@ class SlimeRenderer:
             ctx.disable(moderngl.BLEND | moderngl.CULL_FACE)
 
     def _draw_backdrop(self, camera: OrbitCamera, aspect: float, *, shadow: bool) -> None:
-        bp = self.backdrop_prog
-        bp["u_inv_view_proj"].write(np.linalg.inv(camera.view_projection(aspect)).astype("f4"))
-        bp["u_eye"].value = tuple(camera.eye())
-        bp["u_floor_height"].value = self.floor_height
-        bp["u_shadow"].value = self._shadow
-        bp["u_shadow_lift"].value = self._shadow_lift
-        bp["u_shadow_strength"].value = 1.0 if shadow else 0.0
+        for name, value in (
+            ("u_inv_view_proj", np.linalg.inv(camera.view_projection(aspect)).astype("f4")),
+            ("u_eye", tuple(camera.eye())), ("u_floor_height", self.floor_height), ("u_shadow", self._shadow),
+            ("u_shadow_lift", self._shadow_lift), ("u_shadow_strength", 1.0 if shadow else 0.0),
+        ):
+            set_uniform(self.backdrop_prog, name, value)
         self._backdrop_vao.render(moderngl.TRIANGLES, vertices=3)
 
     def _cached_backdrop(self, fbo: moderngl.Framebuffer, camera: OrbitCamera, aspect: float) -> None:

@@ -14,7 +14,7 @@ import moderngl
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
-from slime.render.draw2d import load_program
+from slime.render.shader_files import set_uniform, shader_folder
 
 TEXT_COLOR = (25, 25, 30, 255)
 BACKGROUND_COLOR = (255, 255, 255, 200)
@@ -67,18 +67,29 @@ class TextOverlay:
     """``draw(lines, x, y, viewport_size)`` puts the text's top-left corner at pixel (x, y) from the
     viewport's top-left; returns the drawn (width, height) in pixels so callers can stack panels.
     ``scale`` multiplies the font size (pass the window's pixel ratio on HiDPI screens); tabs in
-    lines align columns; ``background`` is a translucent white panel (True) or its opacity."""
+    lines align columns; ``background`` is a translucent white panel (True) or its opacity.
+    ``shaders``: the folder of the text program (default: the package's)."""
 
-    def __init__(self, ctx: moderngl.Context, *, cache_size: int = 32):
+    shader_names = ("text",)
+
+    def __init__(self, ctx: moderngl.Context, *, cache_size: int = 32, shaders=None):
         self.ctx = ctx
-        self.program = load_program(ctx, "text")
-        self.program["u_image"].value = 0
         corners = np.array([(0, 0), (1, 0), (0, 1), (1, 1)], dtype="f4")
         self._corners = ctx.buffer(corners.tobytes())
-        self._vao = ctx.vertex_array(self.program, [(self._corners, "2f", "in_corner")])
+        self.program = self._vao = None
+        self.use_programs(shader_folder(shaders).programs(ctx, self.shader_names))
         self._cache: OrderedDict[tuple, moderngl.Texture] = OrderedDict()
         self._cache_size = cache_size
         self.rasterized = 0  # how many textures were made; lets tests see the cache working
+
+    def use_programs(self, programs: dict) -> None:
+        """Draw with this recompiled program ({"text": program}); the old one is released."""
+        for obj in (self._vao, self.program):
+            if obj is not None:
+                obj.release()
+        self.program = programs["text"]
+        set_uniform(self.program, "u_image", 0)
+        self._vao = self.ctx.vertex_array(self.program, [(self._corners, "2f", "in_corner")], skip_errors=True)
 
     def _texture(self, lines: tuple[str, ...], size_px: int, background: bool) -> moderngl.Texture:
         key = (lines, size_px, background)
@@ -104,10 +115,10 @@ class TextOverlay:
         size_px = max(6, round(BASE_FONT_PX * scale))
         texture = self._texture(lines, size_px, background)
         w, h = texture.size
-        self.program["u_viewport"].value = (float(viewport_size[0]), float(viewport_size[1]))
+        set_uniform(self.program, "u_viewport", (float(viewport_size[0]), float(viewport_size[1])))
         # Whole pixels, so texels land on pixels.
-        self.program["u_origin"].value = (float(round(x)), float(round(y)))
-        self.program["u_size"].value = (float(w), float(h))
+        set_uniform(self.program, "u_origin", (float(round(x)), float(round(y))))
+        set_uniform(self.program, "u_size", (float(w), float(h)))
         self.ctx.enable_only(moderngl.BLEND)
         self.ctx.blend_func = moderngl.SRC_ALPHA, moderngl.ONE_MINUS_SRC_ALPHA
         texture.use(0)

@@ -1,0 +1,328 @@
+"""Shader files: loading, ``#include``, compiler messages with real file names, and live reload.
+
+One loader for every program the package draws with. ``shaders/<name>.vert`` and
+``shaders/<name>.frag`` make program ``name``; a line ``#include "other.glsl"`` is replaced by that
+file (found beside the including file), recursively. The spliced text keeps a map from each of its
+lines back to (file, line), so a compiler message such as Mesa's ``0:41(2): error: ...`` is
+reported as ``shaders/shadow.glsl:12: error: ...``.
+
+A folder other than the package's own (``--shaders DIR``, written by ``slime shaders export DIR``)
+is a ``ShaderFolder(DIR)``. ``ShaderWatch`` polls the files that a set of renderers read and
+recompiles a renderer's programs when one of them changes; a program that fails to compile leaves
+the renderer on its last good programs and its messages in ``ShaderWatch.errors``.
+
+A renderer that can be reloaded ("an owner") has ``ctx``, ``shader_names`` (the programs it uses)
+and ``use_programs(programs)``, which takes a dict name -> new program, releases its old programs
+and rebuilds whatever was bound to them.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+SHADER_SUFFIXES = (".vert", ".frag", ".glsl")
+STAGES = {"vertex_shader": ".vert", "fragment_shader": ".frag"}
+WATCH_INTERVAL = 0.25  # seconds between two looks at the files (reading a few small files is cheap)
+
+_INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"\s*$')
+# Where the compilers put the line: Mesa "0:41(2): error: ...", NVIDIA "0(41) : error C0000: ...",
+# AMD / Intel on Windows "ERROR: 0:41: ...".
+_LOG_LINE = (
+    re.compile(r"^\d+:(?P<line>\d+)\(\d+\):\s*(?P<message>.*)$"),
+    re.compile(r"^\d+\((?P<line>\d+)\)\s*:\s*(?P<message>.*)$"),
+    re.compile(r"^(?P<kind>ERROR|WARNING):\s*\d+:(?P<line>\d+):\s*(?P<message>.*)$"),
+)
+
+
+class ShaderError(ValueError):
+    """Shader files that cannot be read or compiled; ``lines`` holds one ``file:line: message``
+    per error (``str()`` joins them with "; " for a one-line message)."""
+
+    def __init__(self, lines):
+        self.lines = [str(line) for line in lines] or ["shader error"]
+        super().__init__("; ".join(self.lines))
+
+
+def default_folder() -> Path:
+    """The package's own shader folder."""
+    from slime import paths
+
+    return Path(paths.SHADERS)
+
+
+def display_name(path: Path) -> str:
+    """``path`` as a person reads it in a message: relative to the current folder when inside it."""
+    path = Path(path)
+    try:
+        relative = os.path.relpath(path)
+    except ValueError:  # another drive on Windows
+        return str(path)
+    return str(path) if relative.startswith("..") else relative
+
+
+@dataclass
+class Source:
+    """A shader file with its includes spliced in: ``origins[i]`` is (file, line) of ``text``'s
+    line i + 1; ``files`` every file read (or looked for) on the way."""
+
+    text: str
+    origins: list = field(default_factory=list)
+    files: set = field(default_factory=set)
+
+    def where(self, line: int) -> str:
+        """'file:line' for a line number of the spliced text (the last line past the end)."""
+        if not self.origins:
+            return "?"
+        path, number = self.origins[min(max(line, 1), len(self.origins)) - 1]
+        return f"{display_name(path)}:{number}"
+
+
+def splice(path: Path, files: set | None = None, _stack: tuple = ()) -> Source:
+    """Read ``path`` and replace each ``#include "x"`` line with the file ``x`` beside it."""
+    path = Path(path)
+    files = set() if files is None else files
+    files.add(path)
+    try:
+        text = path.read_text()
+    except FileNotFoundError:
+        raise ShaderError([f"{display_name(path)}: error: no such shader file"]) from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ShaderError([f"{display_name(path)}: error: cannot read it ({exc})"]) from None
+    out = Source("", [], files)
+    lines = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        match = _INCLUDE.match(line)
+        if match is None:
+            lines.append(line)
+            out.origins.append((path, number))
+            continue
+        target = path.parent / match.group(1)
+        here = f"{display_name(path)}:{number}"
+        if target.resolve() in _stack or target.resolve() == path.resolve():
+            chain = " -> ".join(p.name for p in (*_stack, path.resolve(), target.resolve()))
+            raise ShaderError([f"{here}: error: #include cycle: {chain}"])
+        if not target.is_file():
+            files.add(target)
+            raise ShaderError([f'{here}: error: cannot #include "{match.group(1)}": no such file beside it'])
+        inner = splice(target, files, (*_stack, path.resolve()))
+        lines.extend(inner.text.splitlines())
+        out.origins.extend(inner.origins)
+    out.text = "\n".join(lines) + "\n"
+    return out
+
+
+def compiler_messages(log: str, sources: dict) -> list[str]:
+    """A moderngl compile/link error text -> one 'file:line: message' per error.
+
+    ``sources`` maps moderngl's stage headings ('vertex_shader', 'fragment_shader') to the spliced
+    ``Source`` of that stage; linker messages, which name no line, are put on the program's files.
+    """
+    stage = None
+    out = []
+    for raw in log.splitlines():
+        line = raw.strip()
+        if not line or set(line) == {"="} or line.startswith(("GLSL Compiler failed", "GLSL Linker failed")):
+            continue
+        if line in sources or line == "Program":
+            stage = line
+            continue
+        source = sources.get(stage)
+        for pattern in _LOG_LINE:
+            match = pattern.match(line)
+            if match and source is not None:
+                message = match.group("message")
+                kind = match.groupdict().get("kind")
+                if kind and not message.lower().startswith(kind.lower()):
+                    message = f"{kind.lower()}: {message}"
+                out.append(f"{source.where(int(match.group('line')))}: {message}")
+                break
+        else:
+            if source is not None:
+                out.append(f"{display_name(source.origins[0][0]) if source.origins else '?'}: {line}")
+            else:  # the linker: both stages' files
+                names = ", ".join(display_name(s.origins[0][0]) for s in sources.values() if s.origins)
+                out.append(f"{names}: {line}")
+    return out
+
+
+class ShaderFolder:
+    """The folder programs are read from: the package's own, or a copy (``--shaders DIR``)."""
+
+    def __init__(self, folder=None):
+        self.path = Path(folder) if folder is not None else default_folder()
+        if not self.path.is_dir():
+            raise ShaderError([f"{display_name(self.path)}: error: no such shader folder "
+                               "(slime shaders export DIR writes a copy to edit)"])
+
+    def sources(self, name: str) -> dict:
+        """The spliced vertex and fragment stages of program ``name``, by moderngl's stage names."""
+        return {stage: splice(self.path / f"{name}{suffix}") for stage, suffix in STAGES.items()}
+
+    def files(self, name: str) -> set:
+        """Every file program ``name`` reads (the ones that exist now), without compiling."""
+        found = set()
+        for suffix in STAGES.values():
+            try:
+                splice(self.path / f"{name}{suffix}", found)
+            except ShaderError:
+                pass
+        return found
+
+    def program(self, ctx, name: str):
+        """Compile and link program ``name``; ShaderError with one line per compiler message."""
+        import moderngl
+
+        sources = self.sources(name)
+        try:
+            return ctx.program(vertex_shader=sources["vertex_shader"].text,
+                               fragment_shader=sources["fragment_shader"].text)
+        except moderngl.Error as exc:
+            lines = compiler_messages(str(exc), sources)
+            raise ShaderError(lines or [f"{display_name(self.path / name)}: {' '.join(str(exc).split())}"]) from None
+
+    def programs(self, ctx, names) -> dict:
+        """Every program of ``names``, or ShaderError (with all their messages) and none."""
+        built, errors = {}, []
+        for name in names:
+            try:
+                built[name] = self.program(ctx, name)
+            except ShaderError as exc:
+                errors += exc.lines
+        if errors:
+            for program in built.values():
+                program.release()
+            # An included file shared by two programs reports its error once.
+            raise ShaderError(list(dict.fromkeys(errors)))
+        return built
+
+    def export(self, destination, *, force: bool = False) -> list[Path]:
+        """Copy every shader file into ``destination`` (created if missing, its parent must exist);
+        a folder that already holds files is refused unless ``force``. Returns the files written."""
+        from slime.fileio import atomic_write
+
+        destination = Path(destination)
+        if destination.exists() and not destination.is_dir():
+            raise ShaderError([f"{display_name(destination)}: error: exists and is not a folder"])
+        if destination.is_dir() and any(destination.iterdir()) and not force:
+            raise ShaderError([f"{display_name(destination)}: error: folder is not empty (--force overwrites "
+                               "the shader files in it)"])
+        if not destination.parent.is_dir():
+            raise ShaderError([f"{display_name(destination)}: error: its folder "
+                               f"{display_name(destination.parent)} does not exist"])
+        destination.mkdir(exist_ok=True)
+        written = []
+        for path in sorted(self.path.iterdir()):
+            if path.suffix in SHADER_SUFFIXES and path.is_file():
+                data = path.read_bytes()
+                written.append(atomic_write(destination / path.name, lambda f, data=data: f.write(data)))
+        return written
+
+
+def shader_folder(folder=None) -> ShaderFolder:
+    """``folder`` as a ShaderFolder: None is the package's own; a ShaderFolder passes through."""
+    return folder if isinstance(folder, ShaderFolder) else ShaderFolder(folder)
+
+
+def load_program(ctx, name: str, folder=None):
+    """Program ``name`` from ``folder`` (default: the package's shaders)."""
+    return shader_folder(folder).program(ctx, name)
+
+
+def set_uniform(program, name: str, value) -> None:
+    """Set a uniform if the program has it: an edited shader that stops using one (the compiler
+    drops it) keeps working. Arrays and bytes are written raw (matrices), others set as values."""
+    member = program.get(name, None)
+    if member is None:
+        return
+    if isinstance(value, (bytes, bytearray)) or getattr(value, "ndim", 0) > 0:
+        member.write(value)
+    else:
+        member.value = value
+
+
+def _snapshot(files) -> dict:
+    stamps = {}
+    for path in files:
+        try:
+            stamps[path] = Path(path).read_bytes()
+        except OSError:
+            stamps[path] = None
+    return stamps
+
+
+class ShaderWatch:
+    """Reloads owners' programs when their files change (``check``, every frame) or on demand
+    (``check(force=True)``, the F5 key).
+
+    The files are compared by content, so an editor's save is seen whatever the file system's
+    timestamp resolution; they are looked at no more often than every ``interval`` seconds.
+    """
+
+    def __init__(self, folder, owners=(), *, interval: float = WATCH_INTERVAL, clock=time.monotonic,
+                 report=None):
+        self.folder = shader_folder(folder)
+        self.interval = float(interval)
+        self.clock = clock
+        self.report = report if report is not None else _to_stderr
+        self._owners = []  # [owner, {file: bytes}, [error lines]]
+        self._last = clock()
+        self.reloads = 0  # successful reloads, for tests and the status line
+        for owner in owners:
+            self.add(owner)
+
+    def add(self, owner) -> None:
+        files = set()
+        for name in owner.shader_names:
+            files |= self.folder.files(name)
+        self._owners.append([owner, _snapshot(files), []])
+
+    @property
+    def errors(self) -> list[str]:
+        """The messages of every owner whose files do not compile now (empty when all do)."""
+        return [line for _, _, errors in self._owners for line in errors]
+
+    def check(self, force: bool = False) -> bool:
+        """Look at the files (at most every ``interval`` s unless ``force``); recompile the owners
+        whose files changed (all of them when ``force``). True when anything was recompiled."""
+        now = self.clock()
+        if not force and now - self._last < self.interval:
+            return False
+        self._last = now
+        attempted = False
+        for entry in self._owners:
+            owner, stamps, _ = entry
+            if not force and _snapshot(stamps) == stamps:
+                continue
+            attempted = True
+            entry[2] = self._reload(owner)
+            files = set(stamps)  # a broken include is still watched, so fixing it is seen
+            for name in owner.shader_names:
+                files |= self.folder.files(name)
+            entry[1] = _snapshot(files)
+        return attempted
+
+    def _reload(self, owner) -> list[str]:
+        try:
+            programs = self.folder.programs(owner.ctx, owner.shader_names)
+        except ShaderError as exc:
+            for line in exc.lines:
+                self.report(line)
+            return exc.lines
+        owner.use_programs(programs)
+        self.reloads += 1
+        self.report(f"slime: reloaded {', '.join(owner.shader_names)} from {display_name(self.folder.path)}")
+        return []
+
+
+def _to_stderr(line: str) -> None:
+    """A message as it is, so an editor or terminal can jump to the 'file:line:' it starts with."""
+    print(line, file=sys.stderr, flush=True)
+
+
+__all__ = ["ShaderError", "ShaderFolder", "ShaderWatch", "Source", "compiler_messages", "default_folder",
+           "load_program", "set_uniform", "shader_folder", "splice"]

@@ -1,0 +1,324 @@
+"""Shader files: #include with real line numbers, live reload through ShaderWatch (pixels read back
+before and after an edit), a broken edit that keeps the last good picture, `slime render` with a
+broken shader folder, and `slime shaders export`."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+from PIL import Image
+
+from slime.cli import main
+from slime.render.shader_files import (ShaderError, ShaderFolder, ShaderWatch, compiler_messages, default_folder,
+                                       splice)
+
+SIZE = (96, 72)
+MESSAGE = re.compile(r"^\S+:\d+: (error|warning)")
+
+
+@pytest.fixture
+def folder(tmp_path) -> Path:
+    """A private, editable copy of the package's shaders."""
+    ShaderFolder().export(tmp_path / "shaders")
+    return tmp_path / "shaders"
+
+
+def edit(path: Path, old: str, new: str) -> None:
+    text = path.read_text()
+    assert old in text, f"{old!r} not in {path.name}"
+    path.write_text(text.replace(old, new, 1))
+
+
+def line_of(path: Path, fragment: str) -> int:
+    return next(i for i, line in enumerate(path.read_text().splitlines(), 1) if fragment in line)
+
+
+def test_splice_maps_every_line_back_through_include():
+    source = splice(default_folder() / "backdrop.frag")
+    spliced = source.text.splitlines()
+    assert not any(line.lstrip().startswith("#include") for line in spliced)
+    n = next(i for i, line in enumerate(spliced, 1) if line.startswith("vec3 shadow_factor"))
+    glsl = default_folder() / "shadow.glsl"
+    assert source.where(n) == f"{_shown(glsl)}:{line_of(glsl, 'vec3 shadow_factor')}"
+    m = next(i for i, line in enumerate(spliced, 1) if "vec3 sky(vec3 dir)" in line)
+    assert source.where(m).endswith(f"backdrop.frag:{line_of(default_folder() / 'backdrop.frag', 'vec3 sky(vec3 dir)')}")
+    assert {p.name for p in source.files} == {"backdrop.frag", "shadow.glsl"}
+
+
+def _shown(path: Path) -> str:
+    from slime.render.shader_files import display_name
+
+    return display_name(path)
+
+
+def test_include_cycle_and_missing_include_are_one_line_each(tmp_path):
+    (tmp_path / "a.glsl").write_text('// a\n#include "b.glsl"\n')
+    (tmp_path / "b.glsl").write_text('#include "a.glsl"\n')
+    with pytest.raises(ShaderError, match=r"b\.glsl:1: error: #include cycle"):
+        splice(tmp_path / "a.glsl")
+    (tmp_path / "c.frag").write_text('#version 330\n\n#include "nope.glsl"\n')
+    with pytest.raises(ShaderError) as info:
+        splice(tmp_path / "c.frag")
+    assert len(info.value.lines) == 1
+    assert info.value.lines[0].endswith('c.frag:3: error: cannot #include "nope.glsl": no such file beside it')
+
+
+def test_other_drivers_messages_map_too():
+    source = splice(default_folder() / "shadow.frag")
+    glsl = line_of(default_folder() / "shadow.glsl", "float r2")
+    spliced = next(i for i, line in enumerate(source.text.splitlines(), 1) if "float r2" in line)
+    sources = {"fragment_shader": source}
+    nvidia = f"fragment_shader\n===\n0({spliced}) : error C0000: syntax error\n"
+    amd = f"fragment_shader\n===\nERROR: 0:{spliced}: 'r2' : redefinition\n"
+    assert compiler_messages(nvidia, sources) == [f"{_shown(default_folder() / 'shadow.glsl')}:{glsl}: error C0000: syntax error"]
+    assert compiler_messages(amd, sources) == [f"{_shown(default_folder() / 'shadow.glsl')}:{glsl}: error: 'r2' : redefinition"]
+
+
+def test_error_in_an_included_file_names_that_file_and_line(ctx, folder):
+    bad = line_of(folder / "shadow.glsl", "float s = exp")
+    edit(folder / "shadow.glsl", "float s = exp(", "float s = not_declared + exp(")
+    with pytest.raises(ShaderError) as info:
+        ShaderFolder(folder).program(ctx, "shadow")
+    lines = info.value.lines
+    assert lines and all(MESSAGE.match(line) for line in lines), lines
+    assert any(f"shadow.glsl:{bad}: error:" in line and "not_declared" in line for line in lines), lines
+
+
+def magenta(pixels: np.ndarray) -> int:
+    rgb = pixels.astype(int)
+    return int(np.sum((rgb[..., 0] > 200) & (rgb[..., 1] < 50) & (rgb[..., 2] > 200)))
+
+
+def test_live_reload_redraws_the_slime_and_a_broken_edit_keeps_the_last_picture(ctx, folder):
+    from slime.app.render_slime import HeadlessSlime
+
+    scene = HeadlessSlime(size=SIZE, ctx=ctx, samples=0, stacks=12, slices=12, shaders=folder)
+    said = []
+    watch = ShaderWatch(folder, [scene.renderer], interval=0.0, report=said.append)
+    try:
+        before = scene.draw()
+        assert magenta(before) == 0
+        assert watch.check() is False  # nothing changed yet
+
+        # The jelly painted one solid colour.
+        edit(folder / "slime.frag", "void main() {", "void main() {\n    f_emit = vec4(1.0, 0.0, 1.0, 1.0);\n"
+             "    f_transmit = vec4(0.0);\n    return;")
+        assert watch.check() is True and watch.errors == []
+        solid = scene.draw()
+        assert magenta(solid) > 200, "the edited fragment shader did not reach the screen"
+        assert watch.reloads == 1
+
+        # A typo: the last good programs keep drawing, the message names the real file and line.
+        good = (folder / "slime.frag").read_text()
+        typo_line = line_of(folder / "slime.frag", "float thickness = ndv;")
+        edit(folder / "slime.frag", "float thickness = ndv;", "float thickness = ndv")
+        assert watch.check() is True
+        assert np.array_equal(scene.draw(), solid)
+        assert watch.errors and all(MESSAGE.match(line) for line in watch.errors), watch.errors
+        assert any(re.search(rf"slime\.frag:{typo_line + 1}: error", line) for line in watch.errors), watch.errors
+        assert said[-len(watch.errors):] == watch.errors  # the same lines went to the terminal
+
+        # Fixed, then broken inside the included file: reported with shadow.glsl's own line.
+        (folder / "slime.frag").write_text(good)
+        assert watch.check() is True and watch.errors == []
+        glsl_line = line_of(folder / "shadow.glsl", "float r2")
+        edit(folder / "shadow.glsl", "float r2 = dot(d, d);", "float r2 = dot(d, d) + oops;")
+        assert watch.check() is True
+        assert any(f"shadow.glsl:{glsl_line}: error" in line for line in watch.errors), watch.errors
+        assert np.array_equal(scene.draw(), solid)
+        assert watch.check(force=True) is True and watch.errors  # F5 tries again, still broken
+    finally:
+        scene.release()
+
+
+def test_live_reload_redraws_a_2d_scene(ctx, folder):
+    from slime.app.render_scene import SceneFrames
+    from slime.scenes import load_scene
+
+    scene = load_scene("sandbox")
+    painter = SceneFrames(ctx, (240, 180), shaders=folder)
+    watch = ShaderWatch(folder, [painter.renderer], interval=0.0, report=lambda line: None)
+    try:
+        scene.step()
+        before = painter.draw(scene)[..., :3]
+        edit(folder / "draw2d_circle.frag", "    f_color = vec4(v_color.rgb, v_color.a * coverage);",
+             "    f_color = vec4(1.0, 0.0, 1.0, coverage);")
+        assert watch.check() is True and watch.errors == []
+        after = painter.draw(scene)[..., :3]
+        assert magenta(before) == 0 and magenta(after) > 20
+    finally:
+        painter.release()
+
+
+def test_render_with_a_broken_shader_folder_prints_file_line_messages(folder, tmp_path, capsys):
+    bad = line_of(folder / "shadow.glsl", "float s = exp")
+    edit(folder / "shadow.glsl", "float s = exp(", "float s = nope + exp(")
+    status = main(["render", "--shaders", str(folder), "--output", str(tmp_path / "x.png"), "--size", "64x48",
+                   "--no-progress"])
+    err = capsys.readouterr().err.strip().splitlines()
+    assert status == 2
+    assert err and all(MESSAGE.match(line) for line in err), err
+    assert any(f"shadow.glsl:{bad}: error" in line for line in err)
+    assert not (tmp_path / "x.png").exists()
+
+    status = main(["render", "springs", "--shaders", str(tmp_path / "missing"), "--output", str(tmp_path / "y.png")])
+    err = capsys.readouterr().err.strip().splitlines()
+    assert status == 2 and len(err) == 1 and "no such shader folder" in err[0]
+
+
+def test_export_round_trip_renders_the_same_picture(tmp_path, capsys):
+    copy = tmp_path / "mine"
+    assert main(["shaders", "export", str(copy)]) == 0
+    originals = sorted(p.name for p in default_folder().iterdir() if p.suffix in (".vert", ".frag", ".glsl"))
+    assert sorted(p.name for p in copy.iterdir()) == originals
+    for name in originals:
+        assert (copy / name).read_bytes() == (default_folder() / name).read_bytes()
+
+    # A folder with files in it is refused, in one line, unless --force.
+    (copy / "slime.frag").write_text("// mine\n")
+    capsys.readouterr()
+    assert main(["shaders", "export", str(copy)]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "not empty" in err[0] and "--force" in err[0]
+    assert (copy / "slime.frag").read_text() == "// mine\n"
+    assert main(["shaders", "export", str(copy), "--force"]) == 0
+    assert (copy / "slime.frag").read_bytes() == (default_folder() / "slime.frag").read_bytes()
+    assert main(["shaders", "export", str(tmp_path / "no" / "such")]) == 2
+
+    for args in ([], ["springs", "--frames", "3"]):
+        shots = []
+        for extra in ([], ["--shaders", str(copy)]):
+            out = tmp_path / f"shot{len(shots)}.png"
+            assert main(["render", *args, "--size", "80x60", "--output", str(out), "--no-progress", *extra]) == 0
+            shots.append(np.asarray(Image.open(out)))
+        assert np.array_equal(*shots)
+
+
+def test_demo_window_reloads_on_save_and_on_f5(xvfb, folder, tmp_path):
+    from test_demo_window import Demo
+
+    demo = Demo(xvfb, tmp_path, shaders=str(folder), stacks=12, slices=12)
+    try:
+        window = demo.xdo("search", "--sync", "--name", "^slime$").split()[0]
+        demo.xdo("windowfocus", "--sync", window)
+        demo.screenshot()  # the window is drawing: its watch has read the files as they were
+        typo_line = line_of(folder / "slime.frag", "float thickness = ndv;")
+        edit(folder / "slime.frag", "float thickness = ndv;", "float thickness = ndv")
+        broken = demo.wait_for(lambda: [ln for ln in demo.lines if re.search(rf"slime\.frag:{typo_line + 1}: error", ln)],
+                               "the compiler's message on the terminal")
+        assert len(broken) == 1
+        assert demo.proc.poll() is None  # still running on the last good programs
+        demo.xdo("key", "F5")  # tries again: the same message once more
+        demo.wait_for(lambda: len([ln for ln in demo.lines if re.search(rf"slime\.frag:{typo_line + 1}: error", ln)]) == 2,
+                      "F5's second try")
+        edit(folder / "slime.frag", "float thickness = ndv", "float thickness = ndv;")
+        demo.wait_for(lambda: [ln for ln in demo.lines if ln.startswith("slime: reloaded slime, backdrop, shadow")],
+                      "the reload after the fix")
+        assert not any("Traceback" in ln for ln in demo.lines)
+        demo.xdo("key", "Escape")
+        assert demo.proc.wait(timeout=20) == 0
+    finally:
+        demo.stop()
+
+
+SCENE_WINDOW = """
+import sys
+sys.path.insert(0, {tests!r})
+from test_draw2d import DemoScene
+from slime.app.scene_window import run_scene_instance
+sys.exit(run_scene_instance(DemoScene(), size=(480, 360), window="pyglet", shaders={shaders!r}))
+"""
+
+
+def test_scene_window_redraws_an_edited_shader_and_reports_a_broken_one(xvfb, folder, tmp_path):
+    env = {**os.environ, "DISPLAY": xvfb}
+    env.pop("WAYLAND_DISPLAY", None)
+    script = SCENE_WINDOW.format(tests=str(Path(__file__).parent), shaders=str(folder))
+    app = subprocess.Popen([sys.executable, "-c", script], cwd=tmp_path, env=env, text=True,
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+
+    def xdo(*args):
+        return subprocess.run(["xdotool", *args], env=env, capture_output=True, text=True, timeout=30)
+
+    def screenshot() -> np.ndarray:
+        known = set(tmp_path.glob("slime-demo-*.png"))
+        xdo("key", "p")
+        deadline = time.monotonic() + 15
+        while time.monotonic() < deadline:
+            new = set(tmp_path.glob("slime-demo-*.png")) - known
+            if new:
+                time.sleep(0.2)
+                return np.asarray(Image.open(new.pop()).convert("RGB"))
+            time.sleep(0.05)
+        raise AssertionError("no screenshot")
+
+    try:
+        found = xdo("search", "--sync", "--name", "slime demo scene")
+        assert found.returncode == 0, found.stderr
+        xdo("mousemove", "--window", found.stdout.split()[0], "240", "60")  # keyboard focus follows the pointer
+        time.sleep(0.5)
+        assert magenta(screenshot()) == 0
+        edit(folder / "draw2d_circle.frag", "    f_color = vec4(v_color.rgb, v_color.a * coverage);",
+             "    f_color = vec4(1.0, 0.0, 1.0, coverage);")
+        time.sleep(0.8)  # the watch looks every quarter second
+        assert magenta(screenshot()) > 100, "the saved shader did not reach the window"
+        edit(folder / "draw2d_circle.frag", "coverage);", "coverage)")
+        time.sleep(0.8)
+        assert magenta(screenshot()) > 100, "a broken shader must leave the last good one drawing"
+        xdo("key", "F5")
+        time.sleep(0.5)
+        xdo("key", "Escape")
+        out, err = app.communicate(timeout=20)
+        assert app.returncode == 0, err
+        broken = [line for line in err.splitlines() if "draw2d_circle.frag:" in line and ": error:" in line]
+        assert len(broken) == 2, err  # once on save, once more on F5
+        assert "Traceback" not in err
+    finally:
+        if app.poll() is None:
+            app.kill()
+            app.wait()
+
+
+def test_error_box_sits_at_the_bottom_and_wraps_to_the_width(ctx):
+    from slime.app.window_common import draw_shader_errors
+    from slime.render.images import read_rgba
+    from slime.render.text import TextOverlay
+
+    text = TextOverlay(ctx)
+    fbo = ctx.simple_framebuffer((320, 240), components=4)
+    try:
+        heights = []
+        for errors in (["a.frag:1: error: short"], ["a.frag:1: error: " + "a long message " * 12]):
+            fbo.use()
+            fbo.clear(0.0, 0.0, 0.0, 1.0)
+            draw_shader_errors(text, errors, (320, 240))
+            lit = read_rgba(fbo)[..., :3].max(axis=2) > 128  # the box is near-white
+            rows, cols = np.nonzero(lit)
+            assert rows.max() >= 240 - 12 and cols.max() < 320 - 4  # on the bottom edge, inside the width
+            heights.append(rows.max() - rows.min())
+        assert heights[1] > heights[0] + 20  # the long message wrapped onto more lines
+        fbo.use()
+        fbo.clear(0.0, 0.0, 0.0, 1.0)
+        draw_shader_errors(text, [], (320, 240))
+        assert read_rgba(fbo)[..., :3].max() == 0  # no errors, no box
+    finally:
+        fbo.release()
+        text.release()
+
+
+def test_demo_with_shaders_that_do_not_compile_exits_2_with_file_lines(ctx, folder, capsys):
+    from slime.app.demo import run_demo
+
+    bad = line_of(folder / "slime.frag", "float thickness = ndv;")
+    edit(folder / "slime.frag", "float thickness = ndv;", "float thickness = ndv + nope;")
+    assert run_demo(window="headless", size=(160, 120), frames=2, stacks=8, slices=8, shaders=folder) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert any(f"slime.frag:{bad}: error" in line and "nope" in line for line in err), err
+    assert all(MESSAGE.match(line) for line in err[:-1]) and err[-1].startswith("slime demo: ")
