@@ -14,11 +14,17 @@ from decimal import ROUND_HALF_UP, Decimal
 import numpy as np
 
 from slime.physics.particles import Particles
-from slime.physics.yoyo import chain_step
+from slime.physics.yoyo import chain_step, fence
 from slime.scenes.base import DrawList, Param, Scene2D
 
 WINDOW = (1200.0, 800.0)
 BOB_RADIUS = 30.0
+# The fastest a bob may move, in pixels per frame: across the whole window's diagonal. Nothing in
+# the seed's presets comes near it; a stiffness or damping past the chain's stable region would
+# otherwise grow without bound (see slime.physics.yoyo.cap_speed).
+SPEED_LIMIT = math.hypot(*WINDOW)
+# Bobs stop at a box ten windows out on every side (slime.physics.yoyo.fence).
+FENCE = (-10.0 * np.asarray(WINDOW), 11.0 * np.asarray(WINDOW))
 
 PRESET_NAMES = {
     1: "basic",
@@ -188,7 +194,9 @@ class SpringsScene(Scene2D):
             anchor=self.anchor if self.anchor_mode else None,
             wind=np.array([1.0, 0.0]) if self.wind_mode else None,
             gravity=self.gravity if self.gravity_mode else None,
+            speed_limit=SPEED_LIMIT,
         )
+        fence(b, *FENCE)
         if not np.all(np.isfinite(b.positions)) or not np.all(np.isfinite(b.velocities)):
             # A stiffness pushed past stability can blow up: start the preset's bobs afresh.
             self._init_bobs()
