@@ -66,6 +66,17 @@ def test_preset_8_at_full_damping_stays_bounded():
     {p.name: p for p in s.parameters()}["damping"].set(1.0)
     assert _run(s, 1500) <= float(np.abs(FENCE).max())
     assert np.abs(s.bobs.velocities).max() > 0.0
+    # Said on screen while it lasts, and by a headless run once.
+    assert s.hud()[-1] == "speed capped: unstable settings"
+    (problem,) = s.problems()
+    assert "speed cap (1442 px per frame)" in problem and "stiffness 0.7 with damping 1" in problem
+    # Back at the preset's damping the chain comes home by itself and the cap lets go.
+    {p.name: p for p in s.parameters()}["damping"].set(0.6)
+    _run(s, 200)
+    capped = s.capped_frames
+    _run(s, 1800)
+    assert s.capped_frames == capped
+    assert np.linalg.norm(s.bobs.positions - s.anchor, axis=1).max() < 1000.0
 
 
 def _slider_extremes(rng):
@@ -112,13 +123,14 @@ def test_presets_never_meet_the_cap_or_the_fence(preset, monkeypatch):
     free.key(str(preset))
     _run(free, 600)
     assert np.array_equal(capped.bobs.positions, free.bobs.positions)
+    assert capped.problems() == [] and "speed capped" not in "".join(capped.hud())
 
 
 def test_cap_speed_and_fence():
     v = np.array([3.0, 4.0])
-    cap_speed(v, 10.0)
+    assert not cap_speed(v, 10.0)
     assert v.tolist() == [3.0, 4.0]
-    cap_speed(v, 1.0)
+    assert cap_speed(v, 1.0)
     assert np.hypot(*v) == pytest.approx(1.0) and v[1] / v[0] == pytest.approx(4 / 3)
     p = Particles.create([[5.0, -20.0], [1.0, 1.0]], [[1.0, -2.0], [1.0, 1.0]])
     fence(p, np.array([0.0, 0.0]), np.array([10.0, 10.0]))

@@ -131,7 +131,7 @@ def chain_step(
     wind=None,
     gravity=None,
     speed_limit: float | None = None,
-) -> None:
+) -> int:
     """One frame of seed 001's bob chain, in the seed's order, in place.
 
     ``parent``/``child`` hold each bob's neighbour index or -1. Bob 0 is also pulled toward
@@ -146,7 +146,7 @@ def chain_step(
     iteration is a handful of operations on 2-vectors.
 
     ``speed_limit`` (pixels per frame, None for none) caps each bob's speed before it moves; see
-    :func:`cap_speed` for why the chain needs it.
+    :func:`cap_speed` for why the chain needs it. Returns how many bobs the cap slowed.
     """
     p = particles
     x, v = p.positions, p.velocities
@@ -160,6 +160,7 @@ def chain_step(
         # The seed divides each force by the mass as it arrives (mass mode) and sums accelerations.
         return acc + (force / mass[k] if use_mass else force)
 
+    capped = 0
     for k in range(p.count):
         if not has_mass[k]:
             continue
@@ -176,12 +177,13 @@ def chain_step(
         if gravity is not None:
             v[k] += gravity
         if speed_limit is not None:
-            cap_speed(v[k], speed_limit)
+            capped += cap_speed(v[k], speed_limit)
         x[k] = x[k] + v[k]
+    return capped
 
 
-def cap_speed(velocity: np.ndarray, limit: float) -> None:
-    """Scale ``velocity`` (D,) down in place to length ``limit`` when it is longer.
+def cap_speed(velocity: np.ndarray, limit: float) -> bool:
+    """Scale ``velocity`` (D,) down in place to length ``limit`` when it is longer; True if it was.
 
     Why the chain needs a cap and not a stiffness limit: the seed's bob-after-bob order is not
     energy-conserving. A bob's spring reads its parent's new location and its child's old one,
@@ -198,8 +200,10 @@ def cap_speed(velocity: np.ndarray, limit: float) -> None:
     cap of where the springs hold it.
     """
     speed2 = float(velocity @ velocity)
-    if speed2 > limit * limit:
-        velocity *= limit / np.sqrt(speed2)
+    if speed2 <= limit * limit:
+        return False
+    velocity *= limit / np.sqrt(speed2)
+    return True
 
 
 def fence(particles: Particles, lo, hi) -> None:

@@ -82,6 +82,7 @@ class SpringsScene(Scene2D):
         self.mass_mode = False
         self.chain_mode = 0
         self.frame_count = 0
+        self.capped_frames, self.last_capped_frame = 0, None  # frames in which a bob met SPEED_LIMIT
         self.preset = 1
         self.apply_preset(1)
 
@@ -181,7 +182,7 @@ class SpringsScene(Scene2D):
             return
         b.velocity_scale[:] = self.damping
         b.inv_mass[:] = 1.0 / self.mass
-        chain_step(
+        capped = chain_step(
             b,
             self.parent,
             self.child,
@@ -197,6 +198,9 @@ class SpringsScene(Scene2D):
             speed_limit=SPEED_LIMIT,
         )
         fence(b, *FENCE)
+        if capped:
+            self.capped_frames += 1
+            self.last_capped_frame = self.frame_count
         if not np.all(np.isfinite(b.positions)) or not np.all(np.isfinite(b.velocities)):
             # A stiffness pushed past stability can blow up: start the preset's bobs afresh.
             self._init_bobs()
@@ -260,7 +264,16 @@ class SpringsScene(Scene2D):
             "Preset",
         ]
         lines += [f"[{k}] {name}" for k, name in PRESET_NAMES.items()]
+        if self.last_capped_frame is not None and self.frame_count - self.last_capped_frame < 60:
+            lines += ["", "speed capped: unstable settings"]
         return lines
+
+    def problems(self) -> list[str]:
+        if not self.capped_frames:
+            return []
+        return [f"the bobs reached the speed cap ({SPEED_LIMIT:.0f} px per frame) in {self.capped_frames} of "
+                f"{self.frame_count} frames: stiffness {self.stiffness:g} with damping {self.damping:g} is past "
+                "the chain's stable region (lower either)"]
 
     def parameters(self) -> list[Param]:
         def setter(attr, lo=None, hi=None):
