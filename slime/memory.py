@@ -23,9 +23,21 @@ class TooLarge(ValueError):
     """A request that cannot fit in memory; the message is one line for the user."""
 
 
-def available_memory() -> int | None:
-    """Bytes the kernel says a new allocation can get without swapping (MemAvailable), or, where
-    there is no /proc/meminfo, the free physical pages; None when neither is known."""
+# A container's memory limit and use (cgroup v2, then v1): a run past the limit is killed even
+# when the machine has memory to spare. "max" (or v1's huge number) means no limit.
+CGROUP_LIMITS = (("/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory.current"),
+                 ("/sys/fs/cgroup/memory/memory.limit_in_bytes", "/sys/fs/cgroup/memory/memory.usage_in_bytes"))
+
+
+def _read_int(path: str) -> int | None:
+    try:
+        with open(path, "rb") as f:
+            return int(f.read().strip())
+    except (OSError, ValueError):
+        return None  # absent, or "max"
+
+
+def _machine_available() -> int | None:
     try:
         with open("/proc/meminfo", "rb") as f:
             for line in f:
@@ -37,6 +49,20 @@ def available_memory() -> int | None:
         return os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
     except (ValueError, OSError, AttributeError):
         return None
+
+
+def available_memory() -> int | None:
+    """Bytes a new allocation can get: the kernel's MemAvailable (where there is no /proc/meminfo,
+    the free physical pages), or less where this process's container leaves less; None when
+    nothing is known."""
+    known = [_machine_available()]
+    for limit_path, usage_path in CGROUP_LIMITS:
+        limit, usage = _read_int(limit_path), _read_int(usage_path)
+        if limit is not None and usage is not None and limit < 2**62:
+            known.append(max(limit - usage, 0))
+            break
+    known = [k for k in known if k is not None]
+    return min(known) if known else None
 
 
 def size_text(nbytes: float) -> str:

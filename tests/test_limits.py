@@ -40,7 +40,18 @@ def _one_line_error(result, *words):
 def test_available_memory_reads_meminfo():
     with open("/proc/meminfo") as f:
         expected = next(int(line.split()[1]) * 1024 for line in f if line.startswith("MemAvailable:"))
-    assert abs(memory.available_memory() - expected) < 2**30  # it moves a little between the reads
+    assert abs(memory._machine_available() - expected) < 2**30  # it moves a little between the reads
+    assert 0 < memory.available_memory() <= memory._machine_available()
+
+
+def test_a_container_limit_below_the_machine_memory_wins(tmp_path, monkeypatch):
+    (tmp_path / "max").write_text("1073741824\n")
+    (tmp_path / "current").write_text("268435456\n")
+    monkeypatch.setattr(memory, "CGROUP_LIMITS", [(str(tmp_path / "none"), str(tmp_path / "none")),
+                                                  (str(tmp_path / "max"), str(tmp_path / "current"))])
+    assert memory.available_memory() == min(3 * 2**28, memory._machine_available())
+    (tmp_path / "max").write_text("max\n")  # cgroup v2's "no limit"
+    assert memory.available_memory() == memory._machine_available()
 
 
 def test_allocate_checks_the_sum_before_allocating(monkeypatch):
