@@ -185,19 +185,19 @@ def chain_step(
 def cap_speed(velocity: np.ndarray, limit: float) -> bool:
     """Scale ``velocity`` (D,) down in place to length ``limit`` when it is longer; True if it was.
 
-    Why the chain needs a cap and not a stiffness limit: the seed's bob-after-bob order is not
-    energy-conserving. A bob's spring reads its parent's new location and its child's old one,
-    so the pair's forces are not equal and opposite over a frame, and the linearised frame map
-    has a spectral radius above 1 for every stiffness > 0 once there are two bobs and the
-    damping keeps the whole velocity (1.0): 1.0002 at stiffness 0.001, 1.02 at 0.1, 2.24 for 30
-    bobs at 0.7 (the numbers are in tests/test_springs_scene.py). Below damping 1 the stable
-    stiffness depends on the bob count, the ring, the chain mode and the anchor, and the seed's
-    own presets sit on or just past that edge (preset 8's linearised map is 1.0045 and only its
-    natural-length springs hold it), so no slider range could exclude the unstable region
-    without excluding the presets. A speed cap leaves every motion below it bit for bit as the
-    seed's and turns a runaway into a bounded jitter around the springs' targets: once a spring
-    pulls harder than the cap, the bob's velocity flips each frame and it stays within about one
-    cap of where the springs hold it.
+    Why the chain needs a cap and not a stiffness limit: the spring experiments article's
+    bob-after-bob order is not energy-conserving. A bob's spring reads its parent's new location
+    and its child's old one, so the pair's forces are not equal and opposite over a frame, and the
+    linearised frame map has a spectral radius above 1 for every stiffness > 0 once there are two
+    bobs and the damping keeps the whole velocity (1.0): 1.0002 at stiffness 0.001, 1.02 at 0.1,
+    2.24 for 30 bobs at 0.7 (tests/test_springs_bounded.py computes them). Below damping 1 the
+    stable stiffness depends on the bob count, the ring, the chain mode and the anchor, and the
+    article's own presets sit on or just past that edge (preset 8's linearised map is 1.0045 and
+    only its natural-length springs hold it), so no slider range could exclude the unstable
+    region without excluding the presets. A speed cap leaves every motion below it bit for bit as
+    the article's and turns a runaway into bounded motion: a jitter near where the springs hold
+    the bobs (once a spring pulls harder than the cap, the bob's velocity flips every frame), or,
+    for a chain nothing anchors, a drift of at most the cap per frame that a :func:`fence` stops.
     """
     speed2 = float(velocity @ velocity)
     if speed2 <= limit * limit:

@@ -19,8 +19,8 @@ from slime.scenes.base import DrawList, Param, Scene2D
 
 WINDOW = (1200.0, 800.0)
 BOB_RADIUS = 30.0
-# The fastest a bob may move, in pixels per frame: across the whole window's diagonal. Nothing in
-# the seed's presets comes near it; a stiffness or damping past the chain's stable region would
+# The fastest a bob may move, in pixels per frame: across the whole window's diagonal. None of
+# the presets comes near it; a stiffness or damping past the chain's stable region would
 # otherwise grow without bound (see slime.physics.yoyo.cap_speed).
 SPEED_LIMIT = math.hypot(*WINDOW)
 # Bobs stop at a box ten windows out on every side (slime.physics.yoyo.fence).
