@@ -277,7 +277,7 @@ def main(argv: list[str] | None = None) -> int:
         # flush from raising again on the dead pipe.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 1
-    except (UsageError, ValueError, OSError) as exc:
+    except (UsageError, ValueError, OSError, MemoryError) as exc:  # MemoryError: past slime.memory's estimate
         if os.environ.get("SLIME_DEBUG"):
             raise
         from slime.render.shader_files import ShaderError

@@ -1,15 +1,33 @@
-"""Atomic file writing: a temporary file beside the target, then a rename.
+"""Reading and writing the files the commands take and make.
 
-An interrupted or failed write leaves the old file (or none) and no temporary behind, never a
-half-written one. Used by every command and scene that writes a file.
+Writing is atomic: a temporary file beside the target, then a rename. An interrupted or failed
+write leaves the old file (or none) and no temporary behind, never a half-written one. A writer
+killed outright (SIGKILL, a power cut) cannot clean up, so each temporary's name carries its
+writer's process id, ``.NAME.slime-PID-XXXXXXXX.tmp``, and the next write into the same folder
+removes the temporaries whose writer is gone and that have not changed for a minute.
+
+Reading a file a user names goes through :func:`read_input`: a FIFO, a device (``/dev/zero``),
+a folder or a file over :data:`MAX_INPUT_BYTES` is refused in one line before it is read, so
+nothing hangs or fills the memory.
 """
 
 from __future__ import annotations
 
+import errno
 import os
+import re
+import stat
 import tempfile
+import time
 from pathlib import Path
 from typing import BinaryIO, Callable
+
+# The largest file a command reads (a Soda model with 200 000 masses and springs is about 40 MiB).
+MAX_INPUT_BYTES = 64 * 1024 * 1024
+# A temporary whose writer is gone is removed once it has not changed for this long (seconds).
+STALE_TEMP_SECONDS = 60.0
+
+_TEMP = re.compile(r"^\..+\.slime-(?P<pid>\d+)-[A-Za-z0-9_]+\.tmp$")
 
 
 def _umask() -> int:
@@ -18,13 +36,57 @@ def _umask() -> int:
     return mask
 
 
+def _process_alive(pid: int) -> bool:
+    if pid <= 0:
+        return True  # not a process id a writer has: leave the file alone
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OverflowError:
+        return False  # beyond any process id, so no writer has it
+    except PermissionError:
+        return True  # alive, another user's
+    return True
+
+
+def stale_temporaries(folder) -> list[Path]:
+    """The temporaries in ``folder`` left by writers that are gone (see the module docstring)."""
+    stale, now = [], time.time()
+    try:
+        entries = list(os.scandir(folder))
+    except OSError:
+        return []
+    for entry in entries:
+        match = _TEMP.match(entry.name)
+        if not match:
+            continue
+        try:
+            info = entry.stat(follow_symlinks=False)
+        except OSError:
+            continue
+        if (stat.S_ISREG(info.st_mode) and now - info.st_mtime > STALE_TEMP_SECONDS
+                and not _process_alive(int(match["pid"]))):
+            stale.append(Path(entry.path))
+    return stale
+
+
+def remove_stale_temporaries(folder) -> None:
+    for path in stale_temporaries(folder):
+        try:
+            path.unlink()
+        except OSError:
+            pass  # someone else removed it, or it is not ours to remove: the write goes on
+
+
 def atomic_write(path, write: Callable[[BinaryIO], None]) -> Path:
     """Call ``write(f)`` on a binary temp file in ``path``'s folder, then rename it to ``path``."""
     path = Path(path)
     folder = path.parent if str(path.parent) else Path(".")
     if not folder.is_dir():
         raise OSError(f"{path}: folder {folder} does not exist")
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
+    remove_stale_temporaries(folder)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.slime-{os.getpid()}-", suffix=".tmp", dir=folder)
     try:
         with os.fdopen(fd, "wb") as f:
             write(f)
@@ -38,3 +100,35 @@ def atomic_write(path, write: Callable[[BinaryIO], None]) -> Path:
             pass
         raise
     return path
+
+
+_KINDS = ((stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a FIFO"), (stat.S_ISCHR, "a character device"),
+          (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket"))
+
+
+def _check_regular(path: Path, info: os.stat_result, limit: int) -> None:
+    if not stat.S_ISREG(info.st_mode):
+        kind = next((name for test, name in _KINDS if test(info.st_mode)), "not a plain file")
+        raise OSError(errno.EINVAL, f"not a regular file: {kind}", str(path))
+    if info.st_size > limit:
+        raise OSError(errno.EFBIG, f"{_mib(info.st_size)}, more than the {_mib(limit)} a file may have", str(path))
+
+
+def _mib(size: int) -> str:
+    return f"{size / 2**20:.0f} MiB" if size >= 2**20 else f"{size} bytes"
+
+
+def read_input(path, limit: int = MAX_INPUT_BYTES) -> bytes:
+    """The bytes of the regular file ``path``; OSError (one line in ``strerror``) for anything
+    else: a FIFO or device is refused before it is opened, so reading can neither block nor run
+    on forever, and a file over ``limit`` bytes before any of it is read."""
+    path = Path(path)
+    _check_regular(path, os.stat(path), limit)
+    # O_NONBLOCK: a FIFO swapped in after the check cannot block the open either.
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    with os.fdopen(fd, "rb") as f:
+        _check_regular(path, os.fstat(fd), limit)
+        data = f.read(limit + 1)  # a file that grows (or a /proc file that says size 0) stops here
+    if len(data) > limit:
+        raise OSError(errno.EFBIG, f"more than the {_mib(limit)} a file may have", str(path))
+    return data

@@ -19,6 +19,7 @@ from typing import Sequence
 import numpy as np
 
 from slime.fileio import atomic_write
+from slime.memory import allocate
 
 
 class UsageError(ValueError):
@@ -122,9 +123,10 @@ def simulate_slime(ticks: int, pokes: Sequence[Poke] = (), stacks: int | None = 
     for poke in pokes:
         by_tick.setdefault(poke.tick, []).append(poke)
     n_points = body.positions.shape[0]
-    positions = np.empty((ticks + 1, n_points, 3), dtype=np.float64)
-    volume = np.empty(ticks + 1)
-    time = np.empty(ticks + 1)
+    positions, volume, time = allocate(
+        f"recording {ticks} ticks of a {params.stacks}x{params.slices} slime",
+        [((ticks + 1, n_points, 3), np.float64), ((ticks + 1,), np.float64), ((ticks + 1,), np.float64)],
+        hint="ask for fewer --ticks or a coarser --stacks/--slices")
     positions[0], volume[0], time[0] = body.positions, body.volume(), 0.0
     for k in range(ticks):
         for poke in by_tick.get(k, ()):
@@ -148,8 +150,10 @@ def simulate_scene(name_or_path: str, ticks: int):
     scene = load_scene(name_or_path)
     first = np.array(scene.positions(), dtype=np.float64)
     springs = np.array(scene.springs(), dtype=np.int64).reshape(-1, 2)
-    positions = np.empty((ticks + 1, *first.shape), dtype=np.float64)
-    alive = np.empty((ticks + 1, springs.shape[0]), dtype=bool)
+    positions, alive = allocate(
+        f"recording {ticks} ticks of {name_or_path} ({first.shape[0]} points)",
+        [((ticks + 1, *first.shape), np.float64), ((ticks + 1, springs.shape[0]), np.bool_)],
+        hint="ask for fewer --ticks")
     positions[0], alive[0] = first, scene.alive()
     dt = float(getattr(scene, "dt", 1.0 / 60.0))
     for k in range(ticks):

@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 import os
+import signal
 import stat
+import subprocess
+import sys
+import time
 
 import pytest
 
-from slime.fileio import atomic_write
+from slime.fileio import MAX_INPUT_BYTES, atomic_write, read_input, stale_temporaries
 
 
 def test_writes_whole_file_with_umask_permissions(tmp_path):
@@ -38,3 +42,99 @@ def test_failure_keeps_old_file_and_leaves_no_temporary(tmp_path):
 def test_missing_folder_is_one_clear_error(tmp_path):
     with pytest.raises(OSError, match="does not exist"):
         atomic_write(tmp_path / "no" / "a.bin", lambda f: f.write(b"x"))
+
+
+# --- leftovers of a writer killed outright ------------------------------------------------------
+
+def _dead_pid() -> int:
+    """The id of a process that has exited (and been reaped)."""
+    child = subprocess.Popen([sys.executable, "-c", "pass"])
+    child.wait()
+    return child.pid
+
+
+def _aged(path, seconds=120.0):
+    old = time.time() - seconds
+    os.utime(path, (old, old))
+    return path
+
+
+def test_temporary_names_carry_the_writer_pid(tmp_path):
+    seen = []
+    atomic_write(tmp_path / "a.bin", lambda f: seen.extend(p.name for p in tmp_path.iterdir()))
+    assert len(seen) == 1 and seen[0].startswith(f".a.bin.slime-{os.getpid()}-") and seen[0].endswith(".tmp")
+
+
+def test_next_write_removes_stale_temporaries_and_keeps_live_ones(tmp_path):
+    dead = tmp_path / f".big.npz.slime-{_dead_pid()}-abcd1234.tmp"
+    dead.write_bytes(b"x" * 1000)
+    _aged(dead)
+    fresh_dead = tmp_path / f".c.npz.slime-{_dead_pid()}-abcd1234.tmp"  # could be a writer we cannot see
+    fresh_dead.write_bytes(b"x")
+    live = tmp_path / f".d.npz.slime-{os.getppid()}-abcd1234.tmp"
+    live.write_bytes(b"x")
+    _aged(live)
+    other = tmp_path / ".e.npz.abcd1234.tmp"  # not our pattern: never touched
+    other.write_bytes(b"x")
+    _aged(other)
+    assert stale_temporaries(tmp_path) == [dead]
+    atomic_write(tmp_path / "a.bin", lambda f: f.write(b"new"))
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(["a.bin", fresh_dead.name, live.name, other.name])
+
+
+_KILLED_WRITER = """
+import sys, time
+from slime.fileio import atomic_write
+def write(f):
+    f.write(b"x" * 1_000_000)
+    f.flush()
+    print("writing", flush=True)
+    time.sleep(60)
+atomic_write(sys.argv[1], write)
+"""
+
+
+def test_a_writer_killed_mid_write_is_cleaned_by_the_next_write(tmp_path):
+    target = tmp_path / "out.npz"
+    child = subprocess.Popen([sys.executable, "-c", _KILLED_WRITER, str(target)], stdout=subprocess.PIPE, text=True)
+    try:
+        assert child.stdout.readline() == "writing\n"
+    finally:
+        child.send_signal(signal.SIGKILL)
+        child.wait()
+        child.stdout.close()
+    left = [p for p in tmp_path.iterdir()]
+    assert len(left) == 1 and left[0].name.startswith(f".out.npz.slime-{child.pid}-")
+    assert left[0].stat().st_size == 1_000_000
+    atomic_write(target, lambda f: f.write(b"x"))
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted([left[0].name, "out.npz"])  # not stale yet
+    _aged(left[0])  # a minute later the killed writer's file is stale
+    atomic_write(target, lambda f: f.write(b"y"))
+    assert [p.name for p in tmp_path.iterdir()] == ["out.npz"] and target.read_bytes() == b"y"
+
+
+# --- reading what a user names --------------------------------------------------------------------
+
+def test_read_input_reads_a_plain_file(tmp_path):
+    (tmp_path / "m.json").write_bytes(b"{}")
+    assert read_input(tmp_path / "m.json") == b"{}"
+
+
+def test_read_input_refuses_a_fifo_without_opening_it(tmp_path):
+    fifo = tmp_path / "m.json"
+    os.mkfifo(fifo)  # no writer: an open for reading would block for ever
+    with pytest.raises(OSError, match="not a regular file: a FIFO"):
+        read_input(fifo)
+
+
+def test_read_input_refuses_devices_folders_and_big_files(tmp_path):
+    with pytest.raises(OSError, match="a character device"):
+        read_input("/dev/zero")
+    with pytest.raises(OSError, match="a folder"):
+        read_input(tmp_path)
+    big = tmp_path / "big.json"
+    with open(big, "wb") as f:
+        f.truncate(MAX_INPUT_BYTES + 1)  # sparse: no disk used
+    with pytest.raises(OSError, match="more than the 64 MiB"):
+        read_input(big)
+    assert read_input(big, limit=MAX_INPUT_BYTES + 1)[:4] == b"\0\0\0\0"

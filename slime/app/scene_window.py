@@ -182,8 +182,8 @@ class SceneWindow(mglw.WindowConfig):
         for i, p in enumerate(params):
             label = ("> " if i == self.selected else "  ") + p.name
             changed, value = imgui.slider_float(label, float(p.get()), float(p.lo), float(p.hi))
-            if changed:
-                p.set(float(value))
+            if changed:  # ctrl+click lets a value be typed past the slider's ends: the ends hold
+                p.set(min(max(float(value), p.lo), p.hi))
         imgui.pop_item_width()
         # Where the panel ends (window points), so a scene that keeps a HUD strip keeps the panel
         # in it too; from the last frame, like every imgui measurement.

@@ -46,7 +46,7 @@ from pathlib import Path
 
 import numpy as np
 
-from slime.fileio import atomic_write
+from slime.fileio import atomic_write, read_input
 from slime.paths import ASSETS
 from slime.physics.soda import (
     SEED_DT,
@@ -182,7 +182,7 @@ def load_model(path) -> SodaModel:
     """Read a Soda model file (seed format or OpenConstructor export); see the module docstring."""
     path = Path(path)
     try:
-        raw = path.read_bytes()
+        raw = read_input(path)
     except OSError as error:
         raise ModelError(f"{path}: cannot read ({error.strerror or error})") from None
     try:

@@ -14,11 +14,17 @@ from decimal import ROUND_HALF_UP, Decimal
 import numpy as np
 
 from slime.physics.particles import Particles
-from slime.physics.yoyo import chain_step
+from slime.physics.yoyo import chain_step, fence
 from slime.scenes.base import DrawList, Param, Scene2D
 
 WINDOW = (1200.0, 800.0)
 BOB_RADIUS = 30.0
+# The fastest a bob may move, in pixels per frame: across the whole window's diagonal. None of
+# the presets comes near it; a stiffness or damping past the chain's stable region would
+# otherwise grow without bound (see slime.physics.yoyo.cap_speed).
+SPEED_LIMIT = math.hypot(*WINDOW)
+# Bobs stop at a box ten windows out on every side (slime.physics.yoyo.fence).
+FENCE = (-10.0 * np.asarray(WINDOW), 11.0 * np.asarray(WINDOW))
 
 PRESET_NAMES = {
     1: "basic",
@@ -76,6 +82,7 @@ class SpringsScene(Scene2D):
         self.mass_mode = False
         self.chain_mode = 0
         self.frame_count = 0
+        self.capped_frames, self.last_capped_frame = 0, None  # frames in which a bob met SPEED_LIMIT
         self.preset = 1
         self.apply_preset(1)
 
@@ -175,7 +182,7 @@ class SpringsScene(Scene2D):
             return
         b.velocity_scale[:] = self.damping
         b.inv_mass[:] = 1.0 / self.mass
-        chain_step(
+        capped = chain_step(
             b,
             self.parent,
             self.child,
@@ -188,7 +195,12 @@ class SpringsScene(Scene2D):
             anchor=self.anchor if self.anchor_mode else None,
             wind=np.array([1.0, 0.0]) if self.wind_mode else None,
             gravity=self.gravity if self.gravity_mode else None,
+            speed_limit=SPEED_LIMIT,
         )
+        fence(b, *FENCE)
+        if capped:
+            self.capped_frames += 1
+            self.last_capped_frame = self.frame_count
         if not np.all(np.isfinite(b.positions)) or not np.all(np.isfinite(b.velocities)):
             # A stiffness pushed past stability can blow up: start the preset's bobs afresh.
             self._init_bobs()
@@ -252,7 +264,16 @@ class SpringsScene(Scene2D):
             "Preset",
         ]
         lines += [f"[{k}] {name}" for k, name in PRESET_NAMES.items()]
+        if self.last_capped_frame is not None and self.frame_count - self.last_capped_frame < 60:
+            lines += ["", "speed capped: unstable settings"]
         return lines
+
+    def problems(self) -> list[str]:
+        if not self.capped_frames:
+            return []
+        return [f"the bobs reached the speed cap ({SPEED_LIMIT:.0f} px per frame) in {self.capped_frames} of "
+                f"{self.frame_count} frames: stiffness {self.stiffness:g} with damping {self.damping:g} is past "
+                "the chain's stable region (lower either)"]
 
     def parameters(self) -> list[Param]:
         def setter(attr, lo=None, hi=None):
