@@ -209,6 +209,7 @@ class SlimeBody:
         self._quaternion = (1.0, 0.0, 0.0, 0.0)  # best-fit rotation, tracked substep to substep
         self._grab_index = None
         self._grab_target = None
+        self._finger = None
         self.time = 0.0
         self.recoveries = 0
         self.last_volume = self.ideal_volume
@@ -414,6 +415,8 @@ class SlimeBody:
     # ------------------------------------------------------------------ stepping
     def substep(self, h: float) -> None:
         prm = self.params
+        if self._finger is not None:
+            self._advance_finger(h)
         acc = self._plain_accelerations(h) if prm.plain_forces else self._accelerations(h)
         positions, velocities = self.particles.positions, self.particles.velocities
         symplectic_euler(positions, velocities, acc.T, self._unit_inv_mass, h)
@@ -477,14 +480,14 @@ class SlimeBody:
     def poke(self, point, force, radius: float | None = None) -> int:
         """Push the surface near ``point`` with ``force`` (N), applied at once as the impulse of one
         frame, force * dt: the vertex nearest to ``point`` and its neighbours within ``radius``
-        (default: 1.5 body radii, so a push dents a broad patch and rebounds round, not as a
-        spike) share it by mass times a Wendland falloff, so every one of them
+        (default: ``poke_spread`` body radii, so a push dents a broad patch and rebounds round, not
+        as a spike) share it by mass times a Wendland falloff, so every one of them
         gets a velocity change along ``force`` that fades smoothly to 0 at ``radius``. The total
         impulse is force * dt; the peak velocity change is clamped to ``max_speed``. Returns the
         nearest vertex."""
         prm = self.params
         force = _vec3("force", force)
-        radius = 1.5 * prm.radius if radius is None else radius
+        radius = prm.poke_spread * prm.radius if radius is None else radius
         try:
             radius = float(radius)
         except (TypeError, ValueError):
@@ -505,7 +508,7 @@ class SlimeBody:
         self.particles.velocities += weight[:, None] * delta
         return nearest
 
-    def grab(self, index_or_point) -> int:
+    def grab(self, index_or_point, reach: float | None = None) -> int:
         """Grab a vertex (an index, or the vertex nearest to a point); returns its index. Until
         ``release``, ``drag_to`` pulls it and its neighbourhood (within ``grab_falloff * radius``,
         Wendland weights) toward a target; the target starts where the vertex is."""
@@ -519,7 +522,9 @@ class SlimeBody:
         else:
             index = self._nearest(index_or_point)
         d = self.positions - self.positions[index]
-        weight = wendland(np.sqrt(np.einsum("ij,ij->i", d, d)) / (self.params.grab_falloff * self.params.radius))
+        if reach is None:
+            reach = self.params.grab_falloff * self.params.radius
+        weight = wendland(np.sqrt(np.einsum("ij,ij->i", d, d)) / reach)
         self._grab_members = np.flatnonzero(weight > 0.0)
         self._grab_weight = weight[self._grab_members]
         self._grab_index = index
@@ -543,13 +548,19 @@ class SlimeBody:
         length = float(np.linalg.norm(gap))
         if length > prm.radius:
             gap *= prm.radius / length
-        wanted = np.clip(prm.grab_rate * gap, -prm.max_speed, prm.max_speed)
-        blend = -np.expm1(-2.0 * prm.grab_rate * h) / h
+        rate = prm.grab_rate if self._finger is None else prm.finger_rate  # a finger holds firmer than a hand
+        wanted = np.clip(rate * gap, -prm.max_speed, prm.max_speed)
+        blend = -np.expm1(-2.0 * rate * h) / h
         members = self._grab_members
-        acc[:, members] += (blend * self._grab_weight) * (wanted[:, None] - v[:, members])
+        pull = (blend * self._grab_weight) * (wanted[:, None] - v[:, members])
+        acc[:, members] += pull
+        if self._finger is not None:  # a press dents, it does not carry: the net push is held back
+            acc -= (pull @ self.mass[members] / self.params.mass)[:, None]
 
     def release(self, velocity=None) -> None:
-        """Let go; with ``velocity`` (the mouse's), the grabbed neighbourhood takes it on by weight."""
+        """Let go (of a grab or a press); with ``velocity`` (the mouse's), the grabbed neighbourhood
+        takes it on by weight."""
+        self._finger = None
         if self._grab_index is not None and velocity is not None:
             velocity = _vec3("velocity", velocity)
             members, weight = self._grab_members, self._grab_weight[:, None]
@@ -558,6 +569,39 @@ class SlimeBody:
             np.clip(v, -self.params.max_speed, self.params.max_speed, out=v)
         self._grab_index = None
         self._grab_target = None
+
+    def press(self, point, direction) -> int:
+        """Start pressing a finger into the surface at ``point`` (the surface vertex nearest to
+        it) along ``direction`` (the view ray). The finger is a grab whose target starts at the
+        touched vertex and moves in along ``direction`` at ``finger_speed`` radii per second until
+        ``finger_depth`` radii deep, then holds: the dent grows while held, stays while held, and
+        springs back with a wobble on ``unpress``. Unlike a grab it does not carry the body: the
+        pull's net push is taken back from every vertex evenly (as the table and the other hand
+        hold a jelly that is pressed), so a slanted press dents instead of sliding the slime
+        away. Returns the touched vertex."""
+        direction = _vec3("direction", direction)
+        length = _magnitude(direction)
+        if length == 0.0:
+            raise ValueError("press direction must not be zero")
+        index = self._nearest(point)
+        self.grab(index, reach=self.params.finger_radius * self.params.radius)
+        self._finger = {"touch": self.positions[index].copy(), "direction": direction / length, "depth": 0.0}
+        return index
+
+    def unpress(self) -> None:
+        """Take the finger away (nothing happens when none is pressing)."""
+        if self._finger is not None:
+            self._finger = None
+            self.release()
+
+    @property
+    def pressing(self) -> bool:
+        return self._finger is not None
+
+    def _advance_finger(self, h: float) -> None:
+        prm, f = self.params, self._finger
+        f["depth"] = min(f["depth"] + prm.finger_speed * prm.radius * h, prm.finger_depth * prm.radius)
+        self._grab_target = f["touch"] + f["direction"] * f["depth"]
 
     def spike(self, amount: float = 0.5, seed=None) -> None:
         """The seed's scatter: every vertex jumps ``amount * radius`` along its own random direction

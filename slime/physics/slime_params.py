@@ -63,7 +63,7 @@ class SlimeParams:
     mass: float = 1.0  # total mass (kg), spread over the vertices by their share of the rest surface
     # --- material ---
     volume_stiffness: float = 10000.0 # 1/s^2: breathing-mode omega^2 from the pressure
-    shape_stiffness: float = 3000.0  # 1/s^2: pull toward the best-fit rotated rest sphere
+    shape_stiffness: float = 5000.0  # 1/s^2: pull toward the best-fit rotated rest sphere
     viscosity: float = 25.0  # 1/s: decay rate of motion relative to the body's rigid motion
     surface_tension: float = 2.0  # N/m: the skin's pull toward less area (rounds dents and folds)
     air_drag: float = 0.05  # 1/s: decay rate of absolute velocity
@@ -81,6 +81,11 @@ class SlimeParams:
     max_acceleration: float = 1.0e4  # m/s^2 per component of the internal + drag acceleration
     grab_rate: float = 40.0  # 1/s: drag_to closes the gap to the target at this rate (critically damped)
     grab_falloff: float = 0.8  # grabbed neighbourhood radius as a fraction of ``radius``
+    poke_spread: float = 2.0  # a poke's falloff radius as a fraction of ``radius`` (broad: a round dent)
+    finger_radius: float = 0.3  # the pressing finger, a sphere, as a fraction of ``radius``
+    finger_depth: float = 0.6  # how deep a held press pushes in, as a fraction of ``radius``
+    finger_speed: float = 2.0  # radii per second the finger moves in while held
+    finger_rate: float = 200.0  # 1/s: as grab_rate, for the finger (firmer than the shape, so the dent forms)
     # --- which code computes the forces ---
     plain_forces: bool = False  # True: slime_forces.py's readable functions (edit them to experiment)
 
@@ -109,7 +114,8 @@ class SlimeParams:
             if v < 0.0:
                 raise ValueError(f"{name} must be >= 0, got {getattr(self, name)}")
             set_(name, v)
-        for name in ("max_speed", "max_acceleration", "grab_rate", "grab_falloff"):
+        for name in ("max_speed", "max_acceleration", "grab_rate", "grab_falloff", "poke_spread", "finger_radius",
+                     "finger_depth", "finger_speed", "finger_rate"):
             v = _finite(name, getattr(self, name))
             if v <= 0.0:
                 raise ValueError(f"{name} must be positive, got {getattr(self, name)}")
