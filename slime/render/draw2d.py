@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import moderngl
 import numpy as np
 
-from slime.paths import SHADERS
+from slime.render.shader_files import load_program
 from slime.scenes.base import DrawList
 
 
@@ -59,14 +59,6 @@ class View2D:
         px = np.asarray(px, dtype=np.float64)
         gl = np.stack([px[..., 0], self.size[1] - px[..., 1]], axis=-1)
         return (gl - offset) / scale_xy
-
-
-def load_program(ctx: moderngl.Context, name: str) -> moderngl.Program:
-    """A program from ``shaders/<name>.vert`` and ``shaders/<name>.frag``."""
-    return ctx.program(
-        vertex_shader=(SHADERS / f"{name}.vert").read_text(),
-        fragment_shader=(SHADERS / f"{name}.frag").read_text(),
-    )
 
 
 class _Instanced:
@@ -220,4 +212,4 @@ class Renderer2D:
             part.program.release()
 
 
-__all__ = ["View2D", "Renderer2D", "load_program"]
+__all__ = ["View2D", "Renderer2D"]

@@ -13,7 +13,7 @@ import ctypes
 import moderngl
 import numpy as np
 
-from slime.render.draw2d import load_program
+from slime.render.shader_files import load_program
 
 
 class ImguiRenderer:

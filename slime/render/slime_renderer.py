@@ -15,28 +15,12 @@ from dataclasses import dataclass, field
 import moderngl
 import numpy as np
 
-from slime.paths import SHADERS
 from slime.render.camera import OrbitCamera
 from slime.render.normals import VertexNormals
+from slime.render.shader_files import load_program
 
 # Blend factors for dual-source blending (GL 3.3 core); moderngl has no names for them.
 GL_SRC1_COLOR = 0x88F9
-
-
-def shader_source(filename: str) -> str:
-    """A shader file with its ``#include "other.glsl"`` lines replaced by those files."""
-    lines = []
-    for line in (SHADERS / filename).read_text().splitlines():
-        if line.startswith("#include "):
-            lines.append(shader_source(line.split(None, 1)[1].strip().strip('"')))
-        else:
-            lines.append(line)
-    return "\n".join(lines) + "\n"
-
-
-def load_program(ctx: moderngl.Context, name: str) -> moderngl.Program:
-    """``shaders/<name>.vert`` + ``shaders/<name>.frag`` as one program."""
-    return ctx.program(vertex_shader=shader_source(f"{name}.vert"), fragment_shader=shader_source(f"{name}.frag"))
 
 
 def _unit(v) -> np.ndarray:

@@ -14,7 +14,7 @@ import moderngl
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
-from slime.render.draw2d import load_program
+from slime.render.shader_files import load_program
 
 TEXT_COLOR = (25, 25, 30, 255)
 BACKGROUND_COLOR = (255, 255, 255, 200)
