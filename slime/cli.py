@@ -8,7 +8,8 @@ import re
 import sys
 from pathlib import Path
 
-from slime.simulate import UsageError, check_output, parse_camera, parse_poke, parse_size
+from slime.fileio import OUTPUT_FOLDER, check_output
+from slime.simulate import UsageError, parse_camera, parse_poke, parse_size
 
 
 class _Parser(argparse.ArgumentParser):
@@ -84,7 +85,7 @@ def build_parser() -> argparse.ArgumentParser:
     render.add_argument("--frames", type=_positive_int, default=None,
                         help="frames to simulate and draw (default: 120 for 2D; for the slime 1, or 5 past the last poke)")
     render.add_argument("--size", default="800x600", help="image size WxH (default 800x600)")
-    render.add_argument("--output", default=None, help="out.png or out.gif (default: SCENE.png)")
+    render.add_argument("--output", default=None, help="out.png or out.gif (default: out/SCENE.png)")
     render.add_argument("--poke", action="append", default=[], metavar="TICK:X,Y,Z:FX,FY,FZ", help="poke the slime (repeatable)")
     render.add_argument("--camera", metavar="AZIMUTH,ELEVATION,DISTANCE", help="orbit camera, degrees and world units")
     render.add_argument("--no-progress", action="store_true", help="no progress bar")
@@ -131,7 +132,7 @@ def _cmd_simulate(args) -> int:
 
 def _cmd_render(args) -> int:
     size = parse_size(args.size)
-    output = Path(args.output) if args.output else Path(f"{Path(args.scene).stem}.png")
+    output = Path(args.output) if args.output else OUTPUT_FOLDER / f"{Path(args.scene).stem}.png"
     check_output(output, [".png", ".gif"])
     if args.scene == "slime":
         pokes = [parse_poke(p) for p in args.poke]

@@ -10,7 +10,6 @@ Row 0 is the initial state; row k is the state after k ticks.
 from __future__ import annotations
 
 import math
-import os
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -80,21 +79,6 @@ def parse_camera(text: str) -> tuple[float, float, float]:
     if not -89.9 <= el <= 89.9:
         raise UsageError(f"--camera elevation must be within -89.9..89.9 degrees, got {el}")
     return az, el, dist
-
-
-def check_output(path: Path, suffixes: Sequence[str]) -> Path:
-    """Fail early, before any work, on an output path that cannot be written."""
-    path = Path(path)
-    if path.suffix.lower() not in suffixes:
-        raise UsageError(f"{path}: output must end with {' or '.join(suffixes)}")
-    folder = path.parent if str(path.parent) else Path(".")
-    if not folder.is_dir():
-        raise UsageError(f"{path}: folder {folder} does not exist")
-    if not os.access(folder, os.W_OK):
-        raise UsageError(f"{path}: folder {folder} is not writable")
-    if path.is_dir():
-        raise UsageError(f"{path}: is a folder")
-    return path
 
 
 def save_npz_atomic(path: Path, **arrays) -> None:

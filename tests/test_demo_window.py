@@ -64,7 +64,7 @@ class Demo:
         self.xdo("key", "p")
         line = self.wait_for(lambda: [ln for ln in self.lines if ln.endswith(".png")][count:], "a screenshot")[0]
         path = Path(line)
-        assert path.parent == self.folder.resolve() and path.name.startswith("slime-")
+        assert path.parent == self.folder.resolve() / "out" and path.name.startswith("slime-")
         with Image.open(path) as im:
             assert im.size == WINDOW
             return np.asarray(im.convert("RGB"))

@@ -70,7 +70,7 @@ def test_help_lines_naming_h_reserve_it():
     scene.help_lines = ["h/l: gravity y -/+ 0.1", "left click: add a mass", "  p: (indented: not a key line)"]
     assert reserved_keys(scene) == {"h"}
     lines = help_text(scene)
-    assert "F1\tthis help" in lines and "P / F12\tscreenshot (PNG in the current folder)" in lines
+    assert "F1\tthis help" in lines and "P / F12\tscreenshot (PNG in out/)" in lines
     assert "h/l\tgravity y -/+ 0.1" in lines and "\tp: (indented: not a key line)" in lines
 
 
@@ -137,7 +137,7 @@ def test_window_click_screenshot_key_and_quit(xvfb, tmp_path, hud_above):
 
         def screenshot() -> np.ndarray:
             _xdotool(xvfb, "key", "p")
-            path = _wait_for_new_png(tmp_path, shots)
+            path = _wait_for_new_png(tmp_path / "out", shots)
             shots.add(path)
             time.sleep(0.2)  # the rename is atomic; the file is complete once it appears
             with Image.open(path) as image:

@@ -41,7 +41,7 @@ HELP = (
     ("Up / Down", "volume stiffness x1.25 / /1.25"),
     ("Left / Right", "shape stiffness /1.25 / x1.25"),
     ("H", "this help"),
-    ("P", "save a screenshot PNG here"),
+    ("P", "save a screenshot PNG in out/"),
     ("Esc", "quit"),
 )
 
@@ -326,7 +326,7 @@ class DemoWindow(mglw.WindowConfig):
             if path is not None:
                 print(path, flush=True)
 
-    def screenshot(self, folder=".") -> Path | None:
+    def screenshot(self, folder=None) -> Path | None:
         """Render the scene (no panel) at the framebuffer's size into a PNG named by the time; None
         where the folder cannot take it."""
         size = tuple(self.wnd.buffer_size)

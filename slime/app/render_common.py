@@ -8,19 +8,16 @@ from pathlib import Path
 
 import numpy as np
 
+from slime.fileio import check_output
+
 MAX_SIDE = 8192  # pixels per side: far past any screen, short of GL's texture limits
 
 
-def check_output(output, frames, size) -> tuple[Path, tuple[int, int]]:
-    """``output`` a .png or .gif in a folder that exists, ``frames`` a whole number >= 1, ``size``
+def check_render_args(output, frames, size) -> tuple[Path, tuple[int, int]]:
+    """``output`` a .png or .gif that can be written, ``frames`` a whole number >= 1, ``size``
     whole pixels 1..MAX_SIDE per side; returns (path, (width, height)). Anything else raises a
     one-line ValueError, so no file is started."""
-    path = Path(output)
-    if path.suffix.lower() not in (".png", ".gif"):
-        raise ValueError(f"output must end with .png or .gif, got {str(output)!r}")
-    folder = path.parent if str(path.parent) else Path(".")
-    if not folder.is_dir():
-        raise ValueError(f"output folder {str(folder)!r} does not exist")
+    path = check_output(output, (".png", ".gif"))
     if isinstance(frames, bool) or not isinstance(frames, (int, np.integer)) or frames < 1:
         raise ValueError(f"frames must be a whole number >= 1, got {frames!r}")
     try:

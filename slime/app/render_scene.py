@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from slime.app.render_common import ProgressBar, check_output
+from slime.app.render_common import ProgressBar, check_render_args
 from slime.render.context import create_headless_context
 from slime.render.draw2d import Renderer2D, View2D
 from slime.render.images import read_rgba, save_gif, save_png
@@ -81,7 +81,7 @@ def render_frames(scene: Scene2D, *, frames: int, size: tuple[int, int], every_f
 def render_scene(name_or_path: str, *, output, frames: int = 120, size=(800, 600), progress: bool = True) -> None:
     """Load a 2D scene (registry name or model file), step it ``frames`` times, and write ``output``:
     a .png of the last frame or a .gif of every frame, exactly ``size`` pixels, atomically."""
-    output, size = check_output(output, frames, size)
+    output, size = check_render_args(output, frames, size)
     scene = load_scene(name_or_path)
     if output.suffix.lower() == ".gif":
         save_gif(output, render_frames(scene, frames=frames, size=size, every_frame=True, progress=progress), fps=STEPS_PER_SECOND)

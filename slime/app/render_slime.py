@@ -9,7 +9,7 @@ from typing import Sequence
 
 import numpy as np
 
-from slime.app.render_common import ProgressBar, check_output
+from slime.app.render_common import ProgressBar, check_render_args
 from slime.render.camera import OrbitCamera
 from slime.render.context import create_headless_context
 from slime.render.images import read_rgba, save_gif, save_png
@@ -67,7 +67,7 @@ def follow(camera: OrbitCamera, body, rate: float = 0.08) -> None:
 
 
 def _check_args(output, frames, size, pokes, camera, stacks, slices) -> tuple[Path, tuple[int, int]]:
-    path, (width, height) = check_output(output, frames, size)
+    path, (width, height) = check_render_args(output, frames, size)
     for poke in pokes:
         tick, point, force = getattr(poke, "tick", None), getattr(poke, "point", None), getattr(poke, "force", None)
         if isinstance(tick, bool) or not isinstance(tick, (int, np.integer)) or not 0 <= tick < frames:

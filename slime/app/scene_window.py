@@ -2,7 +2,7 @@
 
 The window owns a few keys (the same conventions as the slime demo):
   H or F1   help overlay (every window key and the scene's ``help_lines``)
-  P or F12  screenshot PNG into the current folder (the path is printed)
+  P or F12  screenshot PNG into out/ (the path is printed)
   Esc       quit
   [ / ]     select a parameter, - / = lower / raise it (the imgui panel shows the same sliders)
 A scene that needs 'h' or 'p' itself (the springs scene: h/l change gravity) lists them in a
@@ -87,7 +87,7 @@ def help_text(scene: Scene2D) -> list[str]:
         "",
         "window",
         f"{help_key}\tthis help",
-        f"{shot_key}\tscreenshot (PNG in the current folder)",
+        f"{shot_key}\tscreenshot (PNG in out/)",
         "Esc\tquit",
     ]
     if scene.parameters():
