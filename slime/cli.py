@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 from slime.fileio import OUTPUT_FOLDER, check_output
+from slime.limits import CAMERA_ELEVATION, RESOLUTION, SIZE, span
 from slime.simulate import UsageError, parse_camera, parse_poke, parse_size
 
 
@@ -34,10 +35,11 @@ def _resolution(text: str) -> int:
         value = int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if value < 3:
-        raise argparse.ArgumentTypeError(f"{text!r} is too small: a sphere needs at least 3")
-    if value > 512:
-        raise argparse.ArgumentTypeError(f"{text!r} is too large: at most 512")
+    low, high = RESOLUTION
+    if value < low:
+        raise argparse.ArgumentTypeError(f"{text!r} is too small: a sphere needs at least {low} ({span(RESOLUTION)})")
+    if value > high:
+        raise argparse.ArgumentTypeError(f"{text!r} is too large: at most {high} ({span(RESOLUTION)})")
     return value
 
 
@@ -52,14 +54,14 @@ def _window_backend(text: str) -> str:
 
 
 def _add_window(p: argparse.ArgumentParser, size: str) -> None:
-    p.add_argument("--size", default=size, help=f"window size WxH (default {size})")
+    p.add_argument("--size", default=size, help=f"window size WxH, each side {span(SIZE)} (default {size})")
     p.add_argument("--window", type=_window_backend, metavar="BACKEND",
                    help="moderngl-window backend: pyglet (default), glfw, sdl2, pygame2, pyside2, pyqt5, tk")
 
 
 def _add_resolution(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--stacks", type=_resolution, help="latitude divisions of the slime sphere (>= 3)")
-    p.add_argument("--slices", type=_resolution, help="longitude divisions of the slime sphere (>= 3)")
+    p.add_argument("--stacks", type=_resolution, help=f"latitude divisions of the slime sphere ({span(RESOLUTION)})")
+    p.add_argument("--slices", type=_resolution, help=f"longitude divisions of the slime sphere ({span(RESOLUTION)})")
     p.add_argument("--plain-forces", action="store_true",
                    help="compute the slime's forces with slime/physics/slime_forces.py (edit it to experiment; slower)")
 
@@ -84,10 +86,11 @@ def build_parser() -> argparse.ArgumentParser:
     render.add_argument("scene", nargs="?", default="slime", help="slime (default), a 2D scene name, or a Soda model .json")
     render.add_argument("--frames", type=_positive_int, default=None,
                         help="frames to simulate and draw (default: 120 for 2D; for the slime 1, or 5 past the last poke)")
-    render.add_argument("--size", default="800x600", help="image size WxH (default 800x600)")
+    render.add_argument("--size", default="800x600", help=f"image size WxH, each side {span(SIZE)} (default 800x600)")
     render.add_argument("--output", default=None, help="out.png or out.gif (default: out/SCENE.png)")
     render.add_argument("--poke", action="append", default=[], metavar="TICK:X,Y,Z:FX,FY,FZ", help="poke the slime (repeatable)")
-    render.add_argument("--camera", metavar="AZIMUTH,ELEVATION,DISTANCE", help="orbit camera, degrees and world units")
+    render.add_argument("--camera", metavar="AZIMUTH,ELEVATION,DISTANCE",
+                        help=f"orbit camera, degrees and world units; elevation {span(CAMERA_ELEVATION, 'degrees')}, distance > 0")
     render.add_argument("--no-progress", action="store_true", help="no progress bar")
     _add_resolution(render)
 

@@ -18,6 +18,7 @@ from typing import Sequence
 import numpy as np
 
 from slime.fileio import atomic_write
+from slime.limits import CAMERA_ELEVATION, SIZE, span
 
 
 class UsageError(ValueError):
@@ -66,8 +67,9 @@ def parse_size(text: str) -> tuple[int, int]:
         w, h = (int(v) for v in text.lower().split("x"))
     except ValueError:
         raise UsageError(f"malformed --size {text!r}: expected WxH, e.g. 800x600") from None
-    if not (1 <= w <= 8192 and 1 <= h <= 8192):
-        raise UsageError(f"--size {text!r} out of range: each side must be 1..8192")
+    low, high = SIZE
+    if not (low <= w <= high and low <= h <= high):
+        raise UsageError(f"--size {text!r} out of range: each side must be from {span(SIZE)}")
     return w, h
 
 
@@ -76,8 +78,9 @@ def parse_camera(text: str) -> tuple[float, float, float]:
     az, el, dist = _floats(text, "--camera", 3)
     if dist <= 0:
         raise UsageError(f"--camera distance must be positive, got {dist}")
-    if not -89.9 <= el <= 89.9:
-        raise UsageError(f"--camera elevation must be within -89.9..89.9 degrees, got {el}")
+    low, high = CAMERA_ELEVATION
+    if not low <= el <= high:
+        raise UsageError(f"--camera elevation must be from {span(CAMERA_ELEVATION, 'degrees')}, got {el:g}")
     return az, el, dist
 
 

@@ -9,13 +9,12 @@ from pathlib import Path
 import numpy as np
 
 from slime.fileio import check_output
-
-MAX_SIDE = 8192  # pixels per side: far past any screen, short of GL's texture limits
+from slime.limits import SIZE, span
 
 
 def check_render_args(output, frames, size) -> tuple[Path, tuple[int, int]]:
     """``output`` a .png or .gif that can be written, ``frames`` a whole number >= 1, ``size``
-    whole pixels 1..MAX_SIDE per side; returns (path, (width, height)). Anything else raises a
+    whole pixels within limits.SIZE per side; returns (path, (width, height)). Anything else raises a
     one-line ValueError, so no file is started."""
     path = check_output(output, (".png", ".gif"))
     if isinstance(frames, bool) or not isinstance(frames, (int, np.integer)) or frames < 1:
@@ -24,8 +23,9 @@ def check_render_args(output, frames, size) -> tuple[Path, tuple[int, int]]:
         width, height = (int(v) for v in size)
     except (TypeError, ValueError):
         raise ValueError(f"size must be (width, height), got {size!r}") from None
-    if not (1 <= width <= MAX_SIDE and 1 <= height <= MAX_SIDE) or (width, height) != tuple(size):
-        raise ValueError(f"size must be whole pixels from 1 to {MAX_SIDE} per side, got {size!r}")
+    low, high = SIZE
+    if not (low <= width <= high and low <= height <= high) or (width, height) != tuple(size):
+        raise ValueError(f"size must be whole pixels from {span(SIZE)} per side, got {size!r}")
     return path, (width, height)
 
 

@@ -10,12 +10,10 @@ from typing import Sequence
 import numpy as np
 
 from slime.app.render_common import ProgressBar, check_render_args
+from slime.limits import CAMERA_ELEVATION, RESOLUTION, span
 from slime.render.camera import OrbitCamera
 from slime.render.context import create_headless_context
 from slime.render.images import read_rgba, save_gif, save_png
-
-MAX_RESOLUTION = 256
-
 
 @dataclass(frozen=True)
 class Poke:
@@ -81,13 +79,15 @@ def _check_args(output, frames, size, pokes, camera, stacks, slices) -> tuple[Pa
             az, el, dist = (float(v) for v in camera)
         except (TypeError, ValueError):
             raise ValueError(f"camera must be (azimuth_deg, elevation_deg, distance), got {camera!r}") from None
-        if not all(math.isfinite(v) for v in (az, el, dist)) or dist <= 0 or not -89.0 <= el <= 89.0:
-            raise ValueError(f"camera needs a distance > 0 and elevation within +-89 degrees, got {camera!r}")
-    for name, value, low in (("stacks", stacks, 2), ("slices", slices, 3)):
+        low, high = CAMERA_ELEVATION
+        if not all(math.isfinite(v) for v in (az, el, dist)) or dist <= 0 or not low <= el <= high:
+            raise ValueError(f"camera needs a distance > 0 and an elevation from {span(CAMERA_ELEVATION, 'degrees')}, got {camera!r}")
+    low, high = RESOLUTION
+    for name, value in (("stacks", stacks), ("slices", slices)):
         if value is None:
             continue
-        if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or not low <= value <= MAX_RESOLUTION:
-            raise ValueError(f"{name} must be a whole number from {low} to {MAX_RESOLUTION}, got {value!r}")
+        if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or not low <= value <= high:
+            raise ValueError(f"{name} must be a whole number from {span(RESOLUTION)}, got {value!r}")
     return path, (width, height)
 
 
