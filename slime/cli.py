@@ -76,14 +76,15 @@ def build_parser() -> argparse.ArgumentParser:
     _add_window(demo, "1280x720")
 
     sim = sub.add_parser("simulate", help="simulate headless and write an .npz")
-    sim.add_argument("scene", help="slime, a 2D scene name, or a Soda model .json")
+    sim.add_argument("scene", help="slime, a 2D scene name, a scene file .py, or a Soda model .json")
     sim.add_argument("--ticks", type=_positive_int, required=True, help="frames to simulate")
     sim.add_argument("--output", required=True, help="output .npz path")
     sim.add_argument("--poke", action="append", default=[], metavar="TICK:X,Y,Z:FX,FY,FZ", help="poke the slime (repeatable)")
     _add_resolution(sim)
 
     render = sub.add_parser("render", help="render headless to a PNG (last frame) or GIF (every frame)")
-    render.add_argument("scene", nargs="?", default="slime", help="slime (default), a 2D scene name, or a Soda model .json")
+    render.add_argument("scene", nargs="?", default="slime",
+                        help="slime (default), a 2D scene name, a scene file .py, or a Soda model .json")
     render.add_argument("--frames", type=_positive_int, default=None,
                         help="frames to simulate and draw (default: 120 for 2D; for the slime 1, or 5 past the last poke)")
     render.add_argument("--size", default="800x600", help=f"image size WxH, each side {span(SIZE)} (default 800x600)")
@@ -95,7 +96,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_resolution(render)
 
     scene = sub.add_parser("scene", help="play a scene in a window (slime: the 3D demo)")
-    scene.add_argument("scene", help="a scene name (see 'slime scenes') or a Soda model .json")
+    scene.add_argument("scene", help="a scene name (see 'slime scenes'), a scene file .py, or a Soda model .json")
     _add_window(scene, "1200x800")
 
     sub.add_parser("scenes", help="list the scenes")
@@ -172,11 +173,18 @@ def _cmd_scene(args) -> int:
 
 
 def _cmd_scenes(args) -> int:
-    from slime.scenes import SCENES, load_scene
+    from slime.scenes import SCENES, SceneError, installed_scenes, load_scene
 
     print(f"{'slime':<10} the 3D slime: slime demo (or slime scene slime) | slime render | slime simulate slime")
     for name in SCENES:
         print(f"{name:<10} {load_scene(name).title}")
+    for name, ep in installed_scenes().items():
+        try:
+            title = load_scene(name).title
+        except SceneError as exc:  # one broken add-on does not hide the others
+            title = f"(cannot load: {exc})"
+        print(f"{name:<10} {title}  [{ep.value}]")
+    print("A scene file (my_scene.py, defining a Scene2D subclass) or a Soda model (.json) runs by its path.")
     return 0
 
 
