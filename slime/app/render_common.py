@@ -3,10 +3,12 @@ the same way before any GL or physics work starts."""
 
 from __future__ import annotations
 
+import shutil
 import sys
 from pathlib import Path
 
 import numpy as np
+from tqdm import tqdm
 
 from slime.fileio import check_output
 from slime.limits import SIZE, span
@@ -29,23 +31,16 @@ def check_render_args(output, frames, size) -> tuple[Path, tuple[int, int]]:
     return path, (width, height)
 
 
-class ProgressBar:
-    """A one-line bar on stderr for long renders (30 frames or more), redrawn in place when it
-    grows; silent when stderr is not a terminal, where carriage returns would only fill a log."""
+MIN_PROGRESS_FRAMES = 30  # a shorter render is over before a bar would tell anything
 
-    def __init__(self, total: int, enabled: bool, label: str = "rendering"):
-        self.total, self.label = total, label
-        self.enabled = enabled and total >= 30 and sys.stderr.isatty()
-        self.shown = -1
 
-    def update(self, done: int) -> None:
-        if not self.enabled:
-            return
-        filled = 30 * done // self.total
-        if filled == self.shown and done != self.total:
-            return
-        self.shown = filled
-        sys.stderr.write(f"\r{self.label} [{'#' * filled}{'.' * (30 - filled)}] {done}/{self.total}")
-        if done == self.total:
-            sys.stderr.write("\n")
-        sys.stderr.flush()
+def progress_bar(total: int, enabled: bool, label: str = "rendering") -> tqdm:
+    """A tqdm bar on stderr for long renders (MIN_PROGRESS_FRAMES or more), redrawn in place; a
+    silent one when disabled or when stderr is not a terminal, where carriage returns would only
+    fill a log. Use as a context manager, ``bar.update(1)`` per frame."""
+    shown = enabled and total >= MIN_PROGRESS_FRAMES and sys.stderr.isatty()
+    # The terminal's size from shutil, which falls back to 80x24 where a terminal reports 0x0 (tqdm
+    # would then draw nothing at all).
+    columns, lines = shutil.get_terminal_size()
+    return tqdm(total=total, desc=label, unit="frame", file=sys.stderr, disable=not shown, leave=True,
+                ncols=columns, nrows=lines)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from slime.app.render_common import ProgressBar, check_render_args
+from slime.app.render_common import check_render_args, progress_bar
 from slime.render.context import create_headless_context
 from slime.render.draw2d import Renderer2D, View2D
 from slime.render.images import read_rgba, save_gif, save_png
@@ -60,18 +60,18 @@ def render_frames(scene: Scene2D, *, frames: int, size: tuple[int, int], every_f
     ctx = create_headless_context()
     try:
         painter = SceneFrames(ctx, size)
-        bar = ProgressBar(frames, progress)
         images = []
         last = None
-        for i in range(frames):
-            scene.unattended(i)
-            scene.step()
-            # A GIF needs every frame; a PNG only the last, so skip the draws in between.
-            if every_frame or i == frames - 1:
-                last = painter.draw(scene)
-                if every_frame:
-                    images.append(last[..., :3].copy())
-            bar.update(i + 1)
+        with progress_bar(frames, progress) as bar:
+            for i in range(frames):
+                scene.unattended(i)
+                scene.step()
+                # A GIF needs every frame; a PNG only the last, so skip the draws in between.
+                if every_frame or i == frames - 1:
+                    last = painter.draw(scene)
+                    if every_frame:
+                        images.append(last[..., :3].copy())
+                bar.update(1)
         painter.release()
         return images if every_frame else last
     finally:

@@ -9,7 +9,7 @@ from typing import Sequence
 
 import numpy as np
 
-from slime.app.render_common import ProgressBar, check_render_args
+from slime.app.render_common import check_render_args, progress_bar
 from slime.limits import CAMERA_ELEVATION, RESOLUTION, span
 from slime.render.camera import OrbitCamera
 from slime.render.context import create_headless_context
@@ -145,16 +145,16 @@ def render_slime(*, output, frames: int = 1, size=(800, 600), pokes=(), camera=N
         for poke in pokes:
             by_tick.setdefault(int(poke.tick), []).append(poke)
         as_gif = path.suffix.lower() == ".gif"
-        bar = ProgressBar(frames, progress, f"rendering {path.name}")
         kept = []
         last = None
-        for tick in range(frames):
-            for poke in by_tick.get(tick, ()):
-                scene.body.poke(np.asarray(poke.point, dtype=np.float64), np.asarray(poke.force, dtype=np.float64))
-            last = scene.frame()
-            if as_gif:
-                kept.append(last)
-            bar.update(tick + 1)
+        with progress_bar(frames, progress, f"rendering {path.name}") as bar:
+            for tick in range(frames):
+                for poke in by_tick.get(tick, ()):
+                    scene.body.poke(np.asarray(poke.point, dtype=np.float64), np.asarray(poke.force, dtype=np.float64))
+                last = scene.frame()
+                if as_gif:
+                    kept.append(last)
+                bar.update(1)
         if as_gif:
             save_gif(path, kept, fps=1.0 / float(scene.body.params.dt))
         else:
