@@ -10,7 +10,9 @@ from pathlib import Path
 
 from slime.fileio import OUTPUT_FOLDER, check_output
 from slime.limits import CAMERA_ELEVATION, RESOLUTION, SIZE, span
-from slime.simulate import UsageError, parse_camera, parse_poke, parse_size
+from slime.arguments import (
+    UsageError, parse_camera, parse_poke, parse_size, positive_int, resolution, window_backend,
+)
 
 
 class _Parser(argparse.ArgumentParser):
@@ -20,48 +22,15 @@ class _Parser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
 
 
-def _positive_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"{text!r} must be 1 or more")
-    return value
-
-
-def _resolution(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    low, high = RESOLUTION
-    if value < low:
-        raise argparse.ArgumentTypeError(f"{text!r} is too small: a sphere needs at least {low} ({span(RESOLUTION)})")
-    if value > high:
-        raise argparse.ArgumentTypeError(f"{text!r} is too large: at most {high} ({span(RESOLUTION)})")
-    return value
-
-
-def _window_backend(text: str) -> str:
-    from slime.app.window_common import WINDOW_BACKENDS
-
-    if text == "headless":
-        raise argparse.ArgumentTypeError("'headless' opens no window: render pictures with `slime render`")
-    if text not in WINDOW_BACKENDS:
-        raise argparse.ArgumentTypeError(f"unknown window backend {text!r}; choose from {', '.join(WINDOW_BACKENDS)}")
-    return text
-
-
 def _add_window(p: argparse.ArgumentParser, size: str) -> None:
     p.add_argument("--size", default=size, help=f"window size WxH, each side {span(SIZE)} (default {size})")
-    p.add_argument("--window", type=_window_backend, metavar="BACKEND",
+    p.add_argument("--window", type=window_backend, metavar="BACKEND",
                    help="moderngl-window backend: pyglet (default), glfw, sdl2, pygame2, pyside2, pyqt5, tk")
 
 
 def _add_resolution(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--stacks", type=_resolution, help=f"latitude divisions of the slime sphere ({span(RESOLUTION)})")
-    p.add_argument("--slices", type=_resolution, help=f"longitude divisions of the slime sphere ({span(RESOLUTION)})")
+    p.add_argument("--stacks", type=resolution, help=f"latitude divisions of the slime sphere ({span(RESOLUTION)})")
+    p.add_argument("--slices", type=resolution, help=f"longitude divisions of the slime sphere ({span(RESOLUTION)})")
     p.add_argument("--plain-forces", action="store_true",
                    help="compute the slime's forces with slime/physics/slime_forces.py (edit it to experiment; slower)")
 
@@ -77,7 +46,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     sim = sub.add_parser("simulate", help="simulate headless and write an .npz")
     sim.add_argument("scene", help="slime, a 2D scene name, a scene file .py, or a Soda model .json")
-    sim.add_argument("--ticks", type=_positive_int, required=True, help="frames to simulate")
+    sim.add_argument("--ticks", type=positive_int, required=True, help="frames to simulate")
     sim.add_argument("--output", required=True, help="output .npz path")
     sim.add_argument("--poke", action="append", default=[], metavar="TICK:X,Y,Z:FX,FY,FZ", help="poke the slime (repeatable)")
     _add_resolution(sim)
@@ -85,7 +54,7 @@ def build_parser() -> argparse.ArgumentParser:
     render = sub.add_parser("render", help="render headless to a PNG (last frame) or GIF (every frame)")
     render.add_argument("scene", nargs="?", default="slime",
                         help="slime (default), a 2D scene name, a scene file .py, or a Soda model .json")
-    render.add_argument("--frames", type=_positive_int, default=None,
+    render.add_argument("--frames", type=positive_int, default=None,
                         help="frames to simulate and draw (default: 120 for 2D; for the slime 1, or 5 past the last poke)")
     render.add_argument("--size", default="800x600", help=f"image size WxH, each side {span(SIZE)} (default 800x600)")
     render.add_argument("--output", default=None, help="out.png or out.gif (default: out/SCENE.png)")

@@ -11,7 +11,8 @@ import numpy as np
 import pytest
 
 from slime import cli
-from slime.simulate import UsageError, parse_camera, parse_poke, parse_size, save_npz_atomic
+from slime.arguments import UsageError, parse_camera, parse_poke, parse_size
+from slime.simulate import save_npz_atomic
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -106,7 +106,7 @@ def test_camera_elevation_and_size_are_one_range(tmp_path, monkeypatch, capsys):
     assert _numbers(_option_help("render", "--camera"))[:2] == [low, high]
     monkeypatch.chdir(tmp_path)
     from slime.app.render_slime import _check_args
-    from slime.simulate import UsageError, parse_camera
+    from slime.arguments import UsageError, parse_camera
 
     assert parse_camera(f"0,{high},5")[1] == high
     for bad in (low - 0.5, high + 0.5):

@@ -12,7 +12,7 @@ from slime.render.images import read_rgba, save_gif, save_png
 from slime.render.text import TextOverlay
 from slime.scenes import load_scene
 from slime.scenes.base import Scene2D
-from slime.simulate import report_problems
+from slime.problems import report_problems
 
 STEPS_PER_SECOND = 60  # the window's fixed timestep; a GIF plays them in real time (save_gif)
 HUD_MARGIN = 8

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Sequence
 
@@ -14,27 +13,7 @@ from slime.limits import CAMERA_ELEVATION, RESOLUTION, span
 from slime.render.camera import OrbitCamera
 from slime.render.context import create_headless_context
 from slime.render.images import read_rgba, save_gif, save_png
-
-@dataclass(frozen=True)
-class Poke:
-    """A push applied at frame ``tick``: ``force`` (N) at world ``point``."""
-
-    tick: int
-    point: tuple
-    force: tuple
-
-
-def make_body(stacks: int | None = None, slices: int | None = None, plain_forces: bool = False):
-    """The physics body with default parameters, at the requested resolution; ``plain_forces``
-    computes its forces with slime_forces.py's readable functions."""
-    from slime.physics.slime_body import SlimeBody, SlimeParams
-
-    changes = {"plain_forces": bool(plain_forces)}
-    if stacks is not None:
-        changes["stacks"] = int(stacks)
-    if slices is not None:
-        changes["slices"] = int(slices)
-    return SlimeBody(SlimeParams(**changes))
+from slime.simulate import apply_pokes, make_body, poke_schedule
 
 
 def default_camera(body, view: Sequence[float] | None = None) -> OrbitCamera:
@@ -141,16 +120,13 @@ def render_slime(*, output, frames: int = 1, size=(800, 600), pokes=(), camera=N
     scene = HeadlessSlime(size=size, stacks=stacks, slices=slices, camera=camera, samples=samples,
                           plain_forces=plain_forces)
     try:
-        by_tick: dict[int, list] = {}
-        for poke in pokes:
-            by_tick.setdefault(int(poke.tick), []).append(poke)
+        schedule = poke_schedule(pokes)
         as_gif = path.suffix.lower() == ".gif"
         kept = []
         last = None
         with progress_bar(frames, progress, f"rendering {path.name}") as bar:
             for tick in range(frames):
-                for poke in by_tick.get(tick, ()):
-                    scene.body.poke(np.asarray(poke.point, dtype=np.float64), np.asarray(poke.force, dtype=np.float64))
+                apply_pokes(scene.body, schedule, tick)
                 last = scene.frame()
                 if as_gif:
                     kept.append(last)

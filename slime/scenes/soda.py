@@ -435,6 +435,7 @@ class SodaScene(Scene2D):
         "r: reset to the loaded model",
         "ctrl+s: save the model (seed JSON format)",
     ]
+    keys = ("c", "w", "r", "ctrl+s")
 
     def __init__(self, model: SodaModel, save_path=None, dt: float = SEED_DT):
         self.initial = model.copy()

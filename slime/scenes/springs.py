@@ -68,6 +68,8 @@ class SpringsScene(Scene2D):
         "r: ring on/off",
         "a: anchor (mouse spring) on/off",
     ]
+    keys = (*"123456789", "left", "right", "up", "down", "j", "k", "h", "l", "enter", "backspace",
+            *TOGGLE_KEYS, "c", "r")
 
     def __init__(self, seed: int = 1):
         self.rng = np.random.default_rng(seed)
