@@ -389,9 +389,6 @@ class Resonance(SpringMassScene):
         # A slowly forgetting maximum, so the HUD follows a changing amplitude.
         self.peak = np.maximum(swing, self.peak * 0.995)
 
-    def amplitudes(self) -> np.ndarray:
-        return self.peak.copy()
-
     def key(self, name: str) -> None:
         if name in ("left", "right"):
             self.ratio = max(0.05, self.ratio + (-0.05 if name == "left" else 0.05))
