@@ -24,8 +24,8 @@ BOB_RADIUS = 30.0
 
 @dataclass(frozen=True)
 class Preset:
-    """A preset (the seed's numbers): the scene's attributes it sets, laid over BASIC's, or over the
-    scene's current state where ``over_basic`` is False."""
+    """A preset (the spring experiments article's numbers): the scene's attributes it sets, laid
+    over BASIC's, or over the scene's current state where ``over_basic`` is False."""
 
     name: str
     settings: dict = field(default_factory=dict)
@@ -50,7 +50,7 @@ PRESETS = {
     7: Preset("caterpillar", {"natural_mode": True, "stiffness": 0.6, "damping": 0.6, "rest_length": 25.0, "bob_count": 20}),
     8: Preset("night-market spring", {"natural_mode": True, "stiffness": 0.7, "damping": 0.6, "rest_length": 5.0,
                                       "bob_count": 30}),
-    # The seed's eel does not start from the basic preset: mass and chain modes carry over.
+    # The article's eel does not start from the basic preset: mass and chain modes carry over.
     9: Preset("caught eel", {"natural_mode": True, "gravity_mode": True, "anchor_mode": True, "ring_mode": False,
                              "muscle_mode": False, "stiffness": 0.45, "damping": 0.7, "rest_length": 3.0,
                              "gravity": (0.0, 0.6), "bob_count": 20}, over_basic=False),
