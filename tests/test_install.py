@@ -37,7 +37,7 @@ def wheel(tmp_path_factory) -> Path:
 def test_wheel_holds_every_module_shader_and_model(wheel):
     names = set(zipfile.ZipFile(wheel).namelist())
     modules = {p.relative_to(ROOT).as_posix() for p in (ROOT / "slime").rglob("*.py")}
-    shaders = {f"slime/shaders/{p.name}" for p in (ROOT / "shaders").iterdir() if p.suffix in (".vert", ".frag", ".glsl")}
+    shaders = {f"slime/shaders/{p.name}" for p in (ROOT / "shaders").iterdir() if p.is_file() and p.suffix != ".pyc"}
     models = {f"slime/assets/{p.name}" for p in (ROOT / "assets").glob("*.json")}
     assert "slime/shaders/slime.frag" in shaders and "slime/assets/dainty_walker.json" in models
     left_out = sorted((modules | shaders | models) - names)
