@@ -8,7 +8,11 @@ import re
 import sys
 from pathlib import Path
 
-from slime.simulate import UsageError, check_output, parse_camera, parse_poke, parse_size
+from slime.fileio import OUTPUT_FOLDER, check_output
+from slime.limits import CAMERA_ELEVATION, RESOLUTION, SIZE, span
+from slime.arguments import (
+    UsageError, parse_camera, parse_poke, parse_size, positive_int, resolution, window_backend,
+)
 
 
 class _Parser(argparse.ArgumentParser):
@@ -18,41 +22,9 @@ class _Parser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
 
 
-def _positive_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"{text!r} must be 1 or more")
-    return value
-
-
-def _resolution(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if value < 3:
-        raise argparse.ArgumentTypeError(f"{text!r} is too small: a sphere needs at least 3")
-    if value > 512:
-        raise argparse.ArgumentTypeError(f"{text!r} is too large: at most 512")
-    return value
-
-
-def _window_backend(text: str) -> str:
-    from slime.app.window_common import WINDOW_BACKENDS
-
-    if text == "headless":
-        raise argparse.ArgumentTypeError("'headless' opens no window: render pictures with `slime render`")
-    if text not in WINDOW_BACKENDS:
-        raise argparse.ArgumentTypeError(f"unknown window backend {text!r}; choose from {', '.join(WINDOW_BACKENDS)}")
-    return text
-
-
 def _add_window(p: argparse.ArgumentParser, size: str) -> None:
-    p.add_argument("--size", default=size, help=f"window size WxH (default {size})")
-    p.add_argument("--window", type=_window_backend, metavar="BACKEND",
+    p.add_argument("--size", default=size, help=f"window size WxH, each side {span(SIZE)} (default {size})")
+    p.add_argument("--window", type=window_backend, metavar="BACKEND",
                    help="moderngl-window backend: pyglet (default), glfw, sdl2, pygame2, pyside2, pyqt5, tk")
     _add_shaders(p)
 
@@ -64,8 +36,8 @@ def _add_shaders(p: argparse.ArgumentParser) -> None:
 
 
 def _add_resolution(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--stacks", type=_resolution, help="latitude divisions of the slime sphere (>= 3)")
-    p.add_argument("--slices", type=_resolution, help="longitude divisions of the slime sphere (>= 3)")
+    p.add_argument("--stacks", type=resolution, help=f"latitude divisions of the slime sphere ({span(RESOLUTION)})")
+    p.add_argument("--slices", type=resolution, help=f"longitude divisions of the slime sphere ({span(RESOLUTION)})")
     p.add_argument("--plain-forces", action="store_true",
                    help="compute the slime's forces with slime/physics/slime_forces.py (edit it to experiment; slower)")
 
@@ -80,26 +52,28 @@ def build_parser() -> argparse.ArgumentParser:
     _add_window(demo, "1280x720")
 
     sim = sub.add_parser("simulate", help="simulate headless and write an .npz")
-    sim.add_argument("scene", help="slime, a 2D scene name, or a Soda model .json")
-    sim.add_argument("--ticks", type=_positive_int, required=True, help="frames to simulate")
+    sim.add_argument("scene", help="slime, a 2D scene name, a scene file .py, or a Soda model .json")
+    sim.add_argument("--ticks", type=positive_int, required=True, help="frames to simulate")
     sim.add_argument("--output", required=True, help="output .npz path")
     sim.add_argument("--poke", action="append", default=[], metavar="TICK:X,Y,Z:FX,FY,FZ", help="poke the slime (repeatable)")
     _add_resolution(sim)
 
     render = sub.add_parser("render", help="render headless to a PNG (last frame) or GIF (every frame)")
-    render.add_argument("scene", nargs="?", default="slime", help="slime (default), a 2D scene name, or a Soda model .json")
-    render.add_argument("--frames", type=_positive_int, default=None,
+    render.add_argument("scene", nargs="?", default="slime",
+                        help="slime (default), a 2D scene name, a scene file .py, or a Soda model .json")
+    render.add_argument("--frames", type=positive_int, default=None,
                         help="frames to simulate and draw (default: 120 for 2D; for the slime 1, or 5 past the last poke)")
-    render.add_argument("--size", default="800x600", help="image size WxH (default 800x600)")
-    render.add_argument("--output", default=None, help="out.png or out.gif (default: SCENE.png)")
+    render.add_argument("--size", default="800x600", help=f"image size WxH, each side {span(SIZE)} (default 800x600)")
+    render.add_argument("--output", default=None, help="out.png or out.gif (default: out/SCENE.png)")
     render.add_argument("--poke", action="append", default=[], metavar="TICK:X,Y,Z:FX,FY,FZ", help="poke the slime (repeatable)")
-    render.add_argument("--camera", metavar="AZIMUTH,ELEVATION,DISTANCE", help="orbit camera, degrees and world units")
+    render.add_argument("--camera", metavar="AZIMUTH,ELEVATION,DISTANCE",
+                        help=f"orbit camera, degrees and world units; elevation {span(CAMERA_ELEVATION, 'degrees')}, distance > 0")
     render.add_argument("--no-progress", action="store_true", help="no progress bar")
     _add_resolution(render)
     _add_shaders(render)
 
     scene = sub.add_parser("scene", help="play a scene in a window (slime: the 3D demo)")
-    scene.add_argument("scene", help="a scene name (see 'slime scenes') or a Soda model .json")
+    scene.add_argument("scene", help="a scene name (see 'slime scenes'), a scene file .py, or a Soda model .json")
     _add_window(scene, "1200x800")
 
     sub.add_parser("scenes", help="list the scenes")
@@ -154,7 +128,7 @@ def _cmd_simulate(args) -> int:
 
 def _cmd_render(args) -> int:
     size = parse_size(args.size)
-    output = Path(args.output) if args.output else Path(f"{Path(args.scene).stem}.png")
+    output = Path(args.output) if args.output else OUTPUT_FOLDER / f"{Path(args.scene).stem}.png"
     check_output(output, [".png", ".gif"])
     if args.scene == "slime":
         pokes = [parse_poke(p) for p in args.poke]
@@ -193,11 +167,18 @@ def _cmd_scene(args) -> int:
 
 
 def _cmd_scenes(args) -> int:
-    from slime.scenes import SCENES, load_scene
+    from slime.scenes import SCENES, SceneError, installed_scenes, load_scene
 
     print(f"{'slime':<10} the 3D slime: slime demo (or slime scene slime) | slime render | slime simulate slime")
     for name in SCENES:
         print(f"{name:<10} {load_scene(name).title}")
+    for name, ep in installed_scenes().items():
+        try:
+            title = load_scene(name).title
+        except SceneError as exc:  # one broken add-on does not hide the others
+            title = f"(cannot load: {exc})"
+        print(f"{name:<10} {title}  [{ep.value}]")
+    print("A scene file (my_scene.py, defining a Scene2D subclass) or a Soda model (.json) runs by its path.")
     return 0
 
 

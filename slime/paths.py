@@ -1,7 +1,18 @@
-"""Where the project's non-Python files live (the package is installed editable from the checkout)."""
+"""Where the package's non-Python files live: the GLSL shaders and the Soda models.
 
+In the checkout they are the top-level ``shaders/`` and ``assets/`` folders; pyproject.toml installs
+them as the package data ``slime.shaders`` and ``slime.assets`` (an editable install maps those names
+back to the checkout's folders), so ``importlib.resources`` finds them however slime was installed.
+"""
+
+from importlib.resources import files
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-SHADERS = ROOT / "shaders"
-ASSETS = ROOT / "assets"
+
+def _folder(package: str) -> Path:
+    # An installed wheel or an editable checkout keeps the files on disk: the resource root is a folder.
+    return Path(str(files(package)))
+
+
+SHADERS = _folder("slime.shaders")
+ASSETS = _folder("slime.assets")

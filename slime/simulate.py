@@ -5,13 +5,14 @@ Output arrays (load with ``np.load(path)``):
   slice-integrated volume), ``time (N+1,)``.
 - 2D scenes: ``positions (N+1, P, 2)``, ``springs (S, 2)``, ``alive (N+1, S)``, ``time (N+1,)``.
 Row 0 is the initial state; row k is the state after k ticks.
+
+Also what a headless run of the slime needs beside (``slime render`` uses the same): the body at a
+resolution, and pokes scheduled by frame. Numpy only; the command line's parsing is in
+slime/arguments.py, a run's warnings in slime/problems.py.
 """
 
 from __future__ import annotations
 
-import math
-import os
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Sequence
@@ -20,10 +21,7 @@ import numpy as np
 
 from slime.fileio import atomic_write
 from slime.memory import allocate
-
-
-class UsageError(ValueError):
-    """Bad command-line input; the message is one line for the user."""
+from slime.problems import report_problems
 
 
 @dataclass(frozen=True)
@@ -35,67 +33,31 @@ class Poke:
     force: tuple[float, float, float]
 
 
-def _floats(text: str, what: str, count: int) -> tuple[float, ...]:
-    parts = text.split(",")
-    if len(parts) != count:
-        raise UsageError(f"{what} needs {count} comma-separated numbers, got {text!r}")
-    try:
-        values = tuple(float(p) for p in parts)
-    except ValueError:
-        raise UsageError(f"{what} has a value that is not a number: {text!r}") from None
-    if not all(math.isfinite(v) for v in values):
-        raise UsageError(f"{what} must be finite numbers, got {text!r}")
-    return values
+def poke_schedule(pokes: Sequence[Poke]) -> dict[int, list[Poke]]:
+    """The pokes by the frame they act in."""
+    by_tick: dict[int, list[Poke]] = {}
+    for poke in pokes:
+        by_tick.setdefault(int(poke.tick), []).append(poke)
+    return by_tick
 
 
-def parse_poke(text: str) -> Poke:
-    """``TICK:X,Y,Z:FX,FY,FZ`` -> Poke."""
-    parts = text.split(":")
-    if len(parts) != 3:
-        raise UsageError(f"malformed --poke {text!r}: expected TICK:X,Y,Z:FX,FY,FZ")
-    try:
-        tick = int(parts[0])
-    except ValueError:
-        raise UsageError(f"malformed --poke {text!r}: TICK must be a whole number") from None
-    if tick < 0:
-        raise UsageError(f"malformed --poke {text!r}: TICK must be 0 or more")
-    return Poke(tick, _floats(parts[1], f"--poke {text!r} point", 3), _floats(parts[2], f"--poke {text!r} force", 3))
+def apply_pokes(body, schedule: dict[int, list[Poke]], tick: int) -> None:
+    """Push ``body`` with the pokes of frame ``tick`` (before that frame's step)."""
+    for poke in schedule.get(tick, ()):
+        body.poke(np.asarray(poke.point, dtype=np.float64), np.asarray(poke.force, dtype=np.float64))
 
 
-def parse_size(text: str) -> tuple[int, int]:
-    """``WxH`` -> (W, H)."""
-    try:
-        w, h = (int(v) for v in text.lower().split("x"))
-    except ValueError:
-        raise UsageError(f"malformed --size {text!r}: expected WxH, e.g. 800x600") from None
-    if not (1 <= w <= 8192 and 1 <= h <= 8192):
-        raise UsageError(f"--size {text!r} out of range: each side must be 1..8192")
-    return w, h
+def make_body(stacks: int | None = None, slices: int | None = None, plain_forces: bool = False):
+    """The slime body with default parameters at the requested resolution; ``plain_forces``
+    computes its forces with slime_forces.py's readable functions. Bad values: a one-line ValueError."""
+    from slime.physics.slime_body import SlimeBody, SlimeParams
 
-
-def parse_camera(text: str) -> tuple[float, float, float]:
-    """``AZIMUTH,ELEVATION,DISTANCE`` in degrees and world units."""
-    az, el, dist = _floats(text, "--camera", 3)
-    if dist <= 0:
-        raise UsageError(f"--camera distance must be positive, got {dist}")
-    if not -89.9 <= el <= 89.9:
-        raise UsageError(f"--camera elevation must be within -89.9..89.9 degrees, got {el}")
-    return az, el, dist
-
-
-def check_output(path: Path, suffixes: Sequence[str]) -> Path:
-    """Fail early, before any work, on an output path that cannot be written."""
-    path = Path(path)
-    if path.suffix.lower() not in suffixes:
-        raise UsageError(f"{path}: output must end with {' or '.join(suffixes)}")
-    folder = path.parent if str(path.parent) else Path(".")
-    if not folder.is_dir():
-        raise UsageError(f"{path}: folder {folder} does not exist")
-    if not os.access(folder, os.W_OK):
-        raise UsageError(f"{path}: folder {folder} is not writable")
-    if path.is_dir():
-        raise UsageError(f"{path}: is a folder")
-    return path
+    changes = {"plain_forces": bool(plain_forces)}
+    if stacks is not None:
+        changes["stacks"] = stacks
+    if slices is not None:
+        changes["slices"] = slices
+    return SlimeBody(SlimeParams(**changes))
 
 
 def save_npz_atomic(path: Path, **arrays) -> None:
@@ -107,21 +69,9 @@ def simulate_slime(ticks: int, pokes: Sequence[Poke] = (), stacks: int | None = 
                    plain_forces: bool = False):
     """Run the slime for ``ticks`` frames; returns the arrays written to the .npz. ``plain_forces``:
     the forces come from slime_forces.py's readable functions (edit them to experiment)."""
-    from slime.physics.slime_body import SlimeBody, SlimeParams
-
-    changes = {"plain_forces": bool(plain_forces)}
-    if stacks is not None:
-        changes["stacks"] = stacks
-    if slices is not None:
-        changes["slices"] = slices
-    try:
-        params = SlimeParams(**changes)
-    except ValueError as exc:
-        raise UsageError(str(exc)) from None
-    body = SlimeBody(params)
-    by_tick: dict[int, list[Poke]] = {}
-    for poke in pokes:
-        by_tick.setdefault(poke.tick, []).append(poke)
+    body = make_body(stacks, slices, plain_forces)
+    params = body.params
+    schedule = poke_schedule(pokes)
     n_points = body.positions.shape[0]
     positions, volume, time = allocate(
         f"recording {ticks} ticks of a {params.stacks}x{params.slices} slime",
@@ -129,18 +79,10 @@ def simulate_slime(ticks: int, pokes: Sequence[Poke] = (), stacks: int | None = 
         hint="ask for fewer --ticks or a coarser --stacks/--slices")
     positions[0], volume[0], time[0] = body.positions, body.volume(), 0.0
     for k in range(ticks):
-        for poke in by_tick.get(k, ()):
-            body.poke(np.array(poke.point), np.array(poke.force))
+        apply_pokes(body, schedule, k)
         body.step()
         positions[k + 1], volume[k + 1], time[k + 1] = body.positions, body.volume(), (k + 1) * params.dt
     return {"positions": positions, "triangles": body.triangles.astype(np.int32), "volume": volume, "time": time}
-
-
-def report_problems(scene) -> None:
-    """A headless run's warnings (a blown-up tick undone, say): one stderr line each; the run
-    still writes its output."""
-    for problem in scene.problems():
-        print(f"slime: warning: {problem}", file=sys.stderr)
 
 
 def simulate_scene(name_or_path: str, ticks: int):

@@ -11,7 +11,8 @@ import numpy as np
 import pytest
 
 from slime import cli
-from slime.simulate import UsageError, parse_camera, parse_poke, parse_size, save_npz_atomic
+from slime.arguments import UsageError, parse_camera, parse_poke, parse_size
+from slime.simulate import save_npz_atomic
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -236,7 +237,7 @@ def test_bench_json_lines_carry_the_documented_keys():
 def test_a_too_stiff_model_warns_in_one_line_and_still_writes(tmp_path):
     import json
 
-    from slime.scenes.soda import DAINTY_WALKER
+    from slime.scenes.soda_format import DAINTY_WALKER
 
     model = json.loads(DAINTY_WALKER.read_text())
     model["stiffness"] = 1e9

@@ -65,7 +65,7 @@ class Demo:
         self.xdo("key", "p")
         line = self.wait_for(lambda: [ln for ln in self.lines if ln.endswith(".png")][count:], "a screenshot")[0]
         path = Path(line)
-        assert path.parent == self.folder.resolve() and path.name.startswith("slime-")
+        assert path.parent == self.folder.resolve() / "out" and path.name.startswith("slime-")
         with Image.open(path) as im:
             assert im.size == WINDOW
             return np.asarray(im.convert("RGB"))
@@ -167,7 +167,7 @@ def test_a_click_dents_the_slime_visibly():
     for _ in range(10):
         body.step()
         lowest = min(lowest, body.positions[top, 1])
-    assert height - lowest > 0.25 * body.params.radius
+    assert height - lowest > 0.2 * body.params.radius
     for _ in range(120):
         body.step()
     assert body.shape_error() < resting + 0.02  # and it comes back round

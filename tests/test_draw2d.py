@@ -30,6 +30,7 @@ class DemoScene(Scene2D):
     title = "slime demo scene"
     bounds = (0.0, 0.0, 10.0, 10.0)
     help_lines = ["left click: add a mass", "r: reset"]
+    keys = ("r",)
 
     def __init__(self, y_down: bool = False, hud_lines=None):
         self.y_down = y_down

@@ -11,7 +11,7 @@ import time
 
 import pytest
 
-from slime.fileio import MAX_INPUT_BYTES, atomic_write, read_input, stale_temporaries
+from slime.fileio import MAX_INPUT_BYTES, OUTPUT_FOLDER, atomic_write, check_output, read_input, stale_temporaries
 
 
 def test_writes_whole_file_with_umask_permissions(tmp_path):
@@ -138,3 +138,31 @@ def test_read_input_refuses_devices_folders_and_big_files(tmp_path):
     with pytest.raises(OSError, match="more than the 64 MiB"):
         read_input(big)
     assert read_input(big, limit=MAX_INPUT_BYTES + 1)[:4] == b"\0\0\0\0"
+
+
+def test_default_output_folder_is_made_by_the_first_write_only(tmp_path, monkeypatch):
+    from slime.cli import main
+
+    monkeypatch.chdir(tmp_path)
+    # A run that fails on its arguments leaves no out/ behind...
+    assert main(["render", "--frames", "3", "--poke", "5:0,2,0:0,-1,0"]) == 2
+    assert not (tmp_path / "out").exists()
+    # ...other missing folders are still an error...
+    with pytest.raises(ValueError, match="does not exist"):
+        check_output("elsewhere/x.png", (".png",))
+    # ...and the first file written into out/ makes it.
+    assert check_output(OUTPUT_FOLDER / "x.bin", (".bin",)) == OUTPUT_FOLDER / "x.bin"
+    atomic_write(OUTPUT_FOLDER / "x.bin", lambda f: f.write(b"x"))
+    assert (tmp_path / "out" / "x.bin").read_bytes() == b"x"
+
+
+def test_render_writes_into_out_by_default(tmp_path, monkeypatch, ctx):
+    from PIL import Image
+
+    from slime.cli import main
+
+    monkeypatch.chdir(tmp_path)
+    assert main(["render", "springs", "--frames", "2", "--size", "64x48", "--no-progress"]) == 0
+    assert [p.name for p in tmp_path.iterdir()] == ["out"]
+    with Image.open(tmp_path / "out" / "springs.png") as picture:
+        assert picture.size == (64, 48)

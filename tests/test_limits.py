@@ -1,164 +1,134 @@
-"""Requests too big for the machine, and files that are not files (issue 9).
-
-Each is refused in one line with a non-zero exit before any work: a recording that cannot fit in
-memory, a FIFO or a device or a huge file named as a model. A valid model of 200 000 masses runs
-(its spring matrix is sparse).
-"""
+"""One home for every limit: the command line's help and checks, the slime window's panel, the
+render functions, SlimeParams and README all state and apply slime/limits.py's ranges."""
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
-import tracemalloc
+import re
+from pathlib import Path
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
 
-from slime import cli, memory
-from slime.fileio import MAX_INPUT_BYTES
-from slime.physics import soda
+from slime import limits
+from slime.cli import build_parser, main
+from slime.physics.slime_params import SlimeParams
+
+README = Path(__file__).resolve().parent.parent / "README.md"
 
 
-def run_cli(*args, cwd=None):
-    # The timeout turns a hang (a FIFO opened for reading with no writer) into a failure.
-    return subprocess.run([sys.executable, "-m", "slime", *args], capture_output=True, text=True, cwd=cwd,
-                          timeout=120)
+def _option_help(command: str, option: str) -> str:
+    parser = build_parser()
+    sub = next(a for a in parser._actions if a.dest == "command").choices[command]
+    return next(a for a in sub._actions if option in a.option_strings).help
 
 
-def _one_line_error(result, *words):
-    assert result.returncode == 2, result.stderr
-    assert "Traceback" not in result.stderr
-    lines = result.stderr.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("slime: error: "), result.stderr
-    for word in words:
-        assert word in lines[0]
+def _numbers(text: str) -> list[float]:
+    return [float(n) for n in re.findall(r"-?\d+(?:\.\d+)?", text)]
 
 
-# --- memory -------------------------------------------------------------------------------------
+class _RecordingImgui:
+    """Stands in for imgui: records every slider's range, changes nothing."""
 
-def test_available_memory_reads_meminfo():
-    with open("/proc/meminfo") as f:
-        expected = next(int(line.split()[1]) * 1024 for line in f if line.startswith("MemAvailable:"))
-    assert abs(memory._machine_available() - expected) < 2**30  # it moves a little between the reads
-    assert 0 < memory.available_memory() <= memory._machine_available()
+    def __init__(self):
+        self.sliders: dict[str, tuple] = {}
 
-
-def test_a_container_limit_below_the_machine_memory_wins(tmp_path, monkeypatch):
-    (tmp_path / "max").write_text("1073741824\n")
-    (tmp_path / "current").write_text("268435456\n")
-    monkeypatch.setattr(memory, "CGROUP_LIMITS", [(str(tmp_path / "none"), str(tmp_path / "none")),
-                                                  (str(tmp_path / "max"), str(tmp_path / "current"))])
-    assert memory.available_memory() == min(3 * 2**28, memory._machine_available())
-    (tmp_path / "max").write_text("max\n")  # cgroup v2's "no limit"
-    assert memory.available_memory() == memory._machine_available()
-
-
-def test_allocate_checks_the_sum_before_allocating(monkeypatch):
-    monkeypatch.setattr(memory, "available_memory", lambda: 1000)
-    a, b = memory.allocate("two", [((10, 5), np.float64), ((100,), np.bool_)])  # 500 bytes: fits
-    assert a.shape == (10, 5) and b.dtype == np.bool_
-    with pytest.raises(memory.TooLarge, match=r"three needs 808 bytes of memory, more than the 80% of 1000 bytes"):
-        memory.allocate("three", [((51,), np.float64), ((400,), np.bool_)])
-    monkeypatch.setattr(memory, "available_memory", lambda: None)
-    memory.allocate("unknown", [((4,), np.float64)])  # nothing to compare with: no refusal
+    def __getattr__(self, name):
+        if name.startswith("slider_"):
+            def slider(label, value, low, high, *rest):
+                self.sliders[label] = (low, high)
+                return False, value
+            return slider
+        if name == "checkbox":
+            return lambda label, value: (False, value)
+        if name.endswith("_"):  # enum namespaces: Cond_, WindowFlags_, SliderFlags_
+            return SimpleNamespace(first_use_ever=0, always_auto_resize=0, logarithmic=0)
+        return lambda *args, **kwargs: None
 
 
-def test_a_hundred_million_ticks_is_refused_before_starting(tmp_path):
-    result = run_cli("simulate", "slime", "--ticks", "100000000", "--output", "x.npz", cwd=tmp_path)
-    _one_line_error(result, "100000000 ticks", "TiB of memory", "fewer --ticks")
-    assert list(tmp_path.iterdir()) == []
+def _panel_ranges() -> dict[str, tuple]:
+    from slime.app.demo import DemoWindow
+
+    imgui = _RecordingImgui()
+    window = SimpleNamespace(
+        panel=SimpleNamespace(imgui=imgui, new_frame=lambda t: None, draw=lambda: None),
+        body=SimpleNamespace(params=SlimeParams(), positions=np.zeros((10, 3))),
+        fps=60.0, paused=False, gravity=np.array([0.0, -9.81, 0.0]), show_help=False,
+    )
+    DemoWindow._draw_panel(window, 1 / 60)
+    return imgui.sliders
 
 
-@pytest.mark.parametrize("args, words", [
-    (["simulate", "slime", "--stacks", "512", "--slices", "512", "--ticks", "10000"], ["512x512", "58.5 GiB"]),
-    (["simulate", "springs", "--ticks", "100000000"], ["springs (2 points)", "3.2 GiB"]),
-])
-def test_recordings_past_the_memory_are_refused(tmp_path, capsys, monkeypatch, args, words):
-    monkeypatch.setattr(memory, "available_memory", lambda: 2 * 2**30)  # the same answer on any machine
-    assert cli.main([*args, "--output", str(tmp_path / "x.npz")]) == 2
-    err = capsys.readouterr().err
-    assert err.count("\n") == 1 and err.startswith("slime: error: recording ") and "of 2.0 GiB available" in err
-    for word in words:
-        assert word in err
-    assert list(tmp_path.iterdir()) == []
+def test_resolution_is_one_range_everywhere(tmp_path, monkeypatch, capsys):
+    low, high = limits.RESOLUTION
+    # SlimeParams
+    for name in ("stacks", "slices"):
+        SlimeParams(**{name: low})
+        SlimeParams(**{name: high})
+        for bad in (low - 1, high + 1):
+            with pytest.raises(ValueError, match=f"{low} and {high}"):
+                SlimeParams(**{name: bad})
+    # the command line: help and checks, for every command that takes a resolution
+    for command in ("demo", "simulate", "render"):
+        for option in ("--stacks", "--slices"):
+            assert _numbers(_option_help(command, option)) == [low, high]
+    monkeypatch.chdir(tmp_path)
+    for bad in (low - 1, high + 1):
+        with pytest.raises(SystemExit):
+            build_parser().parse_args(["render", "--stacks", str(bad)])
+        assert f"{low} to {high}" in capsys.readouterr().err
+    # the render function (called from Python, not the CLI) refuses the same values
+    from slime.app.render_slime import render_slime
+
+    for bad in (low - 1, high + 1):
+        with pytest.raises(ValueError, match=f"from {low} to {high}"):
+            render_slime(output=tmp_path / "x.png", stacks=bad)
+    # the panel
+    ranges = _panel_ranges()
+    assert ranges["stacks"] == ranges["slices"] == (low, high)
+    # README
+    assert f"mesh resolution, {low} to {high}" in README.read_text()
 
 
-def test_a_memory_error_past_the_estimate_is_one_line(tmp_path, capsys, monkeypatch):
-    import slime.simulate
-
-    def out_of_memory(*args, **kwargs):
-        raise MemoryError("Unable to allocate 9.0 GiB for an array with shape (1000,)")
-
-    monkeypatch.setattr(slime.simulate, "simulate_slime", out_of_memory)
-    assert cli.main(["simulate", "slime", "--ticks", "3", "--output", str(tmp_path / "x.npz")]) == 2
-    assert capsys.readouterr().err == "slime: error: Unable to allocate 9.0 GiB for an array with shape (1000,)\n"
-
-
-# --- a Soda model of 200 000 masses -------------------------------------------------------------
-
-def _chain(n: int, braced: bool = False) -> soda.SodaModel:
-    x = np.stack([np.linspace(0.01, 3.99, n), 0.5 + 0.01 * np.sin(np.arange(n))], axis=1)
-    ab = [np.stack([np.arange(n - 1), np.arange(1, n)], axis=1)]
-    if braced:
-        ab.append(np.stack([np.arange(n - 2), np.arange(2, n)], axis=1))
-    ab = np.concatenate(ab)
-    rest = np.linalg.norm(x[ab[:, 1]] - x[ab[:, 0]], axis=1) * 0.9
-    return soda.SodaModel.create(x, ab, rest, amplitude=0.2, phase=np.arange(len(ab)) * 0.3)
+def test_panel_ranges_come_from_limits_and_are_accepted_by_slime_params():
+    ranges = _panel_ranges()
+    assert ranges == {
+        "viscosity": limits.VISCOSITY, "volume stiffness": limits.VOLUME_STIFFNESS,
+        "shape stiffness": limits.SHAPE_STIFFNESS, "gravity": limits.GRAVITY,
+        "stacks": limits.RESOLUTION, "slices": limits.RESOLUTION,
+    }
+    # Every corner of the stiffness sliders is a body SlimeParams accepts (stable at the default substeps).
+    SlimeParams(volume_stiffness=limits.VOLUME_STIFFNESS[1], shape_stiffness=limits.SHAPE_STIFFNESS[1])
 
 
-def test_sparse_and_dense_springs_give_the_same_motion(monkeypatch):
-    dense, sparse = _chain(120, braced=True), _chain(120, braced=True)
-    assert isinstance(soda.incidence_matrix(dense.springs.a, dense.springs.b, 120), np.ndarray)
-    for _ in range(20):
-        dense.tick()
-    monkeypatch.setattr(soda, "DENSE_INCIDENCE_MAX_BYTES", 0)
-    assert not isinstance(soda.incidence_matrix(sparse.springs.a, sparse.springs.b, 120), np.ndarray)
-    for _ in range(20):
-        sparse.tick()
-    assert np.abs(dense.locations - _chain(120, braced=True).locations).max() > 1e-3  # it moved
-    np.testing.assert_allclose(sparse.locations, dense.locations, rtol=0, atol=1e-12)
-    np.testing.assert_allclose(sparse.velocities, dense.velocities, rtol=0, atol=1e-10)
+def test_camera_elevation_and_size_are_one_range(tmp_path, monkeypatch, capsys):
+    low, high = limits.CAMERA_ELEVATION
+    assert _numbers(_option_help("render", "--camera"))[:2] == [low, high]
+    monkeypatch.chdir(tmp_path)
+    from slime.app.render_slime import _check_args
+    from slime.arguments import UsageError, parse_camera
+
+    assert parse_camera(f"0,{high},5")[1] == high
+    for bad in (low - 0.5, high + 0.5):
+        with pytest.raises(UsageError, match=f"from {low:g} to {high:g} degrees"):
+            parse_camera(f"0,{bad},5")
+        with pytest.raises(ValueError, match=f"from {low:g} to {high:g} degrees"):
+            _check_args("x.png", 1, (8, 8), [], (0, bad, 5), None, None)
+    _check_args("x.png", 1, (8, 8), [], (0, high, 5), None, None)
+
+    side = limits.SIZE[1]
+    assert _numbers(_option_help("render", "--size"))[:2] == list(map(float, limits.SIZE))
+    assert main(["render", "--size", f"{side + 1}x10"]) == 2
+    assert f"{limits.SIZE[0]} to {side}" in capsys.readouterr().err
+    with pytest.raises(ValueError, match=f"{limits.SIZE[0]} to {side}"):
+        _check_args("x.png", 1, (side + 1, 8), [], None, None, None)
 
 
-def test_a_tick_of_200k_masses_runs_in_bounded_memory():
-    model = _chain(200_000)
-    start = model.locations.copy()
-    tracemalloc.start()
-    try:
-        model.tick()
-        peak = tracemalloc.get_traced_memory()[1]
-    finally:
-        tracemalloc.stop()
-    # A dense incidence matrix would be 200 000 x 199 999 x 8 bytes = 298 GiB; the sparse one and
-    # the work arrays take tens of MiB.
-    assert peak < 200 * 2**20
-    assert model.blowups == 0 and np.isfinite(model.locations).all()
-    assert np.abs(model.locations - start).max() > 0.0
+def test_mouse_orbit_stays_within_its_range():
+    from slime.render.camera import OrbitCamera
 
-
-# --- files that are not model files -------------------------------------------------------------
-
-@pytest.mark.parametrize("command", [["simulate", "{model}", "--ticks", "1", "--output", "x.npz"],
-                                     ["render", "{model}", "--output", "x.png"],
-                                     ["scene", "{model}"]])
-def test_a_fifo_model_is_refused_without_hanging(tmp_path, command):
-    fifo = tmp_path / "model.json"
-    os.mkfifo(fifo)  # nothing ever writes to it
-    result = run_cli(*[part.format(model=fifo) for part in command], cwd=tmp_path)
-    _one_line_error(result, str(fifo), "not a regular file: a FIFO")
-
-
-@pytest.mark.parametrize("command", [["simulate", "/dev/zero", "--ticks", "1", "--output", "x.npz"],
-                                     ["render", "/dev/zero", "--output", "x.png"]])
-def test_dev_zero_is_refused(tmp_path, command):
-    _one_line_error(run_cli(*command, cwd=tmp_path), "/dev/zero", "a character device")
-    assert list(tmp_path.iterdir()) == []
-
-
-def test_a_model_file_over_the_limit_is_refused_before_reading(tmp_path):
-    big = tmp_path / "big.json"
-    with open(big, "wb") as f:
-        f.truncate(MAX_INPUT_BYTES + 1)  # sparse: no disk used
-    result = run_cli("simulate", str(big), "--ticks", "1", "--output", "x.npz", cwd=tmp_path)
-    _one_line_error(result, "more than the 64 MiB a file may have")
+    camera = OrbitCamera()
+    camera.orbit(0.0, 1000.0)
+    assert camera.elevation == limits.ORBIT_ELEVATION[1]
+    camera.orbit(0.0, -1000.0)
+    assert camera.elevation == limits.ORBIT_ELEVATION[0]

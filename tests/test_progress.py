@@ -5,7 +5,7 @@ from __future__ import annotations
 import io
 
 from slime.app import render_common
-from slime.app.render_common import ProgressBar
+from slime.app.render_common import MIN_PROGRESS_FRAMES, progress_bar
 
 
 class _Tty(io.StringIO):
@@ -15,20 +15,21 @@ class _Tty(io.StringIO):
 
 def _run(monkeypatch, stream, total, enabled=True):
     monkeypatch.setattr(render_common.sys, "stderr", stream)
-    bar = ProgressBar(total, enabled, "rendering x.gif")
-    for done in range(1, total + 1):
-        bar.update(done)
+    with progress_bar(total, enabled, "rendering x.gif") as bar:
+        for _ in range(total):
+            bar.update(1)
     return stream.getvalue()
 
 
 def test_long_render_on_a_terminal_draws_in_place_and_ends_the_line(monkeypatch):
     out = _run(monkeypatch, _Tty(), 60)
     frames = out.split("\r")[1:]
-    assert 1 < len(frames) <= 31  # redrawn only when the bar grows
-    assert frames[-1] == "rendering x.gif [" + "#" * 30 + "] 60/60\n"
+    assert "\n" not in "".join(frames[:-1]), "redrawn in place on one line"
+    assert frames[0].startswith("rendering x.gif:   0%")
+    assert frames[-1].startswith("rendering x.gif: 100%") and "60/60" in frames[-1] and frames[-1].endswith("\n")
 
 
 def test_silent_when_short_disabled_or_not_a_terminal(monkeypatch):
-    assert _run(monkeypatch, _Tty(), 10) == ""
+    assert _run(monkeypatch, _Tty(), MIN_PROGRESS_FRAMES - 1) == ""
     assert _run(monkeypatch, _Tty(), 60, enabled=False) == ""
     assert _run(monkeypatch, io.StringIO(), 60) == ""

@@ -9,7 +9,8 @@ from PIL import Image
 
 from conftest import missing
 
-from slime.app.render_slime import HeadlessSlime, Poke, render_slime
+from slime.app.render_slime import HeadlessSlime, render_slime
+from slime.simulate import Poke
 from slime.physics.sphere import RESTART, canonical_triangles, strip_to_triangles
 from slime.render.context import GLUnavailable
 from slime.render.picking import intersect_plane, pick

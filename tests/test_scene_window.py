@@ -21,6 +21,7 @@ from slime.app.scene_window import (
     help_text, protocol_key_names, reserved_keys, run_scene, window_key_names, with_modifiers,
 )
 from slime.render.draw2d import View2D
+from slime.scenes import SCENES, load_scene
 
 sys.path.insert(0, str(Path(__file__).parent))
 from test_draw2d import DemoScene  # noqa: E402
@@ -60,18 +61,30 @@ def test_help_lists_window_and_scene_keys():
     for expected in ("H / F1", "P / F12", "Esc", "[ / ]", "left click\tadd a mass", "r\treset"):
         assert expected in text
     assert reserved_keys(scene) == set()
-    scene.reserved_keys = ("h", "p")  # a scene that needs h and p: only F1 and F12 serve the window
+    scene.keys = ("h", "p", "r")  # a scene that needs h and p: only F1 and F12 serve the window
     text = "\n".join(help_text(scene))
     assert "H / F1" not in text and "F1\tthis help" in text and "F12\tscreenshot" in text
 
 
-def test_help_lines_naming_h_reserve_it():
+def test_declared_keys_not_help_text_reserve_letters():
     scene = DemoScene()
     scene.help_lines = ["h/l: gravity y -/+ 0.1", "left click: add a mass", "  p: (indented: not a key line)"]
+    assert reserved_keys(scene) == set(), "help text is for reading; it decides nothing"
+    scene.keys = ("h", "l")
     assert reserved_keys(scene) == {"h"}
     lines = help_text(scene)
-    assert "F1\tthis help" in lines and "P / F12\tscreenshot (PNG in the current folder)" in lines
+    assert "F1\tthis help" in lines and "P / F12\tscreenshot (PNG in out/)" in lines
     assert "h/l\tgravity y -/+ 0.1" in lines and "\tp: (indented: not a key line)" in lines
+
+
+@pytest.mark.parametrize("name", SCENES)
+def test_built_in_scenes_declare_protocol_keys(name):
+    scene = load_scene(name)
+    names = set(protocol_key_names(FakeKeys).values())
+    for key in scene.keys:
+        assert key.rpartition("+")[2] in names, f"{name} declares {key!r}, not a protocol key name"
+    assert scene.keys, f"{name} declares no keys"
+    assert reserved_keys(scene) == ({"h"} if name == "springs" else set())  # springs: h/l move gravity
 
 
 def test_no_display_prints_one_line_and_returns_2(monkeypatch, capsys):
@@ -137,7 +150,7 @@ def test_window_click_screenshot_key_and_quit(xvfb, tmp_path, hud_above):
 
         def screenshot() -> np.ndarray:
             _xdotool(xvfb, "key", "p")
-            path = _wait_for_new_png(tmp_path, shots)
+            path = _wait_for_new_png(tmp_path / "out", shots)
             shots.add(path)
             time.sleep(0.2)  # the rename is atomic; the file is complete once it appears
             with Image.open(path) as image:

@@ -248,11 +248,11 @@ def test_scene_window_redraws_an_edited_shader_and_reports_a_broken_one(xvfb, fo
         return subprocess.run(["xdotool", *args], env=env, capture_output=True, text=True, timeout=30)
 
     def screenshot() -> np.ndarray:
-        known = set(tmp_path.glob("slime-demo-*.png"))
+        known = set((tmp_path / "out").glob("slime-demo-*.png"))
         xdo("key", "p")
         deadline = time.monotonic() + 15
         while time.monotonic() < deadline:
-            new = set(tmp_path.glob("slime-demo-*.png")) - known
+            new = set((tmp_path / "out").glob("slime-demo-*.png")) - known
             if new:
                 time.sleep(0.2)
                 return np.asarray(Image.open(new.pop()).convert("RGB"))

@@ -15,7 +15,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from slime.scenes import load_scene
-from slime.scenes.soda import DAINTY_WALKER, ModelError, load_model, make_scene, model_to_dict, save_model
+from slime.scenes.soda import make_scene
+from slime.scenes.soda_format import DAINTY_WALKER, ModelError, load_model, model_to_dict, save_model
 
 SEED_DICT = json.loads(DAINTY_WALKER.read_text())
 
@@ -313,10 +314,14 @@ def test_hypothesis_good_files_round_trip_exactly(tmp_path, shift, friction, pha
     assert model_to_dict(again) == model_to_dict(model)
 
 
-def test_scene_registry_and_path_loading(tmp_path):
+def test_scene_registry_and_path_loading(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
     assert load_scene("soda").model.name == "Dainty Walker"
     path = save_model(load_model(DAINTY_WALKER), tmp_path / "mine.json")
     scene = load_scene(str(path))
     assert scene.model.mass_count == 10
     assert scene.save_path == path  # a user's file saves back to itself
-    assert make_scene().save_path != DAINTY_WALKER  # the shipped asset is never overwritten
+    shipped = make_scene()  # the shipped asset is never overwritten: its changes go to out/
+    assert shipped.save_path == tmp_path / "out" / "dainty_walker.json"
+    shipped.save()
+    assert load_model(tmp_path / "out" / "dainty_walker.json").mass_count == 10

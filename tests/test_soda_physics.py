@@ -22,7 +22,7 @@ import pytest
 
 from slime.physics import soda
 from slime.physics.soda import WALL_LEFT, WALL_RIGHT, WALL_UNKNOWN, SodaModel, count_wave_flips
-from slime.scenes.soda import DAINTY_WALKER, load_model
+from slime.scenes.soda_format import DAINTY_WALKER, load_model
 
 DATA = Path(__file__).parent / "data"
 TWO_WALLS = DATA / "soda_two_walls_model.json"

@@ -6,7 +6,8 @@ import numpy as np
 import pytest
 
 from slime.scenes.base import Scene2D
-from slime.scenes.soda import DAINTY_WALKER, SodaScene, load_model, make_scene
+from slime.scenes.soda import SodaScene, make_scene
+from slime.scenes.soda_format import DAINTY_WALKER, load_model
 
 
 @pytest.fixture

@@ -21,6 +21,7 @@ import numpy as np
 
 import moderngl_window as mglw
 
+from slime import limits
 from slime.app.render_slime import default_camera, follow, make_body
 from slime.app.window_common import (FpsCounter, draw_shader_errors, no_display, open_panel, save_screenshot,
                                      shader_failure, window_failed)
@@ -44,18 +45,14 @@ HELP = (
     ("Up / Down", "volume stiffness x1.25 / /1.25"),
     ("Left / Right", "shape stiffness /1.25 / x1.25"),
     ("H", "this help"),
-    ("P", "save a screenshot PNG here"),
+    ("P", "save a screenshot PNG in out/"),
     ("F5", "reload the shaders (saving one reloads it too)"),
     ("Esc", "quit"),
 )
 
 CLICK_SLOP = 4.0  # window points the cursor may move and still count as a click
 MAX_STEPS_PER_FRAME = 4  # past this the simulation slows down instead of spiralling
-# Slider ranges (1/s^2). Their sum stays under SlimeParams' stability bound, 1 / h^2 = 230400 at
-# the default 8 substeps of 1/60 s, so no slider position is refused.
-VOLUME_STIFFNESS_MAX = 100000.0
-SHAPE_STIFFNESS_MAX = 20000.0
-POKE_IMPULSE = 2.5  # N*s per kg of body: 150 N for one frame on the default 1 kg slime dents it by half its radius
+POKE_IMPULSE = 4.0  # N*s per kg of body: 240 N for one frame on the default 1 kg slime dents it by a quarter radius
 
 
 def _log(message: str) -> None:
@@ -175,26 +172,27 @@ class DemoWindow(mglw.WindowConfig):
         imgui.begin("slime", None, imgui.WindowFlags_.always_auto_resize)
         imgui.push_item_width(150)  # compact: the window grows to fit the labels beside the sliders
         imgui.text(f"{self.fps:5.1f} FPS   {len(self.body.positions)} vertices" + ("   PAUSED" if self.paused else ""))
-        changed, value = imgui.slider_float("viscosity", float(p.viscosity), 0.0, 20.0, "%.2f")
+        changed, value = imgui.slider_float("viscosity", float(p.viscosity), *limits.VISCOSITY, "%.2f")
         if changed:
             self._set(viscosity=value)
-        changed, value = imgui.slider_float("volume stiffness", float(p.volume_stiffness), 0.0,
-                                            VOLUME_STIFFNESS_MAX, "%.0f", imgui.SliderFlags_.logarithmic)
+        changed, value = imgui.slider_float("volume stiffness", float(p.volume_stiffness), *limits.VOLUME_STIFFNESS,
+                                            "%.0f", imgui.SliderFlags_.logarithmic)
         if changed:
             self._set(volume_stiffness=value)
-        changed, value = imgui.slider_float("shape stiffness", float(p.shape_stiffness), 0.0,
-                                            SHAPE_STIFFNESS_MAX, "%.0f", imgui.SliderFlags_.logarithmic)
+        changed, value = imgui.slider_float("shape stiffness", float(p.shape_stiffness), *limits.SHAPE_STIFFNESS,
+                                            "%.0f", imgui.SliderFlags_.logarithmic)
         if changed:
             self._set(shape_stiffness=value)
         g = float(-self.gravity[1])
-        changed, value = imgui.slider_float("gravity", g, 0.0, 30.0, "%.2f m/s2")
+        changed, value = imgui.slider_float("gravity", g, *limits.GRAVITY, "%.2f m/s2")
         if changed:
             self.gravity = np.array([0.0, -value, 0.0])
             self._set(gravity=tuple(self.gravity) if self.gravity_on else (0.0, 0.0, 0.0))
-        changed, value = imgui.slider_int("stacks", int(p.stacks), 4, 128)
+        # Logarithmic: the usual 8..64 get most of the slider; the top of the range is slow to simulate.
+        changed, value = imgui.slider_int("stacks", int(p.stacks), *limits.RESOLUTION, "%d", imgui.SliderFlags_.logarithmic)
         if changed:
             self._rebuild(stacks=value)
-        changed, value = imgui.slider_int("slices", int(p.slices), 4, 128)
+        changed, value = imgui.slider_int("slices", int(p.slices), *limits.RESOLUTION, "%d", imgui.SliderFlags_.logarithmic)
         if changed:
             self._rebuild(slices=value)
         changed, value = imgui.checkbox("plain forces (slime_forces.py)", bool(p.plain_forces))
@@ -341,7 +339,7 @@ class DemoWindow(mglw.WindowConfig):
             if path is not None:
                 print(path, flush=True)
 
-    def screenshot(self, folder=".") -> Path | None:
+    def screenshot(self, folder=None) -> Path | None:
         """Render the scene (no panel) at the framebuffer's size into a PNG named by the time; None
         where the folder cannot take it."""
         size = tuple(self.wnd.buffer_size)

@@ -5,14 +5,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from slime.app.render_common import ProgressBar, check_output
+from slime.app.render_common import check_render_args, progress_bar
 from slime.render.context import create_headless_context
 from slime.render.draw2d import Renderer2D, View2D
 from slime.render.images import read_rgba, save_gif, save_png
 from slime.render.text import TextOverlay
 from slime.scenes import load_scene
 from slime.scenes.base import Scene2D
-from slime.simulate import report_problems
+from slime.problems import report_problems
 
 STEPS_PER_SECOND = 60  # the window's fixed timestep; a GIF plays them in real time (save_gif)
 HUD_MARGIN = 8
@@ -62,18 +62,18 @@ def render_frames(scene: Scene2D, *, frames: int, size: tuple[int, int], every_f
     ctx = create_headless_context()
     try:
         painter = SceneFrames(ctx, size, shaders=shaders)
-        bar = ProgressBar(frames, progress)
         images = []
         last = None
-        for i in range(frames):
-            scene.unattended(i)
-            scene.step()
-            # A GIF needs every frame; a PNG only the last, so skip the draws in between.
-            if every_frame or i == frames - 1:
-                last = painter.draw(scene)
-                if every_frame:
-                    images.append(last[..., :3].copy())
-            bar.update(i + 1)
+        with progress_bar(frames, progress) as bar:
+            for i in range(frames):
+                scene.unattended(i)
+                scene.step()
+                # A GIF needs every frame; a PNG only the last, so skip the draws in between.
+                if every_frame or i == frames - 1:
+                    last = painter.draw(scene)
+                    if every_frame:
+                        images.append(last[..., :3].copy())
+                bar.update(1)
         painter.release()
         return images if every_frame else last
     finally:
@@ -84,7 +84,7 @@ def render_scene(name_or_path: str, *, output, frames: int = 120, size=(800, 600
                  shaders=None) -> None:
     """Load a 2D scene (registry name or model file), step it ``frames`` times, and write ``output``:
     a .png of the last frame or a .gif of every frame, exactly ``size`` pixels, atomically."""
-    output, size = check_output(output, frames, size)
+    output, size = check_render_args(output, frames, size)
     scene = load_scene(name_or_path)
     every_frame = output.suffix.lower() == ".gif"
     pictures = render_frames(scene, frames=frames, size=size, every_frame=every_frame, progress=progress,

@@ -3,40 +3,17 @@
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Sequence
 
 import numpy as np
 
-from slime.app.render_common import ProgressBar, check_output
+from slime.app.render_common import check_render_args, progress_bar
+from slime.limits import CAMERA_ELEVATION, RESOLUTION, span
 from slime.render.camera import OrbitCamera
 from slime.render.context import create_headless_context
 from slime.render.images import read_rgba, save_gif, save_png
-
-MAX_RESOLUTION = 256
-
-
-@dataclass(frozen=True)
-class Poke:
-    """A push applied at frame ``tick``: ``force`` (N) at world ``point``."""
-
-    tick: int
-    point: tuple
-    force: tuple
-
-
-def make_body(stacks: int | None = None, slices: int | None = None, plain_forces: bool = False):
-    """The physics body with default parameters, at the requested resolution; ``plain_forces``
-    computes its forces with slime_forces.py's readable functions."""
-    from slime.physics.slime_body import SlimeBody, SlimeParams
-
-    changes = {"plain_forces": bool(plain_forces)}
-    if stacks is not None:
-        changes["stacks"] = int(stacks)
-    if slices is not None:
-        changes["slices"] = int(slices)
-    return SlimeBody(SlimeParams(**changes))
+from slime.simulate import apply_pokes, make_body, poke_schedule
 
 
 def default_camera(body, view: Sequence[float] | None = None) -> OrbitCamera:
@@ -67,7 +44,7 @@ def follow(camera: OrbitCamera, body, rate: float = 0.08) -> None:
 
 
 def _check_args(output, frames, size, pokes, camera, stacks, slices) -> tuple[Path, tuple[int, int]]:
-    path, (width, height) = check_output(output, frames, size)
+    path, (width, height) = check_render_args(output, frames, size)
     for poke in pokes:
         tick, point, force = getattr(poke, "tick", None), getattr(poke, "point", None), getattr(poke, "force", None)
         if isinstance(tick, bool) or not isinstance(tick, (int, np.integer)) or not 0 <= tick < frames:
@@ -81,13 +58,15 @@ def _check_args(output, frames, size, pokes, camera, stacks, slices) -> tuple[Pa
             az, el, dist = (float(v) for v in camera)
         except (TypeError, ValueError):
             raise ValueError(f"camera must be (azimuth_deg, elevation_deg, distance), got {camera!r}") from None
-        if not all(math.isfinite(v) for v in (az, el, dist)) or dist <= 0 or not -89.0 <= el <= 89.0:
-            raise ValueError(f"camera needs a distance > 0 and elevation within +-89 degrees, got {camera!r}")
-    for name, value, low in (("stacks", stacks, 2), ("slices", slices, 3)):
+        low, high = CAMERA_ELEVATION
+        if not all(math.isfinite(v) for v in (az, el, dist)) or dist <= 0 or not low <= el <= high:
+            raise ValueError(f"camera needs a distance > 0 and an elevation from {span(CAMERA_ELEVATION, 'degrees')}, got {camera!r}")
+    low, high = RESOLUTION
+    for name, value in (("stacks", stacks), ("slices", slices)):
         if value is None:
             continue
-        if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or not low <= value <= MAX_RESOLUTION:
-            raise ValueError(f"{name} must be a whole number from {low} to {MAX_RESOLUTION}, got {value!r}")
+        if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or not low <= value <= high:
+            raise ValueError(f"{name} must be a whole number from {span(RESOLUTION)}, got {value!r}")
     return path, (width, height)
 
 
@@ -142,20 +121,17 @@ def render_slime(*, output, frames: int = 1, size=(800, 600), pokes=(), camera=N
     scene = HeadlessSlime(size=size, stacks=stacks, slices=slices, camera=camera, samples=samples,
                           plain_forces=plain_forces, shaders=shaders)
     try:
-        by_tick: dict[int, list] = {}
-        for poke in pokes:
-            by_tick.setdefault(int(poke.tick), []).append(poke)
+        schedule = poke_schedule(pokes)
         as_gif = path.suffix.lower() == ".gif"
-        bar = ProgressBar(frames, progress, f"rendering {path.name}")
         kept = []
         last = None
-        for tick in range(frames):
-            for poke in by_tick.get(tick, ()):
-                scene.body.poke(np.asarray(poke.point, dtype=np.float64), np.asarray(poke.force, dtype=np.float64))
-            last = scene.frame()
-            if as_gif:
-                kept.append(last)
-            bar.update(tick + 1)
+        with progress_bar(frames, progress, f"rendering {path.name}") as bar:
+            for tick in range(frames):
+                apply_pokes(scene.body, schedule, tick)
+                last = scene.frame()
+                if as_gif:
+                    kept.append(last)
+                bar.update(1)
         if as_gif:
             save_gif(path, kept, fps=1.0 / float(scene.body.params.dt))
         else:

@@ -2,13 +2,12 @@
 
 The window owns a few keys (the same conventions as the slime demo):
   H or F1   help overlay (every window key and the scene's ``help_lines``)
-  P or F12  screenshot PNG into the current folder (the path is printed)
+  P or F12  screenshot PNG into out/ (the path is printed)
   Esc       quit
   [ / ]     select a parameter, - / = lower / raise it (the imgui panel shows the same sliders)
   F5        reload the shaders (a saved shader file reloads by itself; see shader_files.ShaderWatch)
-A scene that needs 'h' or 'p' itself (the springs scene: h/l change gravity) lists them in a
-``reserved_keys`` attribute or names them as keys in its ``help_lines`` ("h/l: gravity"); those
-letters then go to the scene and only F1 / F12 serve the window.
+A scene that needs 'h' or 'p' itself (the springs scene: h/l change gravity) names them in its
+``keys``; those letters then go to the scene and only F1 / F12 serve the window.
 
 The scene steps at a fixed 60 Hz from an accumulator, whatever the frame rate. Mouse positions come
 in window pixels and are mapped to world coordinates with the renderer's own View2D, so they agree
@@ -18,7 +17,6 @@ on HiDPI screens too (the window size and the framebuffer size share one aspect)
 from __future__ import annotations
 
 import logging
-import re
 import sys
 
 import moderngl_window as mglw
@@ -68,17 +66,12 @@ def with_modifiers(name: str, modifiers) -> str:
     return prefix + name
 
 
+SHARED_LETTERS = frozenset({"h", "p"})  # the window's help and screenshot keys, unless the scene uses them
+
+
 def reserved_keys(scene: Scene2D) -> set[str]:
-    """The window letters (h, p) the scene keeps for itself: those it lists in ``reserved_keys``, or
-    that its ``help_lines`` name as keys ("h/l: gravity" reserves h), since help_lines list every
-    key the scene understands."""
-    reserved = set(getattr(scene, "reserved_keys", ()) or ())
-    for line in scene.help_lines:
-        keys, sep, _ = line.partition(":")
-        if sep and not line[:1].isspace():
-            tokens = set(re.split(r"[\s/,+\[\]]+", keys.strip().lower()))
-            reserved |= tokens & {"h", "p"}
-    return reserved
+    """The window letters (h, p) the scene keeps for itself: those among its declared ``keys``."""
+    return set(scene.keys) & SHARED_LETTERS
 
 
 def help_text(scene: Scene2D) -> list[str]:
@@ -90,7 +83,7 @@ def help_text(scene: Scene2D) -> list[str]:
         "",
         "window",
         f"{help_key}\tthis help",
-        f"{shot_key}\tscreenshot (PNG in the current folder)",
+        f"{shot_key}\tscreenshot (PNG in out/)",
         "F5\treload the shaders (saving one reloads it too)",
         "Esc\tquit",
     ]
@@ -297,7 +290,7 @@ class SceneWindow(mglw.WindowConfig):
             if name == "escape":
                 self.wnd.close()
                 return
-            if name in ("h", "p") and name not in self.reserved:
+            if name in SHARED_LETTERS and name not in self.reserved:
                 self._window_key(name)
                 return
         if name == "escape":

@@ -12,6 +12,7 @@ import textwrap
 import time
 from pathlib import Path
 
+from slime.fileio import OUTPUT_FOLDER
 from slime.render.images import save_png
 
 NO_DISPLAY_STATUS = 2  # the exit status of a window command where no window can open
@@ -114,7 +115,7 @@ class FpsCounter:
         return self.fps
 
 
-def screenshot_path(stem: str, folder=".") -> Path:
+def screenshot_path(stem: str, folder) -> Path:
     """``folder/<stem>-<date>-<time>.png``, with ``-1``, ``-2``... when a shot in the same second
     already took the name (never overwrites)."""
     folder = Path(folder).resolve()
@@ -127,10 +128,11 @@ def screenshot_path(stem: str, folder=".") -> Path:
     return path
 
 
-def save_screenshot(pixels, stem: str, folder=".") -> Path | None:
-    """Write an (H, W, 3) picture to a fresh ``screenshot_path``; None, after one line on stderr,
-    where the folder cannot take it (a screenshot is not worth the window)."""
-    path = screenshot_path(stem, folder)
+def save_screenshot(pixels, stem: str, folder=None) -> Path | None:
+    """Write an (H, W, 3) picture to a fresh ``screenshot_path`` in ``folder`` (default: the output
+    folder, ``out/``); None, after one line on stderr, where the folder cannot take it (a
+    screenshot is not worth the window)."""
+    path = screenshot_path(stem, OUTPUT_FOLDER if folder is None else folder)
     try:
         save_png(path, pixels)
     except OSError as exc:

@@ -50,7 +50,7 @@ def _bincount_tick(model: soda.SodaModel, dt: float = soda.SEED_DT) -> None:
 
 
 def _time(tick_fn, ticks: int, repeats: int) -> tuple[float, np.ndarray]:
-    from slime.scenes.soda import DAINTY_WALKER, load_model
+    from slime.scenes.soda_format import DAINTY_WALKER, load_model
 
     best = np.inf
     for _ in range(repeats):

@@ -5,21 +5,6 @@ from __future__ import annotations
 import numpy as np
 
 
-def add_gravity(forces: np.ndarray, inv_mass: np.ndarray, gravity: np.ndarray) -> None:
-    """m g on every movable particle (pinned ones, inv_mass 0, feel nothing)."""
-    movable = inv_mass > 0.0
-    if movable.all():  # nothing pinned: skip the masking (same values)
-        mass = 1.0 / inv_mass
-    else:
-        mass = np.where(movable, 1.0 / np.where(movable, inv_mass, 1.0), 0.0)
-    forces += mass[:, None] * np.asarray(gravity, dtype=np.float64)[None, :]
-
-
-def add_viscous_damping(forces: np.ndarray, velocities: np.ndarray, damping: np.ndarray) -> None:
-    """-d v per particle (seed 003's viscous damping)."""
-    forces -= damping[:, None] * velocities
-
-
 def add_air_drag(forces: np.ndarray, velocities: np.ndarray, inv_mass: np.ndarray, drag: float) -> None:
     """A small linear drag proportional to mass, so heavy and light particles slow alike."""
     if drag == 0.0:
@@ -32,8 +17,8 @@ def add_air_drag(forces: np.ndarray, velocities: np.ndarray, inv_mass: np.ndarra
 def set_gravity_and_damping(
     forces: np.ndarray, inv_mass: np.ndarray, gravity: np.ndarray, velocities: np.ndarray, damping: np.ndarray
 ) -> None:
-    """Overwrite ``forces`` with m g - d v: the same values as zeros + :func:`add_gravity` +
-    :func:`add_viscous_damping`, written straight into a reused array (no zeroing pass)."""
+    """Overwrite ``forces`` with m g - d v: gravity on every movable particle (pinned ones, inv_mass
+    0, feel none) and viscous damping, written straight into a reused array (no zeroing pass)."""
     if np.minimum.reduce(inv_mass, initial=1.0) > 0.0:  # nothing pinned (inv_mass >= 0): no masking
         mass = np.divide(1.0, inv_mass)
     else:

@@ -52,11 +52,6 @@ def rigid_angular_velocity(second_moment, angular_momentum, regulariser: float) 
     return omega
 
 
-def skew(w: np.ndarray) -> np.ndarray:
-    """The matrix W with W x = w x x."""
-    return np.array([[0.0, -w[2], w[1]], [w[2], 0.0, -w[0]], [-w[1], w[0], 0.0]])
-
-
 def rotation_angle(rotation: np.ndarray) -> float:
     """Angle (radians) of a rotation matrix."""
     return float(np.arccos(np.clip((np.trace(rotation) - 1.0) / 2.0, -1.0, 1.0)))

@@ -21,6 +21,8 @@ from dataclasses import dataclass, fields, replace
 
 import numpy as np
 
+from slime.limits import RESOLUTION, SUBSTEPS
+
 
 def _finite(name: str, value) -> float:
     try:
@@ -95,8 +97,8 @@ class SlimeParams:
         if radius <= 0.0:
             raise ValueError(f"radius must be positive, got {self.radius}")
         set_("radius", radius)
-        set_("stacks", _integer("stacks", self.stacks, 3, 1024))
-        set_("slices", _integer("slices", self.slices, 3, 1024))
+        set_("stacks", _integer("stacks", self.stacks, *RESOLUTION))
+        set_("slices", _integer("slices", self.slices, *RESOLUTION))
         for name in ("mass", "dt"):
             v = _finite(name, getattr(self, name))
             if v <= 0.0:
@@ -129,7 +131,7 @@ class SlimeParams:
             raise ValueError(f"plain_forces must be True or False, got {self.plain_forces!r}")
         set_("plain_forces", bool(self.plain_forces))
         set_("gravity", _vector3("gravity", self.gravity))
-        set_("substeps", _integer("substeps", self.substeps, 1, 1000))
+        set_("substeps", _integer("substeps", self.substeps, *SUBSTEPS))
         if self.center is None:
             set_("center", self._auto_center())
         else:

@@ -14,6 +14,8 @@ from dataclasses import dataclass, field
 import numpy as np
 from pyrr import Matrix44
 
+from slime.limits import ORBIT_ELEVATION
+
 UP = np.array([0.0, 1.0, 0.0])
 
 
@@ -43,7 +45,7 @@ class OrbitCamera:
         self.azimuth = (self.azimuth + d_azimuth) % 360.0
         # Stay above the horizon (the floor must never hide the slime: the renderer has no depth
         # buffer) and short of the pole, where look_at's up vector degenerates.
-        self.elevation = float(np.clip(self.elevation + d_elevation, 0.0, 85.0))
+        self.elevation = float(np.clip(self.elevation + d_elevation, *ORBIT_ELEVATION))
 
     def zoom(self, steps: float) -> None:
         """Positive steps move closer, each by a constant factor (feels even at every distance)."""

@@ -19,14 +19,6 @@ def has_display() -> bool:
     return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
 
 
-def headless_backend() -> str | None:
-    """glcontext's backend for a standalone context: EGL where no display exists (glcontext would
-    otherwise try X11 and fail), the platform default elsewhere."""
-    if sys.platform.startswith("linux") and not has_display():
-        return "egl"
-    return None
-
-
 def create_headless_context(require: int = 330) -> moderngl.Context:
     """A standalone (windowless) context; tries EGL first on Linux, then the platform default."""
     backends = ["egl", None] if sys.platform.startswith("linux") else [None]

@@ -14,8 +14,8 @@ from dataclasses import dataclass
 import moderngl
 import numpy as np
 
+from slime.draw_list import DrawList
 from slime.render.shader_files import shader_folder
-from slime.scenes.base import DrawList
 
 
 @dataclass(frozen=True)

@@ -18,11 +18,6 @@ class RayHit:
     distance: float  # along the (unit) ray direction from its origin
     barycentric: np.ndarray  # (3,) weights of the triangle's corners at the hit
 
-    @property
-    def nearest_corner(self) -> int:
-        """Index (0..2) of the corner closest to the hit, for grabbing a vertex."""
-        return int(np.argmax(self.barycentric))
-
 
 def intersect_ray_triangles(origin, direction, positions: np.ndarray, triangles: np.ndarray, eps: float = 1e-12):
     """All hits of one ray: (t (M,), u (M,), v (M,), hit mask (M,)). t is in units of |direction|."""

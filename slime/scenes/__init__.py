@@ -1,11 +1,26 @@
-"""Playable scenes as numpy state and rules; the registry maps a scene name to its factory."""
+"""Playable scenes as numpy state and rules, and where a scene name comes from.
+
+A scene is found, in this order, as
+- a built-in name (``SCENES``: module and factory inside this package);
+- a name another installed package adds through the ``slime.scenes`` entry-point group: in its
+  pyproject.toml, ``[project.entry-points."slime.scenes"] walker = "mypkg.walker:WalkerScene"``
+  (a Scene2D subclass, or any callable with no arguments that returns a scene);
+- a Python file, ``my_scene.py``: the Scene2D subclass it defines (the one no other class in the
+  file derives from; with several, the file names its own as ``SCENE = MyScene``);
+- a Soda model file, ``model.json``.
+"""
 
 from __future__ import annotations
 
 import importlib
+import importlib.util
+import os
+import sys
+import traceback
+from importlib.metadata import entry_points
 from pathlib import Path
 
-from slime.scenes.base import DrawList, Param, Scene2D
+from slime.scenes.base import Param, Scene2D
 
 # name -> (module, factory). Factories take no arguments (or an optional model path for soda).
 SCENES: dict[str, tuple[str, str]] = {
@@ -19,29 +34,112 @@ SCENES: dict[str, tuple[str, str]] = {
     "attractor": ("slime.scenes.sandbox", "make_attractor"),
     "boxes": ("slime.scenes.boxes", "make_scene"),
 }
+ENTRY_POINT_GROUP = "slime.scenes"
 
 
 class SceneError(ValueError):
     """An unknown scene name or an unreadable scene file; the message is one line for the user."""
 
 
+def installed_scenes() -> dict:
+    """Scenes other installed packages add (entry points of ``ENTRY_POINT_GROUP``), by name; a
+    built-in name is never replaced."""
+    return {ep.name: ep for ep in entry_points(group=ENTRY_POINT_GROUP) if ep.name not in SCENES and ep.name != "slime"}
+
+
 def scene_names() -> list[str]:
-    return ["slime", *SCENES]
+    return ["slime", *SCENES, *installed_scenes()]
+
+
+def _as_scene(made, origin: str) -> Scene2D:
+    if not isinstance(made, Scene2D):
+        raise SceneError(f"{origin} gave {type(made).__name__}, not a Scene2D")
+    return made
+
+
+def _failure(origin: str, exc: BaseException, path: Path | None = None) -> SceneError:
+    """A scene's own code failed: one line with the error and, for a file, the line it came from."""
+    where = ""
+    if isinstance(exc, SyntaxError):
+        where = f" (line {exc.lineno})"
+    elif path is not None:
+        lines = [f.lineno for f in traceback.extract_tb(exc.__traceback__) if Path(f.filename) == path]
+        where = f" (line {lines[-1]})" if lines else ""
+    message = " ".join(str(exc).split()) or type(exc).__name__
+    return SceneError(f"{origin}{where}: {type(exc).__name__}: {message} (SLIME_DEBUG=1 shows the traceback)")
+
+
+def _module_scene(module, path: Path) -> type:
+    chosen = getattr(module, "SCENE", None)
+    if chosen is not None:
+        if not (isinstance(chosen, type) and issubclass(chosen, Scene2D)):
+            raise SceneError(f"{path}: SCENE must be a Scene2D subclass, got {chosen!r}")
+        return chosen
+    defined = [c for c in vars(module).values()
+               if isinstance(c, type) and issubclass(c, Scene2D) and c.__module__ == module.__name__]
+    leaves = [c for c in defined if not any(o is not c and issubclass(o, c) for o in defined)]
+    if not leaves:
+        raise SceneError(f"{path}: defines no Scene2D subclass (see slime/scenes/base.py)")
+    if len(leaves) > 1:
+        names = ", ".join(sorted(c.__name__ for c in leaves))
+        raise SceneError(f"{path}: defines several scenes ({names}); name one with SCENE = ClassName")
+    return leaves[0]
+
+
+def load_scene_file(path) -> Scene2D:
+    """The scene a Python file defines, made with no arguments."""
+    path = Path(path).resolve()
+    if not path.is_file():
+        raise SceneError(f"{path}: no such file")
+    name = f"slime_scene_file_{path.stem}"
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module  # dataclasses and pickling look their class's module up here
+    try:
+        spec.loader.exec_module(module)
+        return _as_scene(_module_scene(module, path)(), str(path))
+    except SceneError:
+        raise
+    except Exception as exc:
+        sys.modules.pop(name, None)
+        if _debug():
+            raise
+        raise _failure(str(path), exc, path) from None
+
+
+def _debug() -> bool:
+    return bool(os.environ.get("SLIME_DEBUG"))
 
 
 def load_scene(name_or_path: str) -> Scene2D:
-    """A 2D scene by registry name, or a Soda model file (.json) by path."""
+    """A 2D scene by built-in or installed name, a scene file (.py) or a Soda model file (.json)."""
     if name_or_path in SCENES:
         module, factory = SCENES[name_or_path]
         return getattr(importlib.import_module(module), factory)()
+    installed = installed_scenes()
+    if name_or_path in installed:
+        ep = installed[name_or_path]
+        origin = f"scene {ep.name!r} ({ep.value})"
+        try:
+            made = ep.load()()
+        except Exception as exc:
+            if _debug():
+                raise
+            raise _failure(origin, exc) from None
+        return _as_scene(made, origin)
     path = Path(name_or_path)
+    if path.suffix.lower() == ".py":
+        return load_scene_file(path)
     if path.suffix.lower() == ".json" or path.exists():
         if not path.exists():
             raise SceneError(f"{path}: no such file")
         from slime.scenes.soda import make_scene
 
         return make_scene(path)
-    raise SceneError(f"unknown scene {name_or_path!r}; choose one of: {', '.join(scene_names())} or a model .json file")
+    raise SceneError(
+        f"unknown scene {name_or_path!r}; choose one of: {', '.join(scene_names())}, a scene file .py or a model .json file"
+    )
 
 
-__all__ = ["DrawList", "Param", "Scene2D", "SceneError", "load_scene", "scene_names", "SCENES"]
+__all__ = ["ENTRY_POINT_GROUP", "Param", "Scene2D", "SceneError", "installed_scenes", "load_scene",
+           "load_scene_file", "scene_names", "SCENES"]

@@ -16,71 +16,19 @@ A scene is state plus rules. The window (slime/app/scene_window.py) and the head
   ``mouse_release(xy, button)`` with button 'left' | 'right' | 'middle'; ``held`` keys are available
   to the scene through its own key/key_up bookkeeping.
 - panel: ``parameters()`` lists sliders (Param); ``hud()`` lists text lines shown on screen;
-  ``help_lines`` lists every key the scene understands.
+  ``help_lines`` describes every key and mouse action for the help overlay; ``keys`` names every
+  key ``key()`` / ``key_up()`` acts on (the window gives its own letters, h for help and p for a
+  screenshot, to a scene that names them there, and keeps F1 / F12 for itself).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Callable
 
 import numpy as np
 
-Color = tuple[float, float, float, float]
-
-
-def _empty(shape) -> np.ndarray:
-    return np.zeros(shape, dtype=np.float64)
-
-
-@dataclass
-class DrawList:
-    """What to draw this frame, in world coordinates. Colours are RGBA in 0..1."""
-
-    circle_centers: np.ndarray = field(default_factory=lambda: _empty((0, 2)))
-    circle_radii: np.ndarray = field(default_factory=lambda: _empty((0,)))
-    circle_colors: np.ndarray = field(default_factory=lambda: _empty((0, 4)))
-    # Filled discs are drawn solid, others as rings.
-    circle_filled: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=bool))
-    line_segments: np.ndarray = field(default_factory=lambda: _empty((0, 2, 2)))
-    line_colors: np.ndarray = field(default_factory=lambda: _empty((0, 4)))
-    # Dashed segments (exercise 7-1's dotted springs): one flag per segment.
-    line_dashed: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=bool))
-    box_corners: np.ndarray = field(default_factory=lambda: _empty((0, 2, 2)))  # (B, [min, max], 2)
-    box_colors: np.ndarray = field(default_factory=lambda: _empty((0, 4)))
-    box_filled: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=bool))
-
-    def add_circles(self, centers, radii, color: Color, filled: bool = False) -> None:
-        centers = np.asarray(centers, dtype=np.float64).reshape(-1, 2)
-        k = centers.shape[0]
-        self.circle_centers = np.concatenate([self.circle_centers, centers])
-        self.circle_radii = np.concatenate([self.circle_radii, np.broadcast_to(np.asarray(radii, float), (k,))])
-        self.circle_colors = np.concatenate([self.circle_colors, _colors(color, k)])
-        self.circle_filled = np.concatenate([self.circle_filled, np.full(k, filled)])
-
-    def add_lines(self, starts, ends, color: Color, dashed: bool = False) -> None:
-        starts = np.asarray(starts, dtype=np.float64).reshape(-1, 2)
-        ends = np.asarray(ends, dtype=np.float64).reshape(-1, 2)
-        k = starts.shape[0]
-        self.line_segments = np.concatenate([self.line_segments, np.stack([starts, ends], axis=1)])
-        self.line_colors = np.concatenate([self.line_colors, _colors(color, k)])
-        self.line_dashed = np.concatenate([self.line_dashed, np.full(k, dashed)])
-
-    def add_boxes(self, mins, maxs, color: Color, filled: bool = True) -> None:
-        mins = np.asarray(mins, dtype=np.float64).reshape(-1, 2)
-        maxs = np.asarray(maxs, dtype=np.float64).reshape(-1, 2)
-        k = mins.shape[0]
-        self.box_corners = np.concatenate([self.box_corners, np.stack([mins, maxs], axis=1)])
-        self.box_colors = np.concatenate([self.box_colors, _colors(color, k)])
-        self.box_filled = np.concatenate([self.box_filled, np.full(k, filled)])
-
-
-def _colors(color, k: int) -> np.ndarray:
-    c = np.asarray(color, dtype=np.float64)
-    if c.ndim == 1:
-        c = np.broadcast_to(c, (k, 4))
-    return np.array(c, dtype=np.float64).reshape(k, 4)
-
+from slime.draw_list import Color, DrawList
 
 @dataclass
 class Param:
@@ -103,6 +51,7 @@ class Scene2D:
     y_down: bool = False
     background: Color = (1.0, 1.0, 1.0, 1.0)
     help_lines: list[str] = []
+    keys: tuple[str, ...] = ()  # protocol key names this scene acts on (see the module docstring)
     # True: the window and the pictures keep a strip above the world for the HUD (a scene whose world fills
     # its bounds, like Soda's box); False: the HUD is drawn over the world's top-left corner.
     hud_above: bool = False
@@ -156,3 +105,6 @@ class Scene2D:
 
     def mouse_release(self, xy, button: str) -> None:
         pass
+
+
+__all__ = ["Color", "DrawList", "Param", "Scene2D"]

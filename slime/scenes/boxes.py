@@ -56,6 +56,7 @@ class BoxJumpScene(Scene2D):
         "z: jump (only when standing on something)",
         "r: restart",
     ]
+    keys = ("left", "right", "z", "r")
 
     def __init__(self):
         self.reset()

@@ -146,6 +146,7 @@ class Sandbox(SpringMassScene):
         "springs break when pulled past their strength",
         "backspace: clear everything",
     ]
+    keys = ("space", "backspace")
 
     # Seed 003's factory numbers.
     SPRING_CONSTANT, NATURAL_LENGTH, BREAK_THRESHOLD = 0.01, 20.0, 5.0
@@ -217,6 +218,7 @@ class Slinky(SpringMassScene):
     name = "slinky"
     title = "slinky drop (seed 003)"
     help_lines = ["space: let go of the top (break the first spring)", "r: hang it up again"]
+    keys = ("space", "r")
 
     COUNT, SPACING, MASS, STIFFNESS, NATURAL_LENGTH, GRAVITY = 14, 30.0, 0.1, 0.02, 5.0, 0.5
 
@@ -300,6 +302,7 @@ class Dotted(SpringMassScene):
     name = "dotted"
     title = "dotted springs (exercise 7-1)"
     help_lines = ["left / right: dots closer / further apart"]
+    keys = ("left", "right")
     DOT_SPACING = 8.0
 
     def __init__(self):
@@ -343,6 +346,7 @@ class Resonance(SpringMassScene):
     name = "resonance"
     title = "forced oscillation (exercise 7-2)"
     help_lines = ["left/right: the middle row's driving frequency -/+ 0.05 w0", "r: restart"]
+    keys = ("left", "right", "r")
 
     STIFFNESS, MASS, VISCOUS, FORCE_AMPLITUDE, NATURAL_LENGTH = 0.04, 1.0, 0.01, 0.1, 150.0
 
@@ -384,9 +388,6 @@ class Resonance(SpringMassScene):
         swing = np.abs(self.world.particles.positions[self.movers, 0] - self.rest_x)
         # A slowly forgetting maximum, so the HUD follows a changing amplitude.
         self.peak = np.maximum(swing, self.peak * 0.995)
-
-    def amplitudes(self) -> np.ndarray:
-        return self.peak.copy()
 
     def key(self, name: str) -> None:
         if name in ("left", "right"):
@@ -474,6 +475,7 @@ class Attractor(SpringMassScene):
     name = "attractor"
     title = "inverse-square attractor (exercise 7-4)"
     help_lines = ["i: attract / repel", "left click: add a planet on a circular orbit"]
+    keys = ("i",)
 
     STRENGTH, PLANET_MASS = 500.0, 1.0
 

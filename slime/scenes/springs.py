@@ -9,6 +9,7 @@ one after another) live in :mod:`slime.physics.yoyo`.
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass, field
 from decimal import ROUND_HALF_UP, Decimal
 
 import numpy as np
@@ -26,16 +27,39 @@ SPEED_LIMIT = math.hypot(*WINDOW)
 # Bobs stop at a box ten windows out on every side (slime.physics.yoyo.fence).
 FENCE = (-10.0 * np.asarray(WINDOW), 11.0 * np.asarray(WINDOW))
 
-PRESET_NAMES = {
-    1: "basic",
-    2: "fast movement",
-    3: "yo-yo 1A / 4A (a releases)",
-    4: "yo-yo 5A",
-    5: "solo-hum",
-    6: "mystery creature",
-    7: "caterpillar",
-    8: "night-market spring",
-    9: "caught eel",
+
+@dataclass(frozen=True)
+class Preset:
+    """A preset (the spring experiments article's numbers): the scene's attributes it sets, laid
+    over BASIC's, or over the scene's current state where ``over_basic`` is False."""
+
+    name: str
+    settings: dict = field(default_factory=dict)
+    over_basic: bool = True
+
+
+# Preset 1, and the base every other preset starts from.
+BASIC = {
+    "natural_mode": False, "gravity_mode": False, "anchor_mode": True, "ring_mode": False, "muscle_mode": False,
+    "mass_mode": False, "chain_mode": 0, "gravity": (0.0, 1.0),
+    "stiffness": 0.02, "damping": 0.96, "mass": 3.0, "rest_length": 100.0, "bob_count": 1,
+}
+PRESETS = {
+    1: Preset("basic"),
+    2: Preset("fast movement", {"stiffness": 0.2, "damping": 0.7}),
+    3: Preset("yo-yo 1A / 4A (a releases)", {"gravity_mode": True, "stiffness": 0.01, "damping": 0.98, "gravity": (0.0, 0.7)}),
+    4: Preset("yo-yo 5A", {"anchor_mode": False, "natural_mode": True, "bob_count": 2}),
+    5: Preset("solo-hum", {"natural_mode": True, "ring_mode": True, "gravity_mode": True, "stiffness": 0.02,
+                           "damping": 0.98, "rest_length": 100.0, "gravity": (0.0, 0.5), "bob_count": 3}),
+    6: Preset("mystery creature", {"anchor_mode": False, "natural_mode": True, "ring_mode": True, "muscle_mode": True,
+                                   "stiffness": 0.02, "damping": 0.96, "rest_length": 70.0, "bob_count": 3}),
+    7: Preset("caterpillar", {"natural_mode": True, "stiffness": 0.6, "damping": 0.6, "rest_length": 25.0, "bob_count": 20}),
+    8: Preset("night-market spring", {"natural_mode": True, "stiffness": 0.7, "damping": 0.6, "rest_length": 5.0,
+                                      "bob_count": 30}),
+    # The article's eel does not start from the basic preset: mass and chain modes carry over.
+    9: Preset("caught eel", {"natural_mode": True, "gravity_mode": True, "anchor_mode": True, "ring_mode": False,
+                             "muscle_mode": False, "stiffness": 0.45, "damping": 0.7, "rest_length": 3.0,
+                             "gravity": (0.0, 0.6), "bob_count": 20}, over_basic=False),
 }
 
 TOGGLE_KEYS = {"n": "natural_mode", "g": "gravity_mode", "s": "mass_mode", "w": "wind_mode",
@@ -74,6 +98,8 @@ class SpringsScene(Scene2D):
         "r: ring on/off",
         "a: anchor (mouse spring) on/off",
     ]
+    keys = (*"123456789", "left", "right", "up", "down", "j", "k", "h", "l", "enter", "backspace",
+            *TOGGLE_KEYS, "c", "r")
 
     def __init__(self, seed: int = 1):
         self.rng = np.random.default_rng(seed)
@@ -118,49 +144,9 @@ class SpringsScene(Scene2D):
 
     def apply_preset(self, number: int) -> None:
         self.preset = number
-        if number == 9:
-            # The seed's eel does not start from the basic preset: mass and chain modes carry over.
-            self.natural_mode, self.gravity_mode, self.anchor_mode = True, True, True
-            self.ring_mode, self.muscle_mode = False, False
-            self.stiffness, self.damping, self.rest_length = 0.45, 0.7, 3.0
-            self.gravity = np.array([0.0, 0.6])
-            self.bob_count = 20
-            self._init_bobs()
-            return
-        # 1: basic, and the base every other preset starts from.
-        self.natural_mode, self.gravity_mode, self.anchor_mode = False, False, True
-        self.ring_mode, self.muscle_mode = False, False
-        self.mass_mode, self.chain_mode = False, 0
-        self.gravity = np.array([0.0, 1.0])
-        self.stiffness, self.damping, self.mass, self.rest_length = 0.02, 0.96, 3.0, 100.0
-        self.bob_count = 1
-        if number == 2:
-            self.stiffness, self.damping = 0.2, 0.7
-        elif number == 3:
-            self.gravity_mode = True
-            self.stiffness, self.damping = 0.01, 0.98
-            self.gravity = np.array([0.0, 0.7])
-        elif number == 4:
-            self.anchor_mode, self.natural_mode = False, True
-            self.bob_count = 2
-        elif number == 5:
-            self.natural_mode, self.ring_mode, self.gravity_mode = True, True, True
-            self.stiffness, self.damping, self.rest_length = 0.02, 0.98, 100.0
-            self.gravity = np.array([0.0, 0.5])
-            self.bob_count = 3
-        elif number == 6:
-            self.anchor_mode = False
-            self.natural_mode, self.ring_mode, self.muscle_mode = True, True, True
-            self.stiffness, self.damping, self.rest_length = 0.02, 0.96, 70.0
-            self.bob_count = 3
-        elif number == 7:
-            self.natural_mode = True
-            self.stiffness, self.damping, self.rest_length = 0.6, 0.6, 25.0
-            self.bob_count = 20
-        elif number == 8:
-            self.natural_mode = True
-            self.stiffness, self.damping, self.rest_length = 0.7, 0.6, 5.0
-            self.bob_count = 30
+        preset = PRESETS[number]
+        for name, value in ({**BASIC, **preset.settings} if preset.over_basic else preset.settings).items():
+            setattr(self, name, np.array(value, dtype=np.float64) if name == "gravity" else value)
         self._init_bobs()
 
     def reset(self) -> None:
@@ -263,7 +249,7 @@ class SpringsScene(Scene2D):
             "",
             "Preset",
         ]
-        lines += [f"[{k}] {name}" for k, name in PRESET_NAMES.items()]
+        lines += [f"[{k}] {preset.name}" for k, preset in PRESETS.items()]
         if self.last_capped_frame is not None and self.frame_count - self.last_capped_frame < 60:
             lines += ["", "speed capped: unstable settings"]
         return lines

@@ -1,0 +1,97 @@
+"""What the command line accepts: its value parsers (argparse types and the parsers of --poke,
+--size, --camera), each checking against slime/limits.py, each failing with one line."""
+
+from __future__ import annotations
+
+import argparse
+import math
+
+from slime.limits import CAMERA_ELEVATION, RESOLUTION, SIZE, span
+from slime.simulate import Poke
+
+
+class UsageError(ValueError):
+    """Bad command-line input; the message is one line for the user."""
+
+
+def positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} must be 1 or more")
+    return value
+
+
+def resolution(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    low, high = RESOLUTION
+    if value < low:
+        raise argparse.ArgumentTypeError(f"{text!r} is too small: a sphere needs at least {low} ({span(RESOLUTION)})")
+    if value > high:
+        raise argparse.ArgumentTypeError(f"{text!r} is too large: at most {high} ({span(RESOLUTION)})")
+    return value
+
+
+def window_backend(text: str) -> str:
+    from slime.app.window_common import WINDOW_BACKENDS
+
+    if text == "headless":
+        raise argparse.ArgumentTypeError("'headless' opens no window: render pictures with `slime render`")
+    if text not in WINDOW_BACKENDS:
+        raise argparse.ArgumentTypeError(f"unknown window backend {text!r}; choose from {', '.join(WINDOW_BACKENDS)}")
+    return text
+
+
+def _floats(text: str, what: str, count: int) -> tuple[float, ...]:
+    parts = text.split(",")
+    if len(parts) != count:
+        raise UsageError(f"{what} needs {count} comma-separated numbers, got {text!r}")
+    try:
+        values = tuple(float(p) for p in parts)
+    except ValueError:
+        raise UsageError(f"{what} has a value that is not a number: {text!r}") from None
+    if not all(math.isfinite(v) for v in values):
+        raise UsageError(f"{what} must be finite numbers, got {text!r}")
+    return values
+
+
+def parse_poke(text: str) -> Poke:
+    """``TICK:X,Y,Z:FX,FY,FZ`` -> Poke."""
+    parts = text.split(":")
+    if len(parts) != 3:
+        raise UsageError(f"malformed --poke {text!r}: expected TICK:X,Y,Z:FX,FY,FZ")
+    try:
+        tick = int(parts[0])
+    except ValueError:
+        raise UsageError(f"malformed --poke {text!r}: TICK must be a whole number") from None
+    if tick < 0:
+        raise UsageError(f"malformed --poke {text!r}: TICK must be 0 or more")
+    return Poke(tick, _floats(parts[1], f"--poke {text!r} point", 3), _floats(parts[2], f"--poke {text!r} force", 3))
+
+
+def parse_size(text: str) -> tuple[int, int]:
+    """``WxH`` -> (W, H)."""
+    try:
+        w, h = (int(v) for v in text.lower().split("x"))
+    except ValueError:
+        raise UsageError(f"malformed --size {text!r}: expected WxH, e.g. 800x600") from None
+    low, high = SIZE
+    if not (low <= w <= high and low <= h <= high):
+        raise UsageError(f"--size {text!r} out of range: each side must be from {span(SIZE)}")
+    return w, h
+
+
+def parse_camera(text: str) -> tuple[float, float, float]:
+    """``AZIMUTH,ELEVATION,DISTANCE`` in degrees and world units."""
+    az, el, dist = _floats(text, "--camera", 3)
+    if dist <= 0:
+        raise UsageError(f"--camera distance must be positive, got {dist}")
+    low, high = CAMERA_ELEVATION
+    if not low <= el <= high:
+        raise UsageError(f"--camera elevation must be from {span(CAMERA_ELEVATION, 'degrees')}, got {el:g}")
+    return az, el, dist

@@ -1,0 +1,388 @@
+"""Soda Constructor model files: load, check and save (no simulation; the scene is slime/scenes/soda.py).
+
+Two file formats are read, told apart by their keys; models are always written in the first.
+
+Seed format (seed 000's model hash as JSON; ``assets/dainty_walker.json``)::
+
+    name, author                  strings (optional)
+    gravity                       [gx, gy], added to every mass's force (unit masses)
+    friction                      viscous friction: force -= friction * velocity
+    stiffness                     Hooke constant of every spring
+    width, height                 the box: floor y = 0, walls x = 0 and x = width (> 0)
+    surface_friction              fraction of the along-surface velocity lost on contact
+    surface_reflection            factor on the into-surface velocity (-0.75 = bounce at 3/4)
+    wave_amplitude, wave_phase, wave_speed (radians per tick), wave_direction (-1, 0 or 1)
+    nodes    [{location: [x, y], velocity: [x, y], acceleration: [x, y]}, ...]
+    springs  [{node_a: i, node_b: j, rest_length, amplitude, phase}, ...]
+    last_wall ("unknown" | "left" | "right"), auto_reverse (bool)   -- optional, ours
+
+OpenConstructor's export (``model.exportModel()``, version 0)::
+
+    version, name, author
+    g                             gravity along y (negative = down) ...
+    gravityDirection              ... as "gravity on" (g), "gravity off" (0) or "gravity reverse" (-g)
+    f, k                          friction and springiness (stiffness)
+    width, height, surfaceFriction, surfaceReflection
+    waveAmplitude, wavePhase, waveSpeed, waveDirection
+    waveMode                      "auto reverse" (walls flip the wave; the seed's only mode),
+                                  "forward", "reverse", "manual" (walls do not flip it)
+    masses   [{s: {x, y}, v: {x, y}, a: {x, y}}, ...]   (s/v/a: location, velocity, acceleration;
+                                                        [x, y] lists are accepted too)
+    springs  [{m1: i, m2: j, restlength, amplitude, phase}, ...]  (isBar etc. are ignored)
+
+In both, a mass's velocity and acceleration default to zero, and a spring's rest length to the
+distance between its masses and its amplitude and phase to zero, as the seed's constructors do.
+A second spring between the same two masses is dropped, as the seed's ``spring_add`` drops it.
+Anything else wrong (not JSON, a missing key, a wrong type, NaN or infinity, a spring index out
+of range, a spring from a mass to itself, a negative rest length, a box that is not positive)
+raises ``ModelError`` with one line naming the file and the problem.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+import numpy as np
+
+from slime.fileio import atomic_write, read_input
+from slime.paths import ASSETS
+from slime.physics.soda import WALL_NAMES, WALL_UNKNOWN, SodaModel
+
+DAINTY_WALKER = ASSETS / "dainty_walker.json"
+
+SEED_KEYS = (
+    "gravity",
+    "friction",
+    "stiffness",
+    "width",
+    "height",
+    "surface_friction",
+    "surface_reflection",
+    "wave_amplitude",
+    "wave_phase",
+    "wave_speed",
+    "wave_direction",
+    "nodes",
+    "springs",
+)
+OPEN_CONSTRUCTOR_KEYS = (
+    "g",
+    "f",
+    "k",
+    "width",
+    "height",
+    "surfaceFriction",
+    "surfaceReflection",
+    "waveAmplitude",
+    "wavePhase",
+    "waveSpeed",
+    "waveDirection",
+    "masses",
+    "springs",
+)
+GRAVITY_SIGN = {"gravity on": 1.0, "gravity off": 0.0, "gravity reverse": -1.0}
+WAVE_MODES = ("auto reverse", "auto-reverse", "forward", "reverse", "backward", "manual")
+WALL_BY_NAME = {name: side for side, name in WALL_NAMES.items()}
+
+
+class ModelError(ValueError):
+    """A model file that cannot be used; the message is one line: '<path>: <problem>'."""
+
+
+# --- reading ------------------------------------------------------------------------------------
+
+
+class _Checker:
+    """Typed access into parsed JSON that reports the first problem as a ModelError."""
+
+    def __init__(self, path):
+        self.path = path
+
+    def fail(self, problem: str) -> ModelError:
+        return ModelError(f"{self.path}: {problem}")
+
+    def _typed(self, value, where: str, kind: type, what: str):
+        if not isinstance(value, kind):
+            raise self.fail(f"{where} must be {what}, got {_kind(value)}")
+        return value
+
+    def table(self, value, where: str) -> dict:
+        return self._typed(value, where, dict, "an object")
+
+    def items(self, value, where: str) -> list:
+        return self._typed(value, where, list, "a list")
+
+    def key(self, table: dict, key: str, where: str):
+        if key not in table:
+            raise self.fail(f"{where} is missing the key {key!r}")
+        return table[key]
+
+    def number(self, value, where: str) -> float:
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            raise self.fail(f"{where} must be a number, got {_kind(value)}")
+        try:
+            number = float(value)
+        except OverflowError:  # an integer literal beyond any float
+            raise self.fail(f"{where} must be finite, got an integer of {len(str(value))} digits") from None
+        if not math.isfinite(number):
+            raise self.fail(f"{where} must be finite, got {value!r}")
+        return number
+
+    def text(self, value, where: str) -> str:
+        return self._typed(value, where, str, "a string")
+
+    def vector(self, value, where: str) -> list[float]:
+        """[x, y], or OpenConstructor's {"x": .., "y": ..}."""
+        if isinstance(value, dict):
+            return [self.number(self.key(value, axis, where), f"{where}.{axis}") for axis in ("x", "y")]
+        if not isinstance(value, list) or len(value) != 2:
+            raise self.fail(f"{where} must be a 2-vector [x, y], got {_kind(value)}")
+        return [self.number(c, f"{where}[{i}]") for i, c in enumerate(value)]
+
+    def index(self, value, where: str, count: int) -> int:
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise self.fail(f"{where} must be a mass index (an integer), got {_kind(value)}")
+        if not 0 <= value < count:
+            raise self.fail(f"{where} = {value} is out of range (the model has {count} masses)")
+        return value
+
+
+def _kind(value) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return f"boolean {str(value).lower()}"
+    if isinstance(value, (int, float)):
+        return f"number {value!r}"
+    if isinstance(value, str):
+        shown = value if len(value) <= 20 else value[:17] + "..."
+        return f"string {shown!r}"
+    if isinstance(value, list):
+        return f"a list of {len(value)}"
+    return "an object"
+
+
+def _reject_constant(name: str):
+    raise ValueError(f"{name} is not a number JSON allows")
+
+
+def load_model(path) -> SodaModel:
+    """Read a Soda model file (seed format or OpenConstructor export); see the module docstring."""
+    path = Path(path)
+    try:
+        raw = read_input(path)
+    except OSError as error:
+        raise ModelError(f"{path}: cannot read ({error.strerror or error})") from None
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise ModelError(f"{path}: not a model file (not UTF-8 text)") from None
+    try:
+        data = json.loads(text, parse_constant=_reject_constant)
+    except json.JSONDecodeError as error:
+        raise ModelError(f"{path}: not valid JSON ({error.msg} at line {error.lineno} column {error.colno})") from None
+    except (ValueError, RecursionError) as error:  # NaN/Infinity literals, absurd nesting
+        raise ModelError(f"{path}: not valid JSON ({str(error).splitlines()[0]})") from None
+    return model_from_dict(data, path)
+
+
+def model_from_dict(data, path="<model>") -> SodaModel:
+    """Check and convert parsed JSON in either format; ``path`` only names the source in errors."""
+    check = _Checker(path)
+    data = check.table(data, "the model")
+    if "nodes" in data:
+        return _from_seed_format(data, check)
+    if "masses" in data:
+        return _from_open_constructor(data, check)
+    raise check.fail("not a Soda model: no 'nodes' (seed format) or 'masses' (OpenConstructor) key")
+
+
+def _meta(data: dict, check: _Checker) -> tuple[str, str]:
+    name = check.text(data.get("name", ""), "name")
+    author = check.text(data.get("author", ""), "author")
+    return name, author
+
+
+def _from_seed_format(data: dict, check: _Checker) -> SodaModel:
+    for key in SEED_KEYS:
+        check.key(data, key, "the model")
+    params = {key: check.number(data[key], key) for key in SEED_KEYS[1:11]}
+    gravity = check.vector(data["gravity"], "gravity")
+    last_wall = data.get("last_wall", "unknown")
+    if last_wall not in WALL_BY_NAME:
+        raise check.fail(f"last_wall must be one of 'unknown', 'left', 'right', got {_kind(last_wall)}")
+    auto_reverse = data.get("auto_reverse", True)
+    if not isinstance(auto_reverse, bool):
+        raise check.fail(f"auto_reverse must be true or false, got {_kind(auto_reverse)}")
+    masses = _masses(check, data["nodes"], "nodes", ("location", "velocity", "acceleration"))
+    springs = _springs(check, data["springs"], "springs", ("node_a", "node_b", "rest_length"), masses[0])
+    name, author = _meta(data, check)
+    return _build(check, masses, springs, gravity, params, WALL_BY_NAME[last_wall], auto_reverse, name, author)
+
+
+def _from_open_constructor(data: dict, check: _Checker) -> SodaModel:
+    for key in OPEN_CONSTRUCTOR_KEYS:
+        check.key(data, key, "the model")
+    g = check.number(data["g"], "g")
+    direction = data.get("gravityDirection", "gravity on")
+    if direction not in GRAVITY_SIGN:
+        raise check.fail(f"gravityDirection must be one of {', '.join(map(repr, GRAVITY_SIGN))}, got {_kind(direction)}")
+    wave_mode = data.get("waveMode", "auto reverse")
+    if wave_mode not in WAVE_MODES:
+        raise check.fail(f"waveMode must be one of 'auto reverse', 'forward', 'reverse', 'manual', got {_kind(wave_mode)}")
+    names = dict(
+        friction="f",
+        stiffness="k",
+        width="width",
+        height="height",
+        surface_friction="surfaceFriction",
+        surface_reflection="surfaceReflection",
+        wave_amplitude="waveAmplitude",
+        wave_phase="wavePhase",
+        wave_speed="waveSpeed",
+        wave_direction="waveDirection",
+    )
+    params = {ours: check.number(data[theirs], theirs) for ours, theirs in names.items()}
+    masses = _masses(check, data["masses"], "masses", ("s", "v", "a"))
+    springs = _springs(check, data["springs"], "springs", ("m1", "m2", "restlength"), masses[0])
+    name, author = _meta(data, check)
+    gravity = [0.0, g * GRAVITY_SIGN[direction]]
+    auto_reverse = wave_mode in ("auto reverse", "auto-reverse")
+    return _build(check, masses, springs, gravity, params, WALL_UNKNOWN, auto_reverse, name, author)
+
+
+def _masses(check: _Checker, items, where: str, keys: tuple[str, str, str]):
+    location_key, velocity_key, acceleration_key = keys
+    locations, velocities, accelerations = [], [], []
+    for i, item in enumerate(check.items(items, where)):
+        at = f"{where}[{i}]"
+        item = check.table(item, at)
+        locations.append(check.vector(check.key(item, location_key, at), f"{at}.{location_key}"))
+        velocities.append(check.vector(item.get(velocity_key, [0.0, 0.0]), f"{at}.{velocity_key}"))
+        accelerations.append(check.vector(item.get(acceleration_key, [0.0, 0.0]), f"{at}.{acceleration_key}"))
+    shape = (len(locations), 2)
+    return (
+        np.array(locations, dtype=np.float64).reshape(shape),
+        np.array(velocities, dtype=np.float64).reshape(shape),
+        np.array(accelerations, dtype=np.float64).reshape(shape),
+    )
+
+
+def _springs(check: _Checker, items, where: str, keys: tuple[str, str, str], locations: np.ndarray):
+    a_key, b_key, rest_key = keys
+    count = locations.shape[0]
+    pairs, rest, amplitude, phase = [], [], [], []
+    seen = set()
+    for k, item in enumerate(check.items(items, where)):
+        at = f"{where}[{k}]"
+        item = check.table(item, at)
+        i = check.index(check.key(item, a_key, at), f"{at}.{a_key}", count)
+        j = check.index(check.key(item, b_key, at), f"{at}.{b_key}", count)
+        if i == j:
+            raise check.fail(f"{at} joins mass {i} to itself")
+        # Missing or null take the seed's Spring defaults: the current distance, no muscle.
+        length = item.get(rest_key)
+        if length is None:
+            length = float(np.linalg.norm(locations[j] - locations[i]))
+        length = check.number(length, f"{at}.{rest_key}")
+        if length < 0.0:
+            raise check.fail(f"{at}.{rest_key} must not be negative, got {length!r}")
+        amp = check.number(_or_zero(item.get("amplitude")), f"{at}.amplitude")
+        ph = check.number(_or_zero(item.get("phase")), f"{at}.phase")
+        if (min(i, j), max(i, j)) in seen:  # the seed's spring_add keeps the first
+            continue
+        seen.add((min(i, j), max(i, j)))
+        pairs.append((i, j))
+        rest.append(length)
+        amplitude.append(amp)
+        phase.append(ph)
+    return np.array(pairs, dtype=np.int64).reshape(-1, 2), rest, amplitude, phase
+
+
+def _or_zero(value):
+    return 0.0 if value is None else value
+
+
+def _build(check, masses, springs, gravity, params, last_wall, auto_reverse, name, author) -> SodaModel:
+    for side in ("width", "height"):
+        if params[side] <= 0.0:
+            raise check.fail(f"{side} must be positive, got {params[side]!r}")
+    if params["wave_direction"] not in (-1.0, 0.0, 1.0):
+        raise check.fail(f"wave direction must be -1, 0 or 1, got {params['wave_direction']!r}")
+    locations, velocities, accelerations = masses
+    pairs, rest, amplitude, phase = springs
+    return SodaModel.create(
+        locations,
+        pairs,
+        rest,
+        amplitude,
+        phase,
+        velocities,
+        accelerations,
+        gravity=gravity,
+        last_wall=last_wall,
+        auto_reverse=auto_reverse,
+        name=name,
+        author=author,
+        **params,
+    )
+
+
+# --- writing ------------------------------------------------------------------------------------
+
+
+def model_to_dict(model: SodaModel) -> dict:
+    """The model in the seed's format (plus our optional last_wall / auto_reverse)."""
+    s = model.springs
+    live = np.flatnonzero(s.alive)
+
+    def vec(row) -> list[float]:
+        return [float(row[0]), float(row[1])]
+
+    return {
+        "name": model.name,
+        "author": model.author,
+        "gravity": vec(model.gravity),
+        "friction": model.friction,
+        "stiffness": model.stiffness,
+        "width": model.width,
+        "height": model.height,
+        "surface_friction": model.surface_friction,
+        "surface_reflection": model.surface_reflection,
+        "wave_amplitude": model.wave_amplitude,
+        "wave_phase": model.wave_phase,
+        "wave_speed": model.wave_speed,
+        "wave_direction": int(model.wave_direction),
+        "last_wall": WALL_NAMES[model.last_wall],
+        "auto_reverse": model.auto_reverse,
+        "nodes": [
+            {"location": vec(x), "velocity": vec(v), "acceleration": vec(a)}
+            for x, v, a in zip(model.locations, model.velocities, model.acceleration)
+        ],
+        "springs": [
+            {
+                "node_a": int(s.a[k]),
+                "node_b": int(s.b[k]),
+                "rest_length": float(s.rest_length[k]),
+                "amplitude": float(s.amplitude[k]),
+                "phase": float(s.phase[k]),
+            }
+            for k in live
+        ],
+    }
+
+
+def save_model(model: SodaModel, path) -> Path:
+    """Write the model in the seed's format, atomically (a temp file beside it, then rename)."""
+    path = Path(path)
+    text = json.dumps(model_to_dict(model), indent=2, allow_nan=False) + "\n"
+    atomic_write(path, lambda out: out.write(text.encode("utf-8")))
+    return path
+
+
+# --- the scene ----------------------------------------------------------------------------------
+
+
+__all__ = ["DAINTY_WALKER", "ModelError", "load_model", "model_from_dict", "model_to_dict", "save_model"]

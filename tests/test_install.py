@@ -1,0 +1,73 @@
+"""A built wheel is a working slime: it holds every module, shader and model, and once installed
+outside the checkout it renders the slime and a 2D scene from a folder that is not the checkout."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import numpy as np
+import pytest
+from PIL import Image
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(scope="module")
+def wheel(tmp_path_factory) -> Path:
+    """The wheel ``pip wheel`` builds from a clean copy of the checkout (a left-over build/ folder
+    would hide a file pyproject.toml forgets), without the network (no build isolation: the test
+    environment's setuptools and wheel build it)."""
+    folder = tmp_path_factory.mktemp("wheel")
+    source = folder / "source"
+    shutil.copytree(ROOT, source, ignore=shutil.ignore_patterns(
+        ".git", ".venv", "build", "dist", "out", "*.egg-info", "__pycache__", ".pytest_cache", ".hypothesis"))
+    subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--no-build-isolation", "--wheel-dir", str(folder), str(source)],
+        check=True, capture_output=True, text=True,
+    )
+    (built,) = folder.glob("slime-*.whl")
+    return built
+
+
+def test_wheel_holds_every_module_shader_and_model(wheel):
+    names = set(zipfile.ZipFile(wheel).namelist())
+    modules = {p.relative_to(ROOT).as_posix() for p in (ROOT / "slime").rglob("*.py")}
+    shaders = {f"slime/shaders/{p.name}" for p in (ROOT / "shaders").iterdir() if p.is_file() and p.suffix != ".pyc"}
+    models = {f"slime/assets/{p.name}" for p in (ROOT / "assets").glob("*.json")}
+    assert "slime/shaders/slime.frag" in shaders and "slime/assets/dainty_walker.json" in models
+    left_out = sorted((modules | shaders | models) - names)
+    assert not left_out, f"pyproject.toml's packages or package-data miss {left_out}"
+
+
+def test_installed_wheel_renders_outside_the_checkout(wheel, tmp_path, ctx):
+    target, work = tmp_path / "site", tmp_path / "work"
+    work.mkdir()
+    subprocess.run(
+        [sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--no-index", "--target", str(target), str(wheel)],
+        check=True, capture_output=True, text=True,
+    )
+    # The installed copy comes first on the path; the dependencies come from this environment.
+    env = {**os.environ, "PYTHONPATH": str(target)}
+    where = subprocess.run(
+        [sys.executable, "-c", "import slime.paths as p; print(p.SHADERS); print(p.ASSETS)"],
+        cwd=work, env=env, check=True, capture_output=True, text=True,
+    ).stdout.split()
+    assert [Path(w).parent for w in where] == [target / "slime"] * 2
+
+    slime = [str(target / "bin" / "slime")]  # the console script the wheel installs
+    for args, name, size in [
+        (["render", "--size", "160x120", "--output", "jelly.png"], "jelly.png", (160, 120)),
+        (["render", "soda", "--frames", "3", "--size", "200x150", "--output", "soda.png"], "soda.png", (200, 150)),
+    ]:
+        run = subprocess.run(slime + args + ["--no-progress"], cwd=work, env=env, capture_output=True, text=True)
+        assert run.returncode == 0, run.stderr
+        picture = Image.open(work / name)
+        assert picture.size == size
+        pixels = np.asarray(picture.convert("RGB"), dtype=np.int32)
+        assert pixels.std(axis=(0, 1)).max() > 10, f"{name} is one flat colour"
+    assert sorted(p.name for p in work.iterdir()) == ["jelly.png", "soda.png"]
