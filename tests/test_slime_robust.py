@@ -22,9 +22,9 @@ def frames(body, seconds: float) -> None:
 
 def assert_came_back(body) -> None:
     """Volume within 1 %, no triangle inverted (3 s after the last input), then, once settled on
-    the floor, every vertex within 12 % of its rest distance from the centroid. (A fresh body
-    settles at 5-7 %; one that was thrown about settles on another part of its skin at 10-11.5 %:
-    the issue's 10 % is not met yet.)"""
+    the floor, every vertex within 10 % of its rest distance from the centroid. (A fresh body
+    sits on its pole at about 4 %; one that was thrown about may sit on its side, where the UV
+    mesh has fewer vertices per area to carry the weight, at about 9 %.)"""
     assert np.isfinite(body.positions).all() and np.isfinite(body.velocities).all()
     assert abs(body.volume() / body.ideal_volume - 1.0) < 0.01
     assert inverted_triangles(body.positions, body.triangles, body.rest_offsets, body.orientation()) == 0
@@ -32,7 +32,7 @@ def assert_came_back(body) -> None:
         if body.kinetic_energy() < 1e-3:
             break
         frames(body, 1.0)
-    assert radial_error(body.positions, body.centroid(), body.rest_offsets) < 0.12
+    assert radial_error(body.positions, body.centroid(), body.rest_offsets) < 0.10
 
 
 # ---------------------------------------------------------------- nothing breaks it
