@@ -8,16 +8,18 @@ from pathlib import Path
 
 import numpy as np
 
+from slime.render.images import OUTPUT_SUFFIXES
+
 MAX_SIDE = 8192  # pixels per side: far past any screen, short of GL's texture limits
 
 
 def check_output(output, frames, size) -> tuple[Path, tuple[int, int]]:
-    """``output`` a .png or .gif in a folder that exists, ``frames`` a whole number >= 1, ``size``
-    whole pixels 1..MAX_SIDE per side; returns (path, (width, height)). Anything else raises a
-    one-line ValueError, so no file is started."""
+    """``output`` a .png, .gif, .mp4 or .webm in a folder that exists, ``frames`` a whole number >= 1,
+    ``size`` whole pixels 1..MAX_SIDE per side; returns (path, (width, height)). Anything else
+    raises a one-line ValueError, so no file is started."""
     path = Path(output)
-    if path.suffix.lower() not in (".png", ".gif"):
-        raise ValueError(f"output must end with .png or .gif, got {str(output)!r}")
+    if path.suffix.lower() not in OUTPUT_SUFFIXES:
+        raise ValueError(f"output must end with {', '.join(OUTPUT_SUFFIXES)}, got {str(output)!r}")
     folder = path.parent if str(path.parent) else Path(".")
     if not folder.is_dir():
         raise ValueError(f"output folder {str(folder)!r} does not exist")

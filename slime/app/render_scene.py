@@ -1,5 +1,5 @@
 """`slime render NAME`: step a 2D scene headless (EGL) and write its last frame as PNG or every frame
-as an animated GIF, drawn exactly as the window draws it (same renderer, same HUD)."""
+as an animated GIF or a video, drawn exactly as the window draws it (same renderer, same HUD)."""
 
 from __future__ import annotations
 
@@ -8,13 +8,13 @@ import numpy as np
 from slime.app.render_common import ProgressBar, check_output
 from slime.render.context import create_headless_context
 from slime.render.draw2d import Renderer2D, View2D
-from slime.render.images import read_rgba, save_gif, save_png
+from slime.render.images import open_frames, read_rgba
 from slime.render.text import TextOverlay
 from slime.scenes import load_scene
 from slime.scenes.base import Scene2D
 from slime.simulate import report_problems
 
-STEPS_PER_SECOND = 60  # the window's fixed timestep; a GIF plays them in real time (save_gif)
+STEPS_PER_SECOND = 60  # the window's fixed timestep; GIFs and videos play them in real time
 HUD_MARGIN = 8
 
 
@@ -55,38 +55,32 @@ class SceneFrames:
         self.fbo.release()
 
 
-def render_frames(scene: Scene2D, *, frames: int, size: tuple[int, int], every_frame: bool, progress: bool = False):
-    """Step ``scene`` ``frames`` times and draw it; returns every frame (RGB) or just the last."""
+def render_frames(scene: Scene2D, sink, *, frames: int, size: tuple[int, int], progress: bool = False) -> None:
+    """Step ``scene`` ``frames`` times, drawing the frames ``sink`` (a FrameWriter) wants into it."""
     ctx = create_headless_context()
     try:
         painter = SceneFrames(ctx, size)
         bar = ProgressBar(frames, progress)
-        images = []
-        last = None
         for i in range(frames):
             scene.unattended(i)
             scene.step()
-            # A GIF needs every frame; a PNG only the last, so skip the draws in between.
-            if every_frame or i == frames - 1:
-                last = painter.draw(scene)
-                if every_frame:
-                    images.append(last[..., :3].copy())
+            # A PNG wants only the last frame and a 50 fps GIF five in six: skip the other draws.
+            if sink.wants(i, i == frames - 1):
+                sink.add(painter.draw(scene))
             bar.update(i + 1)
         painter.release()
-        return images if every_frame else last
     finally:
         ctx.release()
 
 
 def render_scene(name_or_path: str, *, output, frames: int = 120, size=(800, 600), progress: bool = True) -> None:
     """Load a 2D scene (registry name or model file), step it ``frames`` times, and write ``output``:
-    a .png of the last frame or a .gif of every frame, exactly ``size`` pixels, atomically."""
+    a .png of the last frame or a .gif/.mp4/.webm of every frame (streamed), exactly ``size``
+    pixels, atomically."""
     output, size = check_output(output, frames, size)
     scene = load_scene(name_or_path)
-    if output.suffix.lower() == ".gif":
-        save_gif(output, render_frames(scene, frames=frames, size=size, every_frame=True, progress=progress), fps=STEPS_PER_SECOND)
-    else:
-        save_png(output, render_frames(scene, frames=frames, size=size, every_frame=False, progress=progress))
+    with open_frames(output, fps=STEPS_PER_SECOND) as sink:
+        render_frames(scene, sink, frames=frames, size=size, progress=progress)
     report_problems(scene)
 
 

@@ -1,4 +1,5 @@
-"""Render the 3D slime without a window (EGL): a PNG of the last frame or an animated GIF."""
+"""Render the 3D slime without a window (EGL): a PNG of the last frame, or an animated GIF or a video
+(.mp4, .webm) of every frame."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ import numpy as np
 from slime.app.render_common import ProgressBar, check_output
 from slime.render.camera import OrbitCamera
 from slime.render.context import create_headless_context
-from slime.render.images import read_rgba, save_gif, save_png
+from slime.render.images import open_frames, read_rgba
 
 MAX_RESOLUTION = 256
 
@@ -134,8 +135,9 @@ class HeadlessSlime:
 def render_slime(*, output, frames: int = 1, size=(800, 600), pokes=(), camera=None, stacks=None, slices=None,
                  progress: bool = True, samples: int = 4, plain_forces: bool = False) -> None:
     """Simulate ``frames`` frames (pokes applied at their tick, before that frame's step) and write
-    the last frame (``.png``) or every frame (``.gif``), atomically. Bad arguments raise ValueError
-    with a one-line message; a missing OpenGL raises ``GLUnavailable``."""
+    the last frame (``.png``) or every frame (``.gif``, ``.mp4``, ``.webm``, streamed: memory does not
+    grow with the frame count), atomically. Bad arguments raise ValueError with a one-line
+    message; a missing OpenGL raises ``GLUnavailable``."""
     pokes = list(pokes or ())
     path, size = _check_args(output, frames, size, pokes, camera, stacks, slices)
     scene = HeadlessSlime(size=size, stacks=stacks, slices=slices, camera=camera, samples=samples,
@@ -144,20 +146,15 @@ def render_slime(*, output, frames: int = 1, size=(800, 600), pokes=(), camera=N
         by_tick: dict[int, list] = {}
         for poke in pokes:
             by_tick.setdefault(int(poke.tick), []).append(poke)
-        as_gif = path.suffix.lower() == ".gif"
         bar = ProgressBar(frames, progress, f"rendering {path.name}")
-        kept = []
-        last = None
-        for tick in range(frames):
-            for poke in by_tick.get(tick, ()):
-                scene.body.poke(np.asarray(poke.point, dtype=np.float64), np.asarray(poke.force, dtype=np.float64))
-            last = scene.frame()
-            if as_gif:
-                kept.append(last)
-            bar.update(tick + 1)
-        if as_gif:
-            save_gif(path, kept, fps=1.0 / float(scene.body.params.dt))
-        else:
-            save_png(path, last)
+        with open_frames(path, fps=1.0 / float(scene.body.params.dt)) as sink:
+            for tick in range(frames):
+                for poke in by_tick.get(tick, ()):
+                    scene.body.poke(np.asarray(poke.point, dtype=np.float64), np.asarray(poke.force, dtype=np.float64))
+                scene.body.step()
+                follow(scene.camera, scene.body)
+                if sink.wants(tick, tick == frames - 1):
+                    sink.add(scene.draw())
+                bar.update(tick + 1)
     finally:
         scene.release()
