@@ -146,6 +146,7 @@ def simulate_scene(name_or_path: str, ticks: int):
     from slime.scenes import load_scene
 
     scene = load_scene(name_or_path)
+    scene.headless()
     first = np.array(scene.positions(), dtype=np.float64)
     springs = np.array(scene.springs(), dtype=np.int64).reshape(-1, 2)
     positions = np.empty((ticks + 1, *first.shape), dtype=np.float64)

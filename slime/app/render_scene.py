@@ -7,7 +7,7 @@ import numpy as np
 
 from slime.app.render_common import ProgressBar, check_output
 from slime.render.context import create_headless_context
-from slime.render.draw2d import Renderer2D, View2D
+from slime.render.draw2d import Renderer2D, scene_view
 from slime.render.images import open_frames, read_rgba
 from slime.render.text import TextOverlay
 from slime.scenes import load_scene
@@ -43,10 +43,13 @@ class SceneFrames:
             top = min(h // 2, self.text.measure(hud, scale=scale)[1] + margin)
         # GL's viewport origin is the bottom-left: this leaves the top ``top`` rows to the HUD.
         self.ctx.viewport = (0, 0, w, h - top)
-        self.renderer.draw(scene.draw_list(), View2D(tuple(scene.bounds), bool(scene.y_down), (w, h - top)))
+        # The view drawn with, and the rows above it, so a test can find world points in the picture.
+        self.view, self.world_top = scene_view(scene, (w, h - top)), top
+        self.renderer.draw(scene.draw_list(), self.view, stroke_world=scene.stroke)
         self.ctx.viewport = (0, 0, w, h)
+        self.hud_box = (0, 0, 0, 0)  # (x, y, w, h) of the HUD's panel, top-left origin
         if hud:
-            self.text.draw(hud, margin, margin, self.size, scale=scale)
+            self.hud_box = (margin, margin, *self.text.draw(hud, margin, margin, self.size, scale=scale))
         return read_rgba(self.fbo)
 
     def release(self) -> None:
@@ -79,6 +82,7 @@ def render_scene(name_or_path: str, *, output, frames: int = 120, size=(800, 600
     pixels, atomically."""
     output, size = check_output(output, frames, size)
     scene = load_scene(name_or_path)
+    scene.headless()
     with open_frames(output, fps=STEPS_PER_SECOND) as sink:
         render_frames(scene, sink, frames=frames, size=size, progress=progress)
     report_problems(scene)

@@ -24,7 +24,7 @@ import moderngl_window as mglw
 
 from slime.app.window_common import FpsCounter, no_display, open_panel, save_screenshot, setup_problem, window_failed
 from slime.render.context import has_display
-from slime.render.draw2d import Renderer2D, View2D
+from slime.render.draw2d import Renderer2D, scene_view
 from slime.render.images import read_rgba
 from slime.render.text import TextOverlay
 from slime.scenes import load_scene
@@ -147,7 +147,7 @@ class SceneWindow(mglw.WindowConfig):
         self.panel = None
         if self.scene.parameters():
             self.panel = open_panel(
-                self.wnd, self.ctx, light=True,  # light style: the scenes are dark strokes on white
+                self.wnd, self.ctx,  # imgui's dark style, as the scenes' dark theme (slime.scenes.theme)
                 unavailable="slime: parameter panel unavailable ({exc}); use [ ] - = instead",
             )
         self.imgui = self.panel.input if self.panel is not None else None  # the panel's input adapter
@@ -189,8 +189,7 @@ class SceneWindow(mglw.WindowConfig):
         # height is last frame's, in framebuffer pixels, and the mouse is in window points.
         top = self._hud_top / max(self.wnd.pixel_ratio, 1e-6)
         w, h = self.wnd.size
-        view = View2D(tuple(self.scene.bounds), bool(self.scene.y_down), (w, h - top))
-        wx, wy = view.pixel_to_world((x, y - top))
+        wx, wy = scene_view(self.scene, (w, h - top)).pixel_to_world((x, y - top))
         return (float(wx), float(wy))
 
     # ---- frame ----
@@ -222,8 +221,8 @@ class SceneWindow(mglw.WindowConfig):
         # GL's viewport origin is the bottom-left: the world gets all but the top strip.
         world_size = (size[0], size[1] - self._hud_top)
         self.ctx.viewport = (0, 0, *world_size)
-        self.renderer.draw(self.scene.draw_list(), View2D(tuple(self.scene.bounds), bool(self.scene.y_down), world_size),
-                           pixel_ratio=ratio)
+        self.renderer.draw(self.scene.draw_list(), scene_view(self.scene, world_size), pixel_ratio=ratio,
+                           stroke_world=self.scene.stroke)
         self.ctx.viewport = (0, 0, *size)
         if hud:
             self.text.draw(hud, margin, margin, size, scale=ratio)
