@@ -14,11 +14,12 @@ from PIL import GifImagePlugin, Image
 from slime.fileio import atomic_path, atomic_write
 
 
-def read_rgba(fbo, components: int = 4) -> np.ndarray:
+def read_rgba(fbo, components: int = 4, size=None) -> np.ndarray:
     """The framebuffer's pixels as a read-only (H, W, components) uint8 view, top row first (GL
-    reads bottom-up)."""
-    w, h = fbo.size
-    data = fbo.read(components=components, alignment=1)
+    reads bottom-up). ``size`` (w, h) for a window's framebuffer, whose own ``size`` may still be
+    the one it opened with after a resize."""
+    w, h = size or fbo.size
+    data = fbo.read(viewport=(0, 0, w, h), components=components, alignment=1)
     # A flipped view, not a copy: on a software rasteriser the copy of an 800x600 frame costs as
     # much as reading it. Writers make it contiguous when they need to.
     return np.frombuffer(data, dtype=np.uint8).reshape(h, w, components)[::-1]
