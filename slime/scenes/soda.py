@@ -402,6 +402,7 @@ MUSCLE_MARK_RADIUS = 0.02
 SPRING_WIDTH = 0.02
 PICK_RADIUS = 0.08  # metres: how near a click must be to grab a mass or a spring
 PADDING = 0.15
+CAMERA_MARGIN = 0.1  # metres the camera keeps round the walker
 WALL_WORDS = {"unknown": "none yet", "left": "left", "right": "right"}
 
 
@@ -450,7 +451,7 @@ class SodaScene(Scene2D):
         self.drag_target = np.zeros(2)
         self.message = ""
         # The camera closes in on the walker and follows it along the box (building shows it all).
-        self.camera = Follow(self.bounds, grow=1.35, smallest=0.5, inside=self.bounds)
+        self.camera = Follow(self.bounds, grow=1.15, smallest=0.5, inside=self.bounds)
 
     # --- time ------------------------------------------------------------------------------
 
@@ -467,7 +468,8 @@ class SodaScene(Scene2D):
             held = (np.array([self.dragged]), self.drag_target[None, :])
         tick(self.model, self.dt, held)
         self.ticks += 1
-        self.camera.update(extent(self.model.locations, MASS_RADIUS))
+        # A margin round the walker, so the floor under its feet shows.
+        self.camera.update(extent(self.model.locations, MASS_RADIUS + CAMERA_MARGIN))
 
     def view_bounds(self) -> tuple[float, float, float, float]:
         return self.bounds if self.construct or self.model.mass_count == 0 else self.camera.view
