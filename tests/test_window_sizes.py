@@ -15,6 +15,7 @@ import time
 from pathlib import Path
 
 import numpy as np
+import pytest
 from PIL import Image
 
 from test_demo_window import Demo
@@ -33,12 +34,12 @@ class Grabbing(sw.SceneWindow):
         super().on_render(time_s, frame_time)
         for name in sorted(os.listdir(".")):
             if name.startswith("grab-"):
-                save_png(f"shot-{name[5:]}.png", read_rgba(self.wnd.fbo, size=self.wnd.buffer_size)[..., :3])
+                save_png(f"shot-{{name[5:]}}.png", read_rgba(self.wnd.fbo, size=self.wnd.buffer_size)[..., :3])
                 os.remove(name)
-                print(f"grabbed {name[5:]}", flush=True)
+                print(f"grabbed {{name[5:]}}", flush=True)
 
 sw.SceneWindow = Grabbing
-sys.exit(sw.run_scene_instance(load_scene("soda"), size=(480, 320), window="pyglet"))
+sys.exit(sw.run_scene_instance(load_scene({name!r}), size=(480, 320), window="pyglet"))
 """
 
 
@@ -77,7 +78,7 @@ class App(Demo):
 def parse_layout(line: str) -> dict:
     fields = dict(part.split("=", 1) for part in line.split()[1:])
     out = {"window": tuple(int(v) for v in fields["window"].split("x"))}
-    for name in ("hud", "panel", "help"):
+    for name in ("hud", "fps", "panel", "help"):
         out[name] = None if fields[name] == "-" else tuple(int(v) for v in fields[name].split(","))
     return out
 
@@ -91,17 +92,20 @@ def inside(rect, size) -> bool:
     return x >= 0 and y >= 0 and x + w <= size[0] + 1 and y + h <= size[1] + 1
 
 
-def test_scene_window_panel_and_hud_at_three_sizes(xvfb, tmp_path):
-    app = App(xvfb, tmp_path, SCENE_SCRIPT, "SLIME_SCENE_LOG")
+@pytest.mark.parametrize("name, title", [("soda", "slime - Soda"), ("springs", "slime - spring")])
+def test_scene_window_panel_and_hud_at_three_sizes(xvfb, tmp_path, name, title):
+    """Soda keeps its HUD in a strip above the box; the springs scene's HUD is the widest."""
+    app = App(xvfb, tmp_path, SCENE_SCRIPT.format(name=name), "SLIME_SCENE_LOG")
     try:
-        wid = app.xdo("search", "--sync", "--name", "slime - Soda").split()[0]
+        wid = app.xdo("search", "--sync", "--name", title).split()[0]
         for size in ((480, 320), (1000, 700), (640, 400)):
             if size != (480, 320):
                 app.xdo("windowsize", wid, str(size[0]), str(size[1]))
             layout = parse_layout(app.settled(f"layout window={size[0]}x{size[1]} ", f"the layout at {size}"))
-            hud, panel = layout["hud"], layout["panel"]
+            hud, fps, panel = layout["hud"], layout["fps"], layout["panel"]
             assert hud and panel, layout
             assert not overlap(hud, panel), f"{size}: the panel covers the HUD: {layout}"
+            assert not overlap(hud, fps) and not overlap(fps, panel), f"{size}: the FPS readout: {layout}"
             assert abs(panel[0] + panel[2] - (size[0] - MARGIN)) <= 1, f"{size}: the panel left its corner: {layout}"
             assert inside(panel, size) and inside(hud, size), layout
             # On the picture: the HUD's light panel is whole, the imgui panel dark where it says.
@@ -115,7 +119,7 @@ def test_scene_window_panel_and_hud_at_three_sizes(xvfb, tmp_path):
             x, y, w, h = panel
             assert rgb[y + 25 : y + h - 2, x + 2 : x + w - 2].mean() < 110
         app.xdo("mousemove", "--window", wid, "300", "300")  # keyboard focus follows the pointer
-        app.xdo("key", "h")
+        app.xdo("key", "F1")  # the springs scene keeps h for gravity
         layout = parse_layout(app.settled("layout window=640x400 hud=", "the help"))
         assert layout["help"] and inside(layout["help"], (640, 400)), layout
         app.xdo("key", "Escape")

@@ -237,8 +237,7 @@ class SceneWindow(mglw.WindowConfig):
         self.ctx.viewport = (0, 0, *size)
         if hud:
             self.text.draw(hud, margin, margin, size, scale=layout["hud_scale"])
-        fw = layout["fps"][2]
-        self.text.draw([self.fps_label], size[0] - fw - margin, margin, size, scale=ratio)
+        self.text.draw([self.fps_label], *layout["fps"][:2], size, scale=ratio)
         hint = ["F1 help" if "h" in self.reserved else "H help"]
         hw, hh = self.text.measure(hint, scale=ratio)
         self.text.draw(hint, margin, size[1] - hh - margin, size, scale=ratio)
@@ -262,7 +261,7 @@ class SceneWindow(mglw.WindowConfig):
             help_box = ((size[0] - w) / 2, (size[1] - h) / 2, w, h)
             self.text.draw(lines, help_box[0], help_box[1], size, scale=scale, background=HELP_OPACITY)
         if os.environ.get("SLIME_SCENE_LOG"):
-            self._log_layout(ratio, layout["hud"] if hud else None, help_box)
+            self._log_layout(ratio, layout["hud"] if hud else None, layout["fps"], help_box)
 
     def _layout(self, size, ratio: float, hud: list[str]) -> dict:
         """Where this frame's HUD (top-left), FPS readout (top-right) and panel (top-right, under
@@ -272,28 +271,34 @@ class SceneWindow(mglw.WindowConfig):
         margin = MARGIN * ratio
         fw, fh = self.text.measure([self.fps_label], scale=ratio)
         hud_scale, hud_box = ratio, (margin, margin, 0, 0)
+        room = size[0] - 3 * margin - fw
         if hud:
             w, h = self.text.measure(hud, scale=ratio)
-            room = size[0] - 3 * margin - fw
-            if w > room:
-                hud_scale = ratio * max(HUD_MIN_SCALE, room / w)
+            # Text does not shrink quite in proportion to its size (hinting): a few tries.
+            for _ in range(4):
+                if w <= room or hud_scale <= HUD_MIN_SCALE * ratio:
+                    break
+                hud_scale = max(HUD_MIN_SCALE * ratio, hud_scale * room / w)
                 w, h = self.text.measure(hud, scale=hud_scale)
             hud_box = (margin, margin, w, h)
-        panel_top = 2 * margin + fh
+        below_hud = hud_box[1] + hud_box[3] + margin
+        # The readout beside the HUD, or under it where even the smallest HUD leaves no room.
+        fps_y = margin if hud_box[2] <= room else below_hud
+        panel_top = fps_y + fh + margin
         panel_w, panel_h = (v * ratio for v in self._panel_size)
         if hud and panel_w and size[0] - margin - panel_w < hud_box[0] + hud_box[2] + margin:
-            panel_top = max(panel_top, hud_box[1] + hud_box[3] + margin)
-        return {"hud": hud_box, "hud_scale": hud_scale, "fps": (size[0] - fw - margin, margin, fw, fh),
+            panel_top = max(panel_top, below_hud)
+        return {"hud": hud_box, "hud_scale": hud_scale, "fps": (size[0] - fw - margin, fps_y, fw, fh),
                 "panel_top": panel_top, "panel_bottom": panel_top + panel_h if panel_w else 0.0}
 
-    def _log_layout(self, ratio: float, hud, help_box) -> None:
+    def _log_layout(self, ratio: float, hud, fps, help_box) -> None:
         """One line (window points) each time the layout changes, for the window tests."""
         def rect(box, scale):
             return "-" if box is None else ",".join(str(round(v / scale)) for v in box)
 
         w, h = self.wnd.size
-        line = (f"layout window={w}x{h} hud={rect(hud, ratio)} panel={rect(self._panel_rect, 1.0)} "
-                f"help={rect(help_box, ratio)}")
+        line = (f"layout window={w}x{h} hud={rect(hud, ratio)} fps={rect(fps, ratio)} "
+                f"panel={rect(self._panel_rect, 1.0)} help={rect(help_box, ratio)}")
         if line != self._logged:
             self._logged = line
             print(line, flush=True)
