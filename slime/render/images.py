@@ -249,7 +249,10 @@ class VideoWriter(_Streamed):
               ".webm": ("webm", "libvpx-vp9", {"crf": "30", "b:v": "0", "row-mt": "1", "cpu-used": "4"})}
 
     def __init__(self, path, fps: float):
-        import av  # here: only a video render pays for loading FFmpeg
+        try:
+            import av  # here: only a video render pays for loading FFmpeg
+        except ImportError as exc:
+            raise ValueError(f"video output needs PyAV (pip install av): {exc}") from None
 
         super().__init__(path, fps)
         muxer, codec, options = self.CODECS[self.path.suffix.lower()]
