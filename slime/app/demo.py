@@ -197,7 +197,8 @@ class DemoWindow(mglw.WindowConfig):
             # to fit its lines and scrolls where the window is too small for them.
             w, h = self.wnd.size
             imgui.set_next_window_pos((w / 2, h / 2), imgui.Cond_.always, (0.5, 0.5))
-            imgui.set_next_window_size_constraints((0.0, 0.0), (max(w - 2 * HELP_MARGIN, 1.0), max(h - 2 * HELP_MARGIN, 1.0)))
+            largest = (max(w - 2 * HELP_MARGIN, 1.0), max(h - 2 * HELP_MARGIN, 1.0))
+            imgui.set_next_window_size_constraints((0.0, 0.0), largest)
             imgui.set_next_window_bg_alpha(0.95)  # over the slime: the keys must read, not mix with it
             imgui.begin("keys", None, imgui.WindowFlags_.always_auto_resize)
             if imgui.begin_table("keys", 2):

@@ -234,8 +234,8 @@ class Slinky(SpringMassScene):
         self.world.particles = Particles.create(np.zeros((0, 2)))
         self.world.springs = Springs.empty()
         self.frame = 0
-        # The camera: the seed's window; once let go, it follows the slinky down and closes in
-        # as the slinky gathers itself up.
+        # The camera: the spring_mass module's window; once let go, it follows the slinky
+        # down and closes in as the slinky gathers itself up.
         self.camera = Follow(self.bounds, grow=1.3, smallest=0.25)
         top_x = self.size[0] / 2
         if self.settled:
@@ -278,7 +278,7 @@ class Slinky(SpringMassScene):
     UNATTENDED_RELEASE = 30  # frames
     RULER_STEP = 50.0  # world units between the ruler's marks
     # How it is drawn: each spring a turn of a slinky's coil, the masses small beads on it (the
-    # seed's radius 10 never touches anything here: no walls, no contacts).
+    # spring_mass module's radius 10 never touches anything here: no walls, no contacts).
     COIL_WIDTH, COIL_TURNS, BEAD = 60.0, 1, 3.5
     stroke = 1.5  # the coil's wire, in world units: it widens as the camera closes in
 

@@ -82,7 +82,7 @@ class SpringsScene(Scene2D):
         self.chain_mode = 0
         self.frame_count = 0
         self.preset = 1
-        self.view = tuple(self.bounds)  # the window shows the seed's whole window: the mouse is the hand
+        self.view = tuple(self.bounds)  # the window shows the article's whole window: the mouse is the hand
         self.apply_preset(1)
 
     # --- bobs -------------------------------------------------------------------------------
