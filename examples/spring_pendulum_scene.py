@@ -106,10 +106,10 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     scene = make_scene()
     if args.render:
-        from slime.app.render_scene import render_frames
+        from slime.app.render_scene import render_picture
         from slime.render.images import save_png
 
-        picture = render_frames(scene, frames=args.frames, size=(480, 420), every_frame=False)
+        picture = render_picture(scene, frames=args.frames, size=(480, 420))
         Path(args.render).parent.mkdir(parents=True, exist_ok=True)
         save_png(args.render, picture[..., :3])
         print(f"wrote {args.render}")

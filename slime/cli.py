@@ -58,13 +58,13 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--poke", action="append", default=[], metavar="TICK:X,Y,Z:FX,FY,FZ", help="poke the slime (repeatable)")
     _add_resolution(sim)
 
-    render = sub.add_parser("render", help="render headless to a PNG (last frame) or GIF (every frame)")
+    render = sub.add_parser("render", help="render headless to a PNG (last frame), or a GIF, MP4 or WebM (every frame)")
     render.add_argument("scene", nargs="?", default="slime",
                         help="slime (default), a 2D scene name, a scene file .py, or a Soda model .json")
     render.add_argument("--frames", type=positive_int, default=None,
                         help="frames to simulate and draw (default: 120 for 2D; for the slime 1, or 5 past the last poke)")
     render.add_argument("--size", default="800x600", help=f"image size WxH, each side {span(SIZE)} (default 800x600)")
-    render.add_argument("--output", default=None, help="out.png or out.gif (default: out/SCENE.png)")
+    render.add_argument("--output", default=None, help="out.png, out.gif, out.mp4 or out.webm (default: out/SCENE.png)")
     render.add_argument("--poke", action="append", default=[], metavar="TICK:X,Y,Z:FX,FY,FZ", help="poke the slime (repeatable)")
     render.add_argument("--camera", metavar="AZIMUTH,ELEVATION,DISTANCE",
                         help=f"orbit camera, degrees and world units; elevation {span(CAMERA_ELEVATION, 'degrees')}, distance > 0")
@@ -129,7 +129,9 @@ def _cmd_simulate(args) -> int:
 def _cmd_render(args) -> int:
     size = parse_size(args.size)
     output = Path(args.output) if args.output else OUTPUT_FOLDER / f"{Path(args.scene).stem}.png"
-    check_output(output, [".png", ".gif"])
+    from slime.render.images import OUTPUT_SUFFIXES
+
+    check_output(output, list(OUTPUT_SUFFIXES))
     if args.scene == "slime":
         pokes = [parse_poke(p) for p in args.poke]
         camera = parse_camera(args.camera) if args.camera else None

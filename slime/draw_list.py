@@ -54,6 +54,12 @@ class DrawList:
         self.box_colors = np.concatenate([self.box_colors, _colors(color, len(corners))])
         self.box_filled = np.concatenate([self.box_filled, np.full(len(corners), filled)])
 
+    def extend(self, other: "DrawList") -> "DrawList":
+        """Append ``other``'s shapes (drawn after this list's own of the same kind); returns self."""
+        for name in self.__dataclass_fields__:
+            setattr(self, name, np.concatenate([getattr(self, name), getattr(other, name)]))
+        return self
+
 
 def _pairs(first, second) -> np.ndarray:
     """Two lists of points (k, 2) -> k pairs (k, 2, 2)."""

@@ -20,7 +20,8 @@ import stat
 import tempfile
 import time
 from pathlib import Path
-from typing import BinaryIO, Callable, Sequence
+from contextlib import contextmanager
+from typing import BinaryIO, Callable, Iterator, Sequence
 
 
 OUTPUT_FOLDER = Path("out")
@@ -58,7 +59,7 @@ MAX_INPUT_BYTES = 64 * 1024 * 1024
 # A temporary whose writer is gone is removed once it has not changed for this long (seconds).
 STALE_TEMP_SECONDS = 60.0
 
-_TEMP = re.compile(r"^\..+\.slime-(?P<pid>\d+)-[A-Za-z0-9_]+\.tmp$")
+_TEMP = re.compile(r"^\..+\.slime-(?P<pid>\d+)-[A-Za-z0-9_]+\.tmp(\.[A-Za-z0-9]+)?$")
 
 
 def _umask() -> int:
@@ -110,8 +111,11 @@ def remove_stale_temporaries(folder) -> None:
             pass  # someone else removed it, or it is not ours to remove: the write goes on
 
 
-def atomic_write(path, write: Callable[[BinaryIO], None]) -> Path:
-    """Call ``write(f)`` on a binary temp file in ``path``'s folder, then rename it to ``path``."""
+@contextmanager
+def atomic_path(path, suffix: str = ".tmp") -> Iterator[Path]:
+    """Yield a temporary path beside ``path`` (ending in ``suffix``: a muxer that picks its format by
+    the name needs the real extension) for a writer that opens files by name; on success it is
+    renamed to ``path``, on any failure removed."""
     path = Path(path)
     folder = _folder_of(path)
     if _is_output_folder(folder):
@@ -119,10 +123,10 @@ def atomic_write(path, write: Callable[[BinaryIO], None]) -> Path:
     if not folder.is_dir():
         raise OSError(f"{path}: folder {folder} does not exist")
     remove_stale_temporaries(folder)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.slime-{os.getpid()}-", suffix=".tmp", dir=folder)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.slime-{os.getpid()}-", suffix=suffix, dir=folder)
+    os.close(fd)
     try:
-        with os.fdopen(fd, "wb") as f:
-            write(f)
+        yield Path(tmp)
         # mkstemp makes the file owner-only (0600); give it the mode a plain open() would.
         os.chmod(tmp, 0o666 & ~_umask())
         os.replace(tmp, path)
@@ -132,7 +136,13 @@ def atomic_write(path, write: Callable[[BinaryIO], None]) -> Path:
         except FileNotFoundError:
             pass
         raise
-    return path
+
+
+def atomic_write(path, write: Callable[[BinaryIO], None]) -> Path:
+    """Call ``write(f)`` on a binary temp file in ``path``'s folder, then rename it to ``path``."""
+    with atomic_path(path) as tmp, open(tmp, "wb") as f:
+        write(f)
+    return Path(path)
 
 
 _KINDS = ((stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a FIFO"), (stat.S_ISCHR, "a character device"),

@@ -90,6 +90,7 @@ def simulate_scene(name_or_path: str, ticks: int):
     from slime.scenes import load_scene
 
     scene = load_scene(name_or_path)
+    scene.headless()
     first = np.array(scene.positions(), dtype=np.float64)
     springs = np.array(scene.springs(), dtype=np.int64).reshape(-1, 2)
     positions, alive = allocate(

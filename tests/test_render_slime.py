@@ -160,7 +160,7 @@ def test_render_slime_writes_png_and_gif_of_exactly_the_requested_size(tmp_path)
 @pytest.mark.parametrize(
     "kwargs, message",
     [
-        ({"output": "x.jpg"}, ".png or .gif"),
+        ({"output": "x.jpg"}, ".png or .gif or .mp4 or .webm"),
         ({"output": "no/such/folder/x.png"}, "does not exist"),
         ({"output": "x.png", "frames": 0}, "frames"),
         ({"output": "x.png", "size": (0, 10)}, "size"),

@@ -98,7 +98,7 @@ def test_overstretched_chain_breaks_when_pulled():
 
 def test_walls_keep_the_demo_inside_and_nothing_is_nan():
     s = make_sandbox()
-    assert s.world.particles.count == 12 and s.world.springs.count == 5
+    assert s.world.particles.count == 32 and s.world.springs.count == 10  # two chains of 6, 20 loose masses
     for _ in range(500):
         s.step()
     x = s.world.particles.positions
@@ -295,7 +295,7 @@ def test_attractor_holds_circular_orbits_and_repels_on_i():
     assert np.all(np.linalg.norm(p.positions[s.pair_a] - sun, axis=1) > start)
     n = p.count
     s.mouse_press((300.0, 120.0), "left")
-    assert s.world.particles.count == n + 1 and s.pair_a.size == 5
+    assert s.world.particles.count == n + 1 and s.pair_a.size == 9
 
 
 @pytest.mark.parametrize("name", ["sandbox", "slinky", "dotted", "resonance", "counter", "attractor"])

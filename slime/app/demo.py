@@ -50,6 +50,7 @@ HELP = (
     ("Esc", "quit"),
 )
 
+HELP_MARGIN = 10  # window points kept free around the help window
 CLICK_SLOP = 4.0  # window points the cursor may move and still count as a click
 MAX_STEPS_PER_FRAME = 4  # past this the simulation slows down instead of spiralling
 POKE_IMPULSE = 4.0  # N*s per kg of body: 240 N for one frame on the default 1 kg slime dents it by a quarter radius
@@ -100,6 +101,7 @@ class DemoWindow(mglw.WindowConfig):
         self.paused = False
         self.wireframe = False
         self.show_help = False
+        self.help_rect = None  # (x, y, w, h) window points of the keys window, while shown
         self.accumulator = 0.0
         self.frame_count = 0
         self.fps = 0.0
@@ -202,11 +204,27 @@ class DemoWindow(mglw.WindowConfig):
         imgui.text("H: help   R: reset   Space: pause")
         imgui.end()
         if self.show_help:
-            imgui.set_next_window_pos((10, 260), imgui.Cond_.first_use_ever)
+            # Centred over everything (the panel too) and never larger than the window: it grows
+            # to fit its lines and scrolls where the window is too small for them.
+            w, h = self.wnd.size
+            imgui.set_next_window_pos((w / 2, h / 2), imgui.Cond_.always, (0.5, 0.5))
+            largest = (max(w - 2 * HELP_MARGIN, 1.0), max(h - 2 * HELP_MARGIN, 1.0))
+            imgui.set_next_window_size_constraints((0.0, 0.0), largest)
             imgui.set_next_window_bg_alpha(0.95)  # over the slime: the keys must read, not mix with it
-            imgui.begin("keys")
-            for key, what in HELP:
-                imgui.text(f"{key:>18}  {what}")
+            imgui.begin("keys", None, imgui.WindowFlags_.always_auto_resize)
+            if imgui.begin_table("keys", 2):
+                for key, what in HELP:
+                    imgui.table_next_row()
+                    imgui.table_next_column()
+                    imgui.text(key)
+                    imgui.table_next_column()
+                    imgui.text(what)
+                imgui.end_table()
+            rect = (*imgui.get_window_pos(), *imgui.get_window_size())
+            if rect != self.help_rect:  # for the window test: where it is, and how much is scrolled out of it
+                _log(f"help window={w}x{h} rect={','.join(str(round(v)) for v in rect)} "
+                     f"hidden={round(imgui.get_scroll_max_y())}")
+            self.help_rect = rect
             imgui.end()
         self.panel.draw()
 

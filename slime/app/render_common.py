@@ -12,13 +12,14 @@ from tqdm import tqdm
 
 from slime.fileio import check_output
 from slime.limits import SIZE, span
+from slime.render.images import OUTPUT_SUFFIXES
 
 
 def check_render_args(output, frames, size) -> tuple[Path, tuple[int, int]]:
-    """``output`` a .png or .gif that can be written, ``frames`` a whole number >= 1, ``size``
+    """``output`` a .png, .gif, .mp4 or .webm that can be written, ``frames`` a whole number >= 1, ``size``
     whole pixels within limits.SIZE per side; returns (path, (width, height)). Anything else raises a
     one-line ValueError, so no file is started."""
-    path = check_output(output, (".png", ".gif"))
+    path = check_output(output, OUTPUT_SUFFIXES)
     if isinstance(frames, bool) or not isinstance(frames, (int, np.integer)) or frames < 1:
         raise ValueError(f"frames must be a whole number >= 1, got {frames!r}")
     try:

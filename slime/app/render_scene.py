@@ -1,5 +1,5 @@
 """`slime render NAME`: step a 2D scene headless (EGL) and write its last frame as PNG or every frame
-as an animated GIF, drawn exactly as the window draws it (same renderer, same HUD)."""
+as an animated GIF or a video, drawn exactly as the window draws it (same renderer, same HUD)."""
 
 from __future__ import annotations
 
@@ -7,14 +7,14 @@ import numpy as np
 
 from slime.app.render_common import check_render_args, progress_bar
 from slime.render.context import create_headless_context
-from slime.render.draw2d import Renderer2D, View2D
-from slime.render.images import read_rgba, save_gif, save_png
+from slime.render.draw2d import Renderer2D, scene_view
+from slime.render.images import open_frames, read_rgba
 from slime.render.text import TextOverlay
 from slime.scenes import load_scene
 from slime.scenes.base import Scene2D
 from slime.problems import report_problems
 
-STEPS_PER_SECOND = 60  # the window's fixed timestep; a GIF plays them in real time (save_gif)
+STEPS_PER_SECOND = 60  # the window's fixed timestep; GIFs and videos play them in real time
 HUD_MARGIN = 8
 
 
@@ -43,10 +43,13 @@ class SceneFrames:
             top = min(h // 2, self.text.measure(hud, scale=scale)[1] + margin)
         # GL's viewport origin is the bottom-left: this leaves the top ``top`` rows to the HUD.
         self.ctx.viewport = (0, 0, w, h - top)
-        self.renderer.draw(scene.draw_list(), View2D(tuple(scene.bounds), bool(scene.y_down), (w, h - top)))
+        # The view drawn with, and the rows above it, so a test can find world points in the picture.
+        self.view, self.world_top = scene_view(scene, (w, h - top)), top
+        self.renderer.draw(scene.draw_list(), self.view, stroke_world=scene.stroke)
         self.ctx.viewport = (0, 0, w, h)
+        self.hud_box = (0, 0, 0, 0)  # (x, y, w, h) of the HUD's panel, top-left origin
         if hud:
-            self.text.draw(hud, margin, margin, self.size, scale=scale)
+            self.hud_box = (margin, margin, *self.text.draw(hud, margin, margin, self.size, scale=scale))
         return read_rgba(self.fbo)
 
     def release(self) -> None:
@@ -55,45 +58,57 @@ class SceneFrames:
         self.fbo.release()
 
 
-def render_frames(scene: Scene2D, *, frames: int, size: tuple[int, int], every_frame: bool, progress: bool = False,
-                  shaders=None):
-    """Step ``scene`` ``frames`` times and draw it; returns every frame (RGB) or just the last.
+def render_frames(scene: Scene2D, sink, *, frames: int, size: tuple[int, int], progress: bool = False,
+                  shaders=None) -> None:
+    """Step ``scene`` ``frames`` times, drawing the frames ``sink`` (a FrameWriter) wants into it.
     ``shaders``: the shader folder (default: the package's)."""
     ctx = create_headless_context()
     try:
         painter = SceneFrames(ctx, size, shaders=shaders)
-        images = []
-        last = None
         with progress_bar(frames, progress) as bar:
             for i in range(frames):
                 scene.unattended(i)
                 scene.step()
-                # A GIF needs every frame; a PNG only the last, so skip the draws in between.
-                if every_frame or i == frames - 1:
-                    last = painter.draw(scene)
-                    if every_frame:
-                        images.append(last[..., :3].copy())
+                # A PNG wants only the last frame and a 50 fps GIF five in six: skip the other draws.
+                if sink.wants(i, i == frames - 1):
+                    sink.add(painter.draw(scene))
                 bar.update(1)
         painter.release()
-        return images if every_frame else last
     finally:
         ctx.release()
+
+
+class _LastFrame:
+    """A frame sink that keeps only the last frame."""
+
+    picture = None
+
+    def wants(self, index: int, last: bool) -> bool:
+        return last
+
+    def add(self, picture) -> None:
+        self.picture = picture
+
+
+def render_picture(scene: Scene2D, *, frames: int, size: tuple[int, int], shaders=None) -> np.ndarray:
+    """Step ``scene`` ``frames`` times and return its last frame, (H, W, 4) uint8, top row first:
+    a picture of your own scene for a report, without writing a file."""
+    sink = _LastFrame()
+    render_frames(scene, sink, frames=frames, size=size, shaders=shaders)
+    return sink.picture
 
 
 def render_scene(name_or_path: str, *, output, frames: int = 120, size=(800, 600), progress: bool = True,
                  shaders=None) -> None:
     """Load a 2D scene (registry name or model file), step it ``frames`` times, and write ``output``:
-    a .png of the last frame or a .gif of every frame, exactly ``size`` pixels, atomically."""
+    a .png of the last frame or a .gif/.mp4/.webm of every frame (streamed), exactly ``size``
+    pixels, atomically."""
     output, size = check_render_args(output, frames, size)
     scene = load_scene(name_or_path)
-    every_frame = output.suffix.lower() == ".gif"
-    pictures = render_frames(scene, frames=frames, size=size, every_frame=every_frame, progress=progress,
-                             shaders=shaders)
-    if every_frame:
-        save_gif(output, pictures, fps=STEPS_PER_SECOND)
-    else:
-        save_png(output, pictures)
+    scene.headless()
+    with open_frames(output, fps=STEPS_PER_SECOND) as sink:
+        render_frames(scene, sink, frames=frames, size=size, progress=progress, shaders=shaders)
     report_problems(scene)
 
 
-__all__ = ["render_scene", "render_frames", "SceneFrames"]
+__all__ = ["render_scene", "render_frames", "render_picture", "SceneFrames"]

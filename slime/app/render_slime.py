@@ -1,4 +1,5 @@
-"""Render the 3D slime without a window (EGL): a PNG of the last frame or an animated GIF."""
+"""Render the 3D slime without a window (EGL): a PNG of the last frame, or an animated GIF or a video
+(.mp4, .webm) of every frame."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from slime.app.render_common import check_render_args, progress_bar
 from slime.limits import CAMERA_ELEVATION, RESOLUTION, span
 from slime.render.camera import OrbitCamera
 from slime.render.context import create_headless_context
-from slime.render.images import read_rgba, save_gif, save_png
+from slime.render.images import open_frames, read_rgba
 from slime.simulate import apply_pokes, make_body, poke_schedule
 
 
@@ -113,28 +114,24 @@ class HeadlessSlime:
 def render_slime(*, output, frames: int = 1, size=(800, 600), pokes=(), camera=None, stacks=None, slices=None,
                  progress: bool = True, samples: int = 4, plain_forces: bool = False, shaders=None) -> None:
     """Simulate ``frames`` frames (pokes applied at their tick, before that frame's step) and write
-    the last frame (``.png``) or every frame (``.gif``), atomically. Bad arguments raise ValueError
-    with a one-line message; a missing OpenGL raises ``GLUnavailable``; shaders (from the folder
-    ``shaders``, default the package's) that do not compile raise ``ShaderError``."""
+    the last frame (``.png``) or every frame (``.gif``, ``.mp4``, ``.webm``, streamed: memory does not
+    grow with the frame count), atomically. Bad arguments raise ValueError with a one-line
+    message; a missing OpenGL raises ``GLUnavailable``; shaders (from the folder ``shaders``,
+    default the package's) that do not compile raise ``ShaderError``."""
     pokes = list(pokes or ())
     path, size = _check_args(output, frames, size, pokes, camera, stacks, slices)
     scene = HeadlessSlime(size=size, stacks=stacks, slices=slices, camera=camera, samples=samples,
                           plain_forces=plain_forces, shaders=shaders)
     try:
         schedule = poke_schedule(pokes)
-        as_gif = path.suffix.lower() == ".gif"
-        kept = []
-        last = None
-        with progress_bar(frames, progress, f"rendering {path.name}") as bar:
+        with open_frames(path, fps=1.0 / float(scene.body.params.dt)) as sink, \
+                progress_bar(frames, progress, f"rendering {path.name}") as bar:
             for tick in range(frames):
                 apply_pokes(scene.body, schedule, tick)
-                last = scene.frame()
-                if as_gif:
-                    kept.append(last)
+                scene.body.step()
+                follow(scene.camera, scene.body)
+                if sink.wants(tick, tick == frames - 1):
+                    sink.add(scene.draw())
                 bar.update(1)
-        if as_gif:
-            save_gif(path, kept, fps=1.0 / float(scene.body.params.dt))
-        else:
-            save_png(path, last)
     finally:
         scene.release()

@@ -17,6 +17,8 @@ on HiDPI screens too (the window size and the framebuffer size share one aspect)
 from __future__ import annotations
 
 import logging
+import os
+import re
 import sys
 
 import moderngl_window as mglw
@@ -24,7 +26,7 @@ import moderngl_window as mglw
 from slime.app.window_common import (FpsCounter, draw_shader_errors, no_display, open_panel, save_screenshot,
                                      setup_problem, shader_failure, window_failed)
 from slime.render.context import has_display
-from slime.render.draw2d import Renderer2D, View2D
+from slime.render.draw2d import Renderer2D, scene_view
 from slime.render.images import read_rgba
 from slime.render.shader_files import ShaderError, ShaderWatch, shader_folder
 from slime.render.text import TextOverlay
@@ -34,6 +36,8 @@ from slime.scenes.base import Scene2D
 STEP_DT = 1.0 / 60.0
 MAX_STEPS_PER_FRAME = 8  # after a stall, drop the backlog instead of spiralling
 MARGIN = 8
+HUD_MIN_SCALE = 0.6  # a HUD wider than its room is drawn smaller, down to this share of its size
+PANEL_ITEM_WIDTH = (90, 180)  # slider width in points: 30 % of the window, within these
 HELP_OPACITY = 0.95  # the help sits over the scene: nearly opaque so both do not mix
 PARAM_STEP = 0.05  # '-' / '=' move the selected parameter by this fraction of its range
 
@@ -137,7 +141,9 @@ class SceneWindow(mglw.WindowConfig):
         self.screenshot_pending = False
         self.scene_buttons: list[str] = []  # buttons whose press went to the scene (not the panel)
         self._hud_top = 0  # framebuffer rows above the world kept for the HUD (scene.hud_above)
-        self._panel_bottom = 0.0  # window points; 0 until the panel has been drawn
+        self._panel_size = (0.0, 0.0)  # window points, from the last frame; 0 until drawn
+        self._panel_rect = None  # (x, y, w, h) window points, as drawn last frame
+        self._logged = None  # the last layout printed (SLIME_SCENE_LOG=1)
         self.selected = 0
         self.fps = 0.0
         self.fps_label = ""
@@ -146,7 +152,7 @@ class SceneWindow(mglw.WindowConfig):
         self.panel = None
         if self.scene.parameters():
             self.panel = open_panel(
-                self.wnd, self.ctx, light=True,  # light style: the scenes are dark strokes on white
+                self.wnd, self.ctx,  # imgui's dark style, as the scenes' dark theme (slime.theme)
                 unavailable="slime: parameter panel unavailable ({exc}); use [ ] - = instead",
                 shaders=folder,
             )
@@ -162,25 +168,30 @@ class SceneWindow(mglw.WindowConfig):
             return False
         return self.imgui.wants_mouse if what == "mouse" else self.imgui.wants_keyboard
 
-    def _draw_panel(self, top: float, frame_time: float) -> None:
+    def _draw_panel(self, top: float, bottom: float, frame_time: float) -> None:
+        """The sliders, their top-right corner pinned ``top`` points down the window's right edge
+        (every frame, so a resize keeps it there), no lower than ``bottom`` (it scrolls)."""
         imgui = self.panel.imgui
         params = self.scene.parameters()
         self.panel.new_frame(frame_time)
         w = self.wnd.size[0]
-        # Anchored by its top-right corner under the FPS readout, whatever its width.
-        imgui.set_next_window_pos((w - MARGIN, top), imgui.Cond_.first_use_ever, (1.0, 0.0))
+        imgui.set_next_window_pos((w - MARGIN, top), imgui.Cond_.always, (1.0, 0.0))
+        imgui.set_next_window_size_constraints((0.0, 0.0), (max(w - 2 * MARGIN, 1.0), max(bottom - top, 40.0)))
         imgui.set_next_window_bg_alpha(0.85)
         imgui.begin("parameters", None, imgui.WindowFlags_.always_auto_resize)
-        imgui.push_item_width(180)
+        imgui.push_item_width(min(max(0.3 * w, PANEL_ITEM_WIDTH[0]), PANEL_ITEM_WIDTH[1]))
         for i, p in enumerate(params):
             label = ("> " if i == self.selected else "  ") + p.name
             changed, value = imgui.slider_float(label, float(p.get()), float(p.lo), float(p.hi))
             if changed:  # ctrl+click lets a value be typed past the slider's ends: the ends hold
                 p.set(min(max(float(value), p.lo), p.hi))
         imgui.pop_item_width()
-        # Where the panel ends (window points), so a scene that keeps a HUD strip keeps the panel
-        # in it too; from the last frame, like every imgui measurement.
-        self._panel_bottom = imgui.get_window_pos().y + imgui.get_window_size().y
+        # Its size (window points), so the next frame's layout keeps it off the HUD and a scene
+        # that keeps a HUD strip keeps the panel in it too; from the last frame, like every imgui
+        # measurement.
+        pos, extent = imgui.get_window_pos(), imgui.get_window_size()
+        self._panel_size = (extent.x, extent.y)
+        self._panel_rect = (pos.x, pos.y, extent.x, extent.y)
         imgui.end()
         self.panel.draw()
 
@@ -192,8 +203,7 @@ class SceneWindow(mglw.WindowConfig):
         # height is last frame's, in framebuffer pixels, and the mouse is in window points.
         top = self._hud_top / max(self.wnd.pixel_ratio, 1e-6)
         w, h = self.wnd.size
-        view = View2D(tuple(self.scene.bounds), bool(self.scene.y_down), (w, h - top))
-        wx, wy = view.pixel_to_world((x, y - top))
+        wx, wy = scene_view(self.scene, (w, h - top)).pixel_to_world((x, y - top))
         return (float(wx), float(wy))
 
     # ---- frame ----
@@ -219,20 +229,20 @@ class SceneWindow(mglw.WindowConfig):
         hud = list(self.scene.hud())
         if self.imgui is None and self.scene.parameters():
             hud += [""] + self._parameter_lines()
+        layout = self._layout(size, ratio, hud)
         self._hud_top = 0
         if hud and self.scene.hud_above:
-            strip = max(self.text.measure(hud, scale=ratio)[1], self._panel_bottom * ratio) + margin
+            strip = max(layout["hud"][3], layout["panel_bottom"]) + margin
             self._hud_top = min(size[1] // 2, int(strip))
         # GL's viewport origin is the bottom-left: the world gets all but the top strip.
         world_size = (size[0], size[1] - self._hud_top)
         self.ctx.viewport = (0, 0, *world_size)
-        self.renderer.draw(self.scene.draw_list(), View2D(tuple(self.scene.bounds), bool(self.scene.y_down), world_size),
-                           pixel_ratio=ratio)
+        self.renderer.draw(self.scene.draw_list(), scene_view(self.scene, world_size), pixel_ratio=ratio,
+                           stroke_world=self.scene.stroke)
         self.ctx.viewport = (0, 0, *size)
         if hud:
-            self.text.draw(hud, margin, margin, size, scale=ratio)
-        fw, fh = self.text.measure([self.fps_label], scale=ratio)
-        self.text.draw([self.fps_label], size[0] - fw - margin, margin, size, scale=ratio)
+            self.text.draw(hud, margin, margin, size, scale=layout["hud_scale"])
+        self.text.draw([self.fps_label], *layout["fps"][:2], size, scale=ratio)
         hint = ["F1 help" if "h" in self.reserved else "H help"]
         hw, hh = self.text.measure(hint, scale=ratio)
         self.text.draw(hint, margin, size[1] - hh - margin, size, scale=ratio)
@@ -242,7 +252,9 @@ class SceneWindow(mglw.WindowConfig):
             self._save_screenshot()
 
         if self.imgui is not None:
-            self._draw_panel(top=(MARGIN * 2 + fh / ratio), frame_time=frame_time)
+            self._draw_panel(top=layout["panel_top"] / ratio, bottom=(size[1] - hh - 2 * margin) / ratio,
+                             frame_time=frame_time)
+        help_box = None
         if self.show_help:  # last, over the panel too
             lines = help_text(self.scene)
             scale = 1.2 * ratio
@@ -251,8 +263,51 @@ class SceneWindow(mglw.WindowConfig):
             if fit < 1.0:  # a small window still shows the whole help, smaller
                 scale *= fit
                 w, h = self.text.measure(lines, scale=scale, background=HELP_OPACITY)
-            self.text.draw(lines, (size[0] - w) / 2, (size[1] - h) / 2, size, scale=scale, background=HELP_OPACITY)
+            help_box = ((size[0] - w) / 2, (size[1] - h) / 2, w, h)
+            self.text.draw(lines, help_box[0], help_box[1], size, scale=scale, background=HELP_OPACITY)
         draw_shader_errors(self.text, self.shader_watch.errors, size, ratio)
+        if os.environ.get("SLIME_SCENE_LOG"):
+            self._log_layout(ratio, layout["hud"] if hud else None, layout["fps"], help_box)
+
+    def _layout(self, size, ratio: float, hud: list[str]) -> dict:
+        """Where this frame's HUD (top-left), FPS readout (top-right) and panel (top-right, under
+        the readout) go, in framebuffer pixels, so that none covers another at any window size: a
+        HUD too wide for its room is drawn smaller; a panel that would reach over the HUD moves
+        down below it."""
+        margin = MARGIN * ratio
+        fw, fh = self.text.measure([self.fps_label], scale=ratio)
+        hud_scale, hud_box = ratio, (margin, margin, 0, 0)
+        room = size[0] - 3 * margin - fw
+        if hud:
+            w, h = self.text.measure(hud, scale=ratio)
+            # Text does not shrink quite in proportion to its size (hinting): a few tries.
+            for _ in range(4):
+                if w <= room or hud_scale <= HUD_MIN_SCALE * ratio:
+                    break
+                hud_scale = max(HUD_MIN_SCALE * ratio, hud_scale * room / w)
+                w, h = self.text.measure(hud, scale=hud_scale)
+            hud_box = (margin, margin, w, h)
+        below_hud = hud_box[1] + hud_box[3] + margin
+        # The readout beside the HUD, or under it where even the smallest HUD leaves no room.
+        fps_y = margin if hud_box[2] <= room else below_hud
+        panel_top = fps_y + fh + margin
+        panel_w, panel_h = (v * ratio for v in self._panel_size)
+        if hud and panel_w and size[0] - margin - panel_w < hud_box[0] + hud_box[2] + margin:
+            panel_top = max(panel_top, below_hud)
+        return {"hud": hud_box, "hud_scale": hud_scale, "fps": (size[0] - fw - margin, fps_y, fw, fh),
+                "panel_top": panel_top, "panel_bottom": panel_top + panel_h if panel_w else 0.0}
+
+    def _log_layout(self, ratio: float, hud, fps, help_box) -> None:
+        """One line (window points) each time the layout changes, for the window tests."""
+        def rect(box, scale):
+            return "-" if box is None else ",".join(str(round(v / scale)) for v in box)
+
+        w, h = self.wnd.size
+        line = (f"layout window={w}x{h} hud={rect(hud, ratio)} fps={rect(fps, ratio)} "
+                f"panel={rect(self._panel_rect, 1.0)} help={rect(help_box, ratio)}")
+        if line != self._logged:
+            self._logged = line
+            print(line, flush=True)
 
     def _parameter_lines(self) -> list[str]:
         lines = ["parameters ([ ] select, - = change)"]
@@ -262,7 +317,7 @@ class SceneWindow(mglw.WindowConfig):
         return lines
 
     def _save_screenshot(self) -> None:
-        path = save_screenshot(read_rgba(self.wnd.fbo)[..., :3], f"slime-{self.scene.name}")
+        path = save_screenshot(read_rgba(self.wnd.fbo, size=self.wnd.buffer_size)[..., :3], f"slime-{self.scene.name}")
         if path is not None:
             print(f"saved {path}", flush=True)
 

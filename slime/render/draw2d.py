@@ -14,6 +14,7 @@ from dataclasses import dataclass
 import moderngl
 import numpy as np
 
+from slime import theme
 from slime.draw_list import DrawList
 from slime.render.shader_files import shader_folder
 
@@ -59,6 +60,12 @@ class View2D:
         px = np.asarray(px, dtype=np.float64)
         gl = np.stack([px[..., 0], self.size[1] - px[..., 1]], axis=-1)
         return (gl - offset) / scale_xy
+
+
+def scene_view(scene, size) -> View2D:
+    """How ``scene`` is shown in a ``size`` (w, h) pixel viewport this frame: the window and the
+    headless pictures draw with it, and the window maps the mouse back with it."""
+    return View2D(tuple(float(v) for v in scene.view_bounds()), bool(scene.y_down), (float(size[0]), float(size[1])))
 
 
 class _Instanced:
@@ -153,8 +160,8 @@ class Renderer2D:
 
     shader_names = ("draw2d_circle", "draw2d_line", "draw2d_box")
 
-    def __init__(self, ctx: moderngl.Context, *, line_width: float = 2.0, stroke: float = 2.0, dash: float = 6.0,
-                 shaders=None):
+    def __init__(self, ctx: moderngl.Context, *, line_width: float = theme.LINE_PX, stroke: float = theme.STROKE_PX,
+                 dash: float = theme.DASH_PX, shaders=None):
         self.ctx = ctx
         self.line_width = line_width
         self.stroke = stroke
@@ -176,14 +183,15 @@ class Renderer2D:
         for part, name in zip((self._circles, self._lines, self._boxes), self.shader_names):
             part.use_program(programs[name])
 
-    def draw(self, draw_list: DrawList, view: View2D, *, pixel_ratio: float = 1.0) -> None:
-        """Draw boxes, then springs, then masses (masses on top), with straight-alpha blending."""
+    def draw(self, draw_list: DrawList, view: View2D, *, pixel_ratio: float = 1.0, stroke_world: float = 0.0) -> None:
+        """Draw boxes, then springs, then masses (masses on top), with straight-alpha blending.
+        Springs are ``line_width`` pixels wide, or ``stroke_world`` world units where that is wider."""
         scale_xy, offset = view._gl_affine()
         uniforms = {
             "u_world_scale": tuple(float(v) for v in scale_xy),
             "u_world_offset": tuple(float(v) for v in offset),
             "u_viewport": (float(view.size[0]), float(view.size[1])),
-            "u_width": self.line_width * pixel_ratio,
+            "u_width": max(self.line_width * pixel_ratio, float(stroke_world) * view.scale),
             "u_stroke": self.stroke * pixel_ratio,
             "u_dash": self.dash * pixel_ratio,
             "u_min_radius": 1.5 * pixel_ratio,
@@ -227,4 +235,4 @@ class Renderer2D:
             part.program.release()
 
 
-__all__ = ["View2D", "Renderer2D"]
+__all__ = ["View2D", "Renderer2D", "scene_view"]

@@ -6,9 +6,13 @@ A scene is state plus rules. The window (slime/app/scene_window.py) and the head
 - time: ``step()`` advances one frame (the scene decides its own substeps and dt).
 - recording: ``positions()`` (P, 2), ``springs()`` (S, 2) int pairs, ``alive()`` (S,) bool.
   Particle and spring counts may change between frames in interactive scenes; headless runs keep them fixed.
-- drawing: ``draw_list()`` returns a DrawList in world coordinates; ``bounds`` is the world
-  rectangle to show, ``y_down`` says whether world y grows downward (the pixel-coordinate seeds 001,
-  003, 004) or upward (Soda). The renderer flips as needed.
+- drawing: ``draw_list()`` returns a DrawList in world coordinates; ``bounds`` is the scene's world
+  rectangle and ``view_bounds()`` the part of it shown this frame (the bounds, unless the scene
+  frames a moving subject: the falling slinky, the walker); ``y_down`` says whether world y grows
+  downward (the pixel-coordinate programs: the spring experiments, spring_mass, the box game) or
+  upward (Soda). The renderer flips as needed. Colours and the background come from
+  :mod:`slime.theme`; ``stroke`` (world units, 0 for the theme's pixel width) widens
+  the springs of a scene that is drawn zoomed in.
 - input, in world coordinates: ``key(name)`` on press and ``key_up(name)`` on release, with names
   'a'..'z', '0'..'9', 'left', 'right', 'up', 'down', 'space', 'enter', 'backspace', 'tab',
   'escape' (the window handles escape, h and p itself), and modifiers prefixed as 'ctrl+s';
@@ -29,6 +33,7 @@ from typing import Callable
 import numpy as np
 
 from slime.draw_list import Color, DrawList
+from slime import theme
 
 @dataclass
 class Param:
@@ -49,7 +54,8 @@ class Scene2D:
     # World rectangle (xmin, ymin, xmax, ymax) the camera shows.
     bounds: tuple[float, float, float, float] = (0.0, 0.0, 1.0, 1.0)
     y_down: bool = False
-    background: Color = (1.0, 1.0, 1.0, 1.0)
+    background: Color = theme.BACKGROUND
+    stroke: float = 0.0  # springs' width in world units when wider than the theme's LINE_PX
     help_lines: list[str] = []
     keys: tuple[str, ...] = ()  # protocol key names this scene acts on (see the module docstring)
     # True: the window and the pictures keep a strip above the world for the HUD (a scene whose world fills
@@ -66,6 +72,10 @@ class Scene2D:
         """What went wrong in the run so far that a headless run should report (one line each)."""
         return []
 
+    def headless(self) -> None:
+        """Called once before a headless run (``slime render``, ``slime simulate``) records or draws
+        anything: a scene may set itself up to show itself best with no one at the controls."""
+
     def unattended(self, frame: int) -> None:
         """Called before each step of a headless run (``slime render``, ``slime simulate``), where
         no one holds the mouse: a scene driven by the mouse can move its own hand here."""
@@ -81,6 +91,10 @@ class Scene2D:
 
     def draw_list(self) -> DrawList:
         raise NotImplementedError
+
+    def view_bounds(self) -> tuple[float, float, float, float]:
+        """The world rectangle shown this frame (the window maps the mouse with it too)."""
+        return tuple(self.bounds)
 
     def hud(self) -> list[str]:
         return []
@@ -107,4 +121,78 @@ class Scene2D:
         pass
 
 
-__all__ = ["Color", "DrawList", "Param", "Scene2D"]
+def contain(view, box, margin: float = 0.0) -> tuple[float, float, float, float]:
+    """``view`` (xmin, ymin, xmax, ymax) moved the least, keeping its size, so that ``box`` grown by
+    ``margin`` on every side lies inside it; along an axis where it cannot, centred on the box. A
+    camera that only moves when its subject reaches the edge: nothing jumps, and a still subject
+    leaves the picture still."""
+    out = list(view)
+    for axis in (0, 1):
+        lo, hi = box[axis] - margin, box[axis + 2] + margin
+        vlo, vhi = view[axis], view[axis + 2]
+        if hi - lo > vhi - vlo:
+            shift = 0.5 * (lo + hi) - 0.5 * (vlo + vhi)
+        elif lo < vlo:
+            shift = lo - vlo
+        elif hi > vhi:
+            shift = hi - vhi
+        else:
+            shift = 0.0
+        out[axis], out[axis + 2] = vlo + shift, vhi + shift
+    return tuple(float(v) for v in out)
+
+
+def extent(points: np.ndarray, radius=0.0) -> tuple[float, float, float, float]:
+    """The rectangle around ``points`` (N, 2) and their discs of ``radius``; finite points only."""
+    points = np.asarray(points, dtype=np.float64).reshape(-1, 2)
+    r = np.broadcast_to(np.asarray(radius, dtype=np.float64), (len(points),))
+    ok = np.all(np.isfinite(points), axis=1) & np.isfinite(r)
+    if not ok.any():
+        return (0.0, 0.0, 0.0, 0.0)
+    lo = (points[ok] - r[ok, None]).min(axis=0)
+    hi = (points[ok] + r[ok, None]).max(axis=0)
+    return (float(lo[0]), float(lo[1]), float(hi[0]), float(hi[1]))
+
+
+class Follow:
+    """A camera on a moving subject, for scenes whose subject leaves or shrinks inside its bounds.
+
+    The view keeps the aspect of ``bounds``; its size is ``zoom`` times theirs, easing (``rate`` per
+    frame) toward the subject's extent times ``grow``, never under ``smallest`` (and zooming out at
+    once when the subject would not fit); then it moves the least that keeps the subject inside
+    (``contain``), and, given ``inside``, stays within that rectangle where it can.
+    """
+
+    def __init__(self, bounds, *, grow: float = 1.5, smallest: float = 0.4, rate: float = 0.05, inside=None):
+        self.grow, self.smallest, self.rate, self.inside = grow, smallest, rate, inside
+        self.reset(bounds)
+
+    def reset(self, bounds) -> None:
+        self.bounds = tuple(float(v) for v in bounds)
+        self.zoom = 1.0
+        self.view = self.bounds
+
+    def update(self, box) -> tuple[float, float, float, float]:
+        bw, bh = self.bounds[2] - self.bounds[0], self.bounds[3] - self.bounds[1]
+        need = max((box[2] - box[0]) / bw, (box[3] - box[1]) / bh)
+        target = max(need * self.grow, self.smallest)
+        self.zoom = max(self.zoom + self.rate * (target - self.zoom), need)
+        cx, cy = 0.5 * (self.view[0] + self.view[2]), 0.5 * (self.view[1] + self.view[3])
+        hw, hh = 0.5 * self.zoom * bw, 0.5 * self.zoom * bh
+        view = contain((cx - hw, cy - hh, cx + hw, cy + hh), box)
+        if self.inside is not None and self.zoom < 1.0:
+            view = _within(view, self.inside)
+        self.view = view
+        return view
+
+
+def _within(view, outer) -> tuple[float, float, float, float]:
+    """``view`` moved the least to lie within ``outer`` (it is smaller on both axes)."""
+    out = list(view)
+    for axis in (0, 1):
+        shift = max(outer[axis] - view[axis], 0.0) + min(outer[axis + 2] - view[axis + 2], 0.0)
+        out[axis], out[axis + 2] = view[axis] + shift, view[axis + 2] + shift
+    return tuple(float(v) for v in out)
+
+
+__all__ = ["Color", "DrawList", "Param", "Scene2D", "Follow", "contain", "extent"]

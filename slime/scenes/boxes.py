@@ -15,6 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from slime.physics.boxes import Boxes, BoxWorld
+from slime import theme
 from slime.scenes.base import DrawList, Param, Scene2D
 
 WIDTH, HEIGHT = 640.0, 480.0
@@ -50,7 +51,6 @@ class BoxJumpScene(Scene2D):
     title = "box world: seed 004's jump game"
     bounds = (0.0, 0.0, WIDTH, HEIGHT)
     y_down = True
-    background = (0.08, 0.08, 0.12, 1.0)
     help_lines = [
         "left / right: walk",
         "z: jump (only when standing on something)",
@@ -115,11 +115,11 @@ class BoxJumpScene(Scene2D):
         b = self.world.boxes
         dl = DrawList()
         static = b.inv_mass == 0.0
-        dl.add_boxes(b.positions[static], b.maxs[static], (0.55, 0.55, 0.62, 1.0), filled=True)
+        dl.add_boxes(b.positions[static], b.maxs[static], theme.FIXED, filled=True)
         left = ~self.collected
         if np.any(left):
-            dl.add_circles(self.coins[left], COIN_RADIUS, (1.0, 0.85, 0.2, 1.0), filled=True)
-        color = (0.3, 0.85, 0.4, 1.0) if self.world.grounded[self.player] else (0.3, 0.7, 1.0, 1.0)
+            dl.add_circles(self.coins[left], COIN_RADIUS, theme.GOLD, filled=True)
+        color = theme.BODY if self.world.grounded[self.player] else theme.BODY_AIR
         p = self.player
         dl.add_boxes(b.positions[p : p + 1], b.maxs[p : p + 1], color, filled=True)
         return dl

@@ -23,12 +23,8 @@ from slime.physics.planes import Planes
 from slime.physics.scatter import scatter_add
 from slime.physics.springs import Springs
 from slime.physics.world import World
-from slime.scenes.base import DrawList, Param, Scene2D
-
-WHITE = (1.0, 1.0, 1.0, 1.0)
-GREEN = (0.2, 0.85, 0.3, 1.0)
-GRAY = (0.6, 0.6, 0.6, 1.0)
-RED = (1.0, 0.35, 0.3, 1.0)
+from slime import theme
+from slime.scenes.base import DrawList, Follow, Param, Scene2D, extent
 
 # Seed 003's PointMass defaults.
 RADIUS, MASS, VISCOUS, RESTITUTION = 10.0, 10.0, 0.01, 0.95
@@ -38,13 +34,14 @@ class SpringMassScene(Scene2D):
     """A World of point masses and springs, with optional contacts and seed-003 walls."""
 
     y_down = True
-    background = (0.0, 0.0, 0.0, 1.0)
     dt = 1.0
+    WALL_MARGIN = 8.0  # world units shown beyond the walls, so their outline is seen whole
 
     def __init__(self, size=(600.0, 400.0), gravity=(0.0, 0.1), collide: bool = True,
                  walls: Planes | None = None, sink_fix=None, seed: int = 3):
         self.size = (float(size[0]), float(size[1]))
-        self.bounds = (0.0, 0.0, self.size[0], self.size[1])
+        m = self.WALL_MARGIN if walls is not None else 0.0
+        self.bounds = (-m, -m, self.size[0] + m, self.size[1] + m)
         self.rng = np.random.default_rng(seed)
         self.world = World(Particles.create(np.zeros((0, 2))), gravity=np.asarray(gravity, float), dt=1.0)
         self.contacts = ContactForces() if collide else None
@@ -108,16 +105,18 @@ class SpringMassScene(Scene2D):
 
     def draw_springs(self, d: DrawList) -> None:
         starts, ends = self.spring_segments()
-        d.add_lines(starts, ends, WHITE)
+        d.add_lines(starts, ends, theme.INK)
 
     def draw_masses(self, d: DrawList) -> None:
         p = self.world.particles
         fixed = p.inv_mass == 0.0
-        d.add_circles(p.positions[~fixed], p.radius[~fixed], GREEN, filled=True)
-        d.add_circles(p.positions[fixed], p.radius[fixed], GRAY, filled=True)
+        d.add_circles(p.positions[~fixed], p.radius[~fixed], theme.BODY, filled=True)
+        d.add_circles(p.positions[fixed], p.radius[fixed], theme.FIXED, filled=True)
 
     def draw_list(self) -> DrawList:
         d = DrawList()
+        if self.walls is not None:
+            d.add_boxes([0.0, 0.0], self.size, theme.WALL, filled=False)
         self.draw_springs(d)
         self.draw_masses(d)
         return d
@@ -160,14 +159,16 @@ class Sandbox(SpringMassScene):
             self._demo()
 
     def _demo(self) -> None:
-        """Something to watch headless: a fragile chain hanging from a fixed mass and a few loose masses."""
-        self.key("space")
-        self.mouse_press((300.0, 40.0), "right")
-        for k in range(1, 6):
-            self.mouse_press((300.0 + 25.0 * k, 40.0 + 15.0 * k), "left")
-        self.key_up("space")
-        for x in (80.0, 140.0, 200.0, 420.0, 480.0, 540.0):
-            self.mouse_press((x, 300.0), "left")
+        """Something to watch headless: two fragile chains hanging from fixed masses and a crowd of
+        loose masses thrown into the box."""
+        for top, step in (((300.0, 40.0), (25.0, 15.0)), ((160.0, 60.0), (-18.0, 20.0))):
+            self.key("space")
+            self.mouse_press(top, "right")
+            for k in range(1, 6):
+                self.mouse_press((top[0] + step[0] * k, top[1] + step[1] * k), "left")
+            self.key_up("space")
+        for k in range(20):
+            self.mouse_press((60.0 + 52.0 * (k % 10), 240.0 + 60.0 * (k // 10)), "left")
 
     def create_mass(self, pos, fixed: bool) -> int:
         # Seed 003 throws each new mass with a random velocity, mostly upward (y down).
@@ -235,6 +236,9 @@ class Slinky(SpringMassScene):
         self.world.particles = Particles.create(np.zeros((0, 2)))
         self.world.springs = Springs.empty()
         self.frame = 0
+        # The camera: the spring_mass module's window; once let go, it follows the slinky
+        # down and closes in as the slinky gathers itself up.
+        self.camera = Follow(self.bounds, grow=1.3, smallest=0.25)
         top_x = self.size[0] / 2
         if self.settled:
             # Hanging at rest: the spring above mass j carries the weight of masses j..COUNT, so
@@ -259,6 +263,49 @@ class Slinky(SpringMassScene):
         if self.release_frame is not None and self.frame == self.release_frame:
             self.release()
         super().step()
+        # Once let go, the camera keeps the falling masses in the picture (the fixed top goes).
+        p = self.world.particles
+        shown = p.inv_mass > 0 if self.released else np.ones(p.count, dtype=bool)
+        self.camera.update(extent(p.positions[shown], self.COIL_WIDTH / 2))
+
+    def view_bounds(self) -> tuple[float, float, float, float]:
+        return self.camera.view
+
+    def unattended(self, frame: int) -> None:
+        # Headless (slime render / simulate slinky) no one presses space: let go after half a
+        # second of hanging, so the picture is the drop.
+        if frame == self.UNATTENDED_RELEASE and self.release_frame is None and not self.released:
+            self.release()
+
+    UNATTENDED_RELEASE = 30  # frames
+    RULER_STEP = 50.0  # world units between the ruler's marks
+    # How it is drawn: each spring a turn of a slinky's coil, the masses small beads on it (the
+    # spring_mass module's radius 10 never touches anything here: no walls, no contacts).
+    COIL_WIDTH, COIL_TURNS, BEAD = 60.0, 1, 3.5
+    stroke = 1.5  # the coil's wire, in world units: it widens as the camera closes in
+
+    def draw_springs(self, d: DrawList) -> None:
+        starts, ends = self.spring_segments()
+        if len(starts):
+            d.add_lines(*coil(starts, ends, self.COIL_WIDTH, self.COIL_TURNS), theme.INK)
+
+    def draw_masses(self, d: DrawList) -> None:
+        p = self.world.particles
+        fixed = p.inv_mass == 0.0
+        d.add_circles(p.positions[~fixed], self.BEAD, theme.BODY, filled=True)
+        d.add_circles(p.positions[fixed], 2 * self.BEAD, theme.FIXED, filled=True)
+
+    def draw_list(self) -> DrawList:
+        # A ruler down the left edge: when the camera follows the fall, its marks stream upward,
+        # so the picture shows the drop even while the slinky stays in the middle of it.
+        d = super().draw_list()
+        xmin, ymin, _, ymax = self.camera.view
+        marks = np.arange(np.ceil(ymin / self.RULER_STEP), np.floor(ymax / self.RULER_STEP) + 1) * self.RULER_STEP
+        long = np.isclose(np.mod(marks, 2 * self.RULER_STEP), 0.0)
+        starts = np.stack([np.full(marks.shape, xmin + 12.0), marks], axis=1)
+        ends = starts + np.stack([np.where(long, 40.0, 20.0), np.zeros(marks.shape)], axis=1)
+        d.add_lines(starts, ends, theme.FAINT)
+        return d
 
     def key(self, name: str) -> None:
         if name == "space":
@@ -273,11 +320,27 @@ class Slinky(SpringMassScene):
         p = self.world.particles
         free = p.inv_mass > 0
         com = p.positions[free].mean(axis=0)
-        return ["released" if self.released else "hanging (space lets go)", f"centre of mass y: {com[1]:.1f}"]
+        return ["falling (r hangs it up again)" if self.released else "hanging (space lets go)",
+                f"centre of mass: {com[1]:.0f} px below the top"]
 
 
 def make_slinky(settled: bool = False, release_frame: int | None = None) -> Slinky:
     return Slinky(settled=settled, release_frame=release_frame)
+
+
+def coil(starts: np.ndarray, ends: np.ndarray, width: float, turns: int) -> tuple[np.ndarray, np.ndarray]:
+    """Each spring (start -> end) drawn as a coil seen from the side: ``turns`` turns, each a tooth
+    out to one side and one to the other, ``width`` across. Returns the zigzag's segments
+    (starts, ends), ``2 * turns + 1`` per spring, vectorised."""
+    gap = ends - starts
+    length = np.sqrt(np.einsum("ij,ij->i", gap, gap))
+    safe = np.where(length > 0, length, 1.0)
+    across = np.stack([-gap[:, 1], gap[:, 0]], axis=1) / safe[:, None] * (0.5 * width)
+    teeth = 2 * turns
+    t = np.concatenate([[0.0], (np.arange(teeth) + 0.5) / teeth, [1.0]])
+    side = np.concatenate([[0.0], np.where(np.arange(teeth) % 2 == 0, 1.0, -1.0), [0.0]])
+    points = starts[:, None, :] + t[None, :, None] * gap[:, None, :] + side[None, :, None] * across[:, None, :]
+    return points[:, :-1].reshape(-1, 2), points[:, 1:].reshape(-1, 2)
 
 
 # --- exercise 7-1: dotted springs -------------------------------------------------------------
@@ -317,11 +380,18 @@ class Dotted(SpringMassScene):
         p3 = self.add_mass((350.0, 50.0), fixed=True)
         p4 = self.add_mass((450.0, 80.0))
         self.add_spring(p3, p4, 0.01, 20.0)
+        # And two chains of five hanging from fixed masses, so there are plenty of dots to see.
+        for top, side in (((150.0, 30.0), 1.0), ((500.0, 30.0), -1.0)):
+            previous = self.add_mass(top, fixed=True)
+            for k in range(1, 6):
+                new = self.add_mass((top[0] + side * 30.0 * k, top[1] + 20.0 * k))
+                self.add_spring(previous, new, 0.02, 30.0)
+                previous = new
 
     def draw_springs(self, d: DrawList) -> None:
         starts, ends = self.spring_segments()
         if len(starts):
-            d.add_circles(dots_along(starts, ends, self.dot_spacing), 1.5, WHITE, filled=True)
+            d.add_circles(dots_along(starts, ends, self.dot_spacing), 3.0, theme.INK, filled=True)
 
     def key(self, name: str) -> None:
         if name in ("left", "right"):
@@ -345,6 +415,11 @@ class Resonance(SpringMassScene):
 
     name = "resonance"
     title = "forced oscillation (exercise 7-2)"
+    hud_above = True
+    # The camera on the three rows (their springs, masses and swings), not the whole window.
+    bounds = (110.0, 100.0, 430.0, 300.0)
+    MASS_RADIUS = 18.0  # drawn size: nothing collides here
+    COIL_WIDTH, COIL_TURNS = 22.0, 7
     help_lines = ["left/right: the middle row's driving frequency -/+ 0.05 w0", "r: restart"]
     keys = ("left", "right", "r")
 
@@ -352,6 +427,7 @@ class Resonance(SpringMassScene):
 
     def __init__(self, ratio: float = 1.0):
         super().__init__(gravity=(0.0, 0.0), collide=False, walls=None)
+        self.bounds = type(self).bounds
         self.ratio = ratio
         self._build()
         self.world.extra_forces.append(self._drive)
@@ -367,12 +443,12 @@ class Resonance(SpringMassScene):
         self.world.particles = Particles.create(np.zeros((0, 2)))
         self.world.springs = Springs.empty()
         self.frame = 0
-        rows = np.array([100.0, 200.0, 300.0])
+        rows = np.array([130.0, 200.0, 270.0])
         self.anchor_x, self.rest_x = 150.0, 150.0 + self.NATURAL_LENGTH
         self.movers = []
         for y in rows:
             a = self.add_mass((self.anchor_x, y), fixed=True)
-            b = self.add_mass((self.rest_x, y), mass=self.MASS, viscous=self.VISCOUS)
+            b = self.add_mass((self.rest_x, y), mass=self.MASS, viscous=self.VISCOUS, radius=self.MASS_RADIUS)
             self.add_spring(a, b, self.STIFFNESS, self.NATURAL_LENGTH)
             self.movers.append(b)
         self.movers = np.array(self.movers)
@@ -404,12 +480,17 @@ class Resonance(SpringMassScene):
             lines.append(f"w = {r:.2f} w0: swing {amp:7.2f} px")
         return lines
 
+    def draw_springs(self, d: DrawList) -> None:
+        starts, ends = self.spring_segments()
+        if len(starts):
+            d.add_lines(*coil(starts, ends, self.COIL_WIDTH, self.COIL_TURNS), theme.INK)
+
     def draw_list(self) -> DrawList:
         d = super().draw_list()
         x = self.world.particles.positions[self.movers]
         # An arrow-like tick showing the driving force now.
         push = self.FORCE_AMPLITUDE * np.cos(self.ratios() * self.omega0 * self.frame) * 300.0
-        d.add_lines(x, x + np.stack([push, np.zeros_like(push)], axis=1), RED)
+        d.add_lines(x, x + np.stack([push, np.zeros_like(push)], axis=1), theme.ACCENT)
         return d
 
 
@@ -430,8 +511,8 @@ class Counter(Sandbox):
         super().__init__(demo=False, seed=seed)
         if demo:
             # A crowd of masses thrown into the box so collisions happen from the start.
-            for k in range(24):
-                self.create_mass((60.0 + 22.0 * k, 120.0 + 60.0 * (k % 3)), fixed=False)
+            for k in range(40):
+                self.create_mass((40.0 + 13.0 * k, 100.0 + 50.0 * (k % 5)), fixed=False)
 
     @property
     def collisions(self) -> int:
@@ -483,12 +564,24 @@ class Attractor(SpringMassScene):
         walls = box_planes(600.0, 400.0, y_down=True)
         super().__init__(gravity=(0.0, 0.0), walls=walls, sink_fix=None, seed=seed)
         self.sign = 1.0
-        self.sun = self.add_mass((300.0, 200.0), fixed=True, radius=15.0)
+        self.trail = np.zeros((0, 0, 2))  # (frames, planets, 2): the last TRAIL positions
+        self.sun = self.add_mass((300.0, 200.0), fixed=True, radius=24.0)
         self.pair_a = np.zeros(0, dtype=np.int64)
         self.pair_b = np.zeros(0, dtype=np.int64)
-        for radius, angle in ((60.0, 0.0), (100.0, 2.0), (140.0, 4.0), (170.0, 1.0)):
+        # Eight planets on circles 17 apart (wider than two planets), spread by the golden angle.
+        for k, radius in enumerate(np.linspace(60.0, 180.0, 8)):
+            angle = 2.39996 * k
             self.add_planet(np.array([300.0, 200.0]) + radius * np.array([math.cos(angle), math.sin(angle)]))
         self.world.extra_forces.append(self._attract)
+
+    TRAIL = 400  # frames of each planet's path drawn behind it
+
+    def step(self) -> None:
+        super().step()
+        x = self.world.particles.positions[self.pair_a]
+        if self.trail.shape[1] != len(x):  # a planet was added: start the paths afresh
+            self.trail = np.zeros((0, len(x), 2))
+        self.trail = np.concatenate([self.trail[-(self.TRAIL - 1):], x[None]])
 
     def add_planet(self, pos) -> int:
         sun = self.world.particles.positions[self.sun]
@@ -498,7 +591,7 @@ class Attractor(SpringMassScene):
             return -1
         speed = math.sqrt(self.STRENGTH / (self.PLANET_MASS * r))
         tangent = np.array([-offset[1], offset[0]]) / r
-        k = self.add_mass(pos, speed * tangent, mass=self.PLANET_MASS, viscous=0.0, radius=6.0, restitution=0.9)
+        k = self.add_mass(pos, speed * tangent, mass=self.PLANET_MASS, viscous=0.0, radius=7.0, restitution=0.9)
         self.pair_a = np.append(self.pair_a, k)
         self.pair_b = np.append(self.pair_b, self.sun)
         return k
@@ -522,9 +615,19 @@ class Attractor(SpringMassScene):
         return ["attracting" if self.sign > 0 else "repelling", f"planets: {self.pair_a.size}"]
 
     def draw_list(self) -> DrawList:
-        d = super().draw_list()
+        d = DrawList()
+        n = len(self.trail)
+        if n > 1:  # each planet's path, fading toward its oldest end
+            fade = np.repeat(np.linspace(0.25, 0.8, n - 1), self.trail.shape[1])
+            colors = np.tile(np.array(theme.FIELD), (len(fade), 1))
+            colors[:, 3] *= fade
+            d.add_lines(self.trail[:-1].reshape(-1, 2), self.trail[1:].reshape(-1, 2), colors)
         x = self.world.particles.positions
-        d.add_lines(x[self.pair_a], x[self.pair_b], (0.4, 0.4, 0.8, 0.5), dashed=True)
+        d.add_lines(x[self.pair_a], x[self.pair_b], theme.faded(theme.FIELD, 0.8), dashed=True)
+        sun, radius = x[self.sun], self.world.particles.radius[self.sun]
+        d.add_circles(sun, 1.7 * radius, theme.faded(theme.GOLD, 0.25), filled=True)  # its glow
+        d.extend(super().draw_list())
+        d.add_circles(sun, radius, theme.GOLD, filled=True)
         return d
 
 

@@ -12,18 +12,20 @@ import numpy as np
 
 from slime.fileio import OUTPUT_FOLDER
 from slime.paths import ASSETS
-from slime.physics.soda import SEED_DT, WALL_NAMES, SodaModel, tick
-from slime.scenes.base import DrawList, Param, Scene2D
+from slime import theme
+from slime.physics.soda import SEED_DT, WALL_LEFT, WALL_NAMES, WALL_RIGHT, WALL_UNKNOWN, SodaModel, tick
+from slime.scenes.base import DrawList, Follow, Param, Scene2D, extent
 from slime.scenes.soda_format import DAINTY_WALKER, load_model, save_model
 
-MASS_RADIUS = 4.0 / 240.0  # the seed draws masses 8 px wide at 240 px per metre
-MUSCLE_MARK_RADIUS = 2.5 / 240.0
+# Drawn sizes, in metres. Soda Constructor draws 1-pixel springs and 8-pixel masses at 240 px per
+# metre; here springs and masses are drawn bolder (the theme's look), scaled with the picture.
+MASS_RADIUS = 0.028
+MUSCLE_MARK_RADIUS = 0.02
+SPRING_WIDTH = 0.02
 PICK_RADIUS = 0.08  # metres: how near a click must be to grab a mass or a spring
 PADDING = 0.15
-INK = (0.0, 0.0, 0.0, 1.0)
-MUSCLE_INK = (0.85, 0.1, 0.1, 1.0)
-BOX_INK = (0.35, 0.35, 0.35, 1.0)
-SELECT_INK = (0.1, 0.45, 0.95, 1.0)
+CAMERA_MARGIN = 0.1  # metres the camera keeps round the walker
+WALL_WORDS = {"unknown": "none yet", "left": "left", "right": "right"}
 
 
 def _segment_distance(points: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> np.ndarray:
@@ -46,7 +48,7 @@ class SodaScene(Scene2D):
 
     name = "soda"
     y_down = False
-    background = (1.0, 1.0, 1.0, 1.0)
+    stroke = SPRING_WIDTH
     hud_above = True  # the box fills the bounds: in a small picture the HUD would cover its top
     help_lines = [
         "left drag: pull a mass",
@@ -71,6 +73,8 @@ class SodaScene(Scene2D):
         self.dragged: int | None = None
         self.drag_target = np.zeros(2)
         self.message = ""
+        # The camera closes in on the walker and follows it along the box (building shows it all).
+        self.camera = Follow(self.bounds, grow=1.15, smallest=0.5, inside=self.bounds)
 
     # --- time ------------------------------------------------------------------------------
 
@@ -87,10 +91,16 @@ class SodaScene(Scene2D):
             held = (np.array([self.dragged]), self.drag_target[None, :])
         tick(self.model, self.dt, held)
         self.ticks += 1
+        # A margin round the walker, so the floor under its feet shows.
+        self.camera.update(extent(self.model.locations, MASS_RADIUS + CAMERA_MARGIN))
+
+    def view_bounds(self) -> tuple[float, float, float, float]:
+        return self.bounds if self.construct or self.model.mass_count == 0 else self.camera.view
 
     def reset(self) -> None:
         self.model = self.initial.copy()
         self.ticks = 0
+        self.camera.reset(self.bounds)
         self.selected = self.dragged = None
         self.message = "reset"
 
@@ -112,25 +122,26 @@ class SodaScene(Scene2D):
         x = m.locations
         s = m.springs
         draw = DrawList()
-        draw.add_boxes([0.0, 0.0], [m.width, m.height], BOX_INK, filled=False)
-        draw.add_lines(x[s.a], x[s.b], INK)
+        draw.add_boxes([0.0, 0.0], [m.width, m.height], theme.WALL, filled=False)
+        draw.add_lines(x[s.a], x[s.b], theme.INK)
         muscle = s.amplitude != 0.0  # the seed marks muscles at their midpoints
         if muscle.any():
             middle = 0.5 * (x[s.a[muscle]] + x[s.b[muscle]])
-            draw.add_circles(middle, MUSCLE_MARK_RADIUS, MUSCLE_INK, filled=True)
-        draw.add_circles(x, MASS_RADIUS, INK, filled=True)
+            draw.add_circles(middle, MUSCLE_MARK_RADIUS, theme.ACCENT, filled=True)
+        draw.add_circles(x, MASS_RADIUS, theme.BODY, filled=True)
         for index in (self.selected, self.dragged):
             if index is not None and index < m.mass_count:
-                draw.add_circles(x[index], 2.0 * MASS_RADIUS, SELECT_INK, filled=False)
+                draw.add_circles(x[index], 2.0 * MASS_RADIUS, theme.FIELD, filled=False)
         return draw
 
     def hud(self) -> list[str]:
         m = self.model
         lines = [
             f"{m.name or 'untitled'}" + (f" by {m.author}" if m.author else ""),
-            f"{'CONSTRUCT' if self.construct else 'simulate'}  tick {self.ticks}  "
-            f"masses {m.mass_count}  springs {m.spring_count}",
-            f"wave phase {m.wave_phase:.2f}  direction {int(m.wave_direction):+d}  last wall {WALL_NAMES[m.last_wall]}",
+            f"{'building (time stopped, c to run)' if self.construct else 'running'}   tick {self.ticks}   "
+            f"masses {m.mass_count}   springs {m.spring_count}",
+            f"muscle wave {'forward' if m.wave_direction > 0 else 'reversed'} (w flips it)   "
+            f"last wall touched: {WALL_WORDS[WALL_NAMES[m.last_wall]]}",
         ]
         if m.blowups:
             lines.append(f"too stiff: {m.blowups} tick(s) undone")

@@ -15,8 +15,9 @@ from decimal import ROUND_HALF_UP, Decimal
 import numpy as np
 
 from slime.physics.particles import Particles
+from slime import theme
 from slime.physics.yoyo import chain_step, fence
-from slime.scenes.base import DrawList, Param, Scene2D
+from slime.scenes.base import DrawList, Param, Scene2D, contain, extent
 
 WINDOW = (1200.0, 800.0)
 BOB_RADIUS = 30.0
@@ -79,8 +80,12 @@ class SpringsScene(Scene2D):
     title = "spring experiments (seed 001)"
     bounds = (0.0, 0.0, WINDOW[0], WINDOW[1])
     y_down = True
-    background = (0.08, 0.08, 0.1, 1.0)
+    hud_above = True  # the HUD's strip, not the hand's corner of the world
     dt = 1.0  # the seed counts in frames
+    UNATTENDED_PRESET = 7  # headless: the caterpillar's 20-bob chain (one bob is a dot from afar)
+    # Headless the hand loops around (0.6, 0.5) of the window (see ``unattended``): the camera
+    # shows that loop, moved only if the chain swings out of it.
+    UNATTENDED_VIEW = (0.3 * WINDOW[0], 0.2 * WINDOW[1], 0.9 * WINDOW[0], 0.8 * WINDOW[1])
     help_lines = [
         "mouse: moves the anchor (the hand)",
         "1-9: presets",
@@ -110,6 +115,7 @@ class SpringsScene(Scene2D):
         self.frame_count = 0
         self.capped_frames, self.last_capped_frame = 0, None  # frames in which a bob met SPEED_LIMIT
         self.preset = 1
+        self.view = tuple(self.bounds)  # the window shows the article's whole window: the mouse is the hand
         self.apply_preset(1)
 
     # --- bobs -------------------------------------------------------------------------------
@@ -213,45 +219,40 @@ class SpringsScene(Scene2D):
 
     # --- drawing ----------------------------------------------------------------------------
 
+    def view_bounds(self) -> tuple[float, float, float, float]:
+        return self.view
+
     def draw_list(self) -> DrawList:
         d = DrawList()
         x = self.bobs.positions
         n = self.bobs.count
-        line = (0.85, 0.85, 0.9, 1.0)
         if n:
             has_child = self.child >= 0
-            d.add_lines(x[has_child], x[self.child[has_child]], line)
+            d.add_lines(x[has_child], x[self.child[has_child]], theme.INK)
             if self.anchor_mode:
-                d.add_lines(self.anchor, x[0], line)
-            d.add_circles(x, BOB_RADIUS, (0.4, 0.8, 1.0, 1.0), filled=False)
-            d.add_circles(x, 3.0, (1.0, 1.0, 1.0, 1.0), filled=True)
-        d.add_circles(self.anchor, 4.0, (1.0, 0.5, 0.3, 1.0), filled=True)
+                d.add_lines(self.anchor, x[0], theme.INK)
+            d.add_circles(x, BOB_RADIUS, theme.faded(theme.BODY, 0.35), filled=True)
+            d.add_circles(x, BOB_RADIUS, theme.BODY, filled=False)
+        d.add_circles(self.anchor, 6.0, theme.ACCENT, filled=True)
         return d
 
     def hud(self) -> list[str]:
-        on = lambda flag: "true" if flag else "false"  # noqa: E731 - Ruby prints booleans this way
+        """The preset and every value the keys change, each with its keys; H lists them all."""
+        on = lambda flag: "on" if flag else "off"  # noqa: E731
         g = f"({ruby_round_text(float(self.gravity[0]), 2)}, {ruby_round_text(float(self.gravity[1]), 2)})"
+        chain = ("both ways", "pulls parent", "pulls child")[self.chain_mode]
         lines = [
-            f"[left][right] stiffness: {ruby_round_text(self.stiffness, 3)}",
-            f"[up][down] damping: {ruby_round_text(self.damping, 2)}",
-            f"[j][k] rest_length: {ruby_round_text(self.rest_length, 2)}",
-            f"[h][l] gravity: {g}",
-            f"[enter][backspace] bob_count: {self.bob_count}",
-            "",
-            f"[g] gravity {on(self.gravity_mode)}",
-            f"[n] rest_length {on(self.natural_mode)}",
-            f"[s] mass {self.mass!r} {on(self.mass_mode)}",
-            f"[m] muscle: {on(self.muscle_mode)}",
-            f"[a] anchor_mode: {on(self.anchor_mode)}",
-            f"[r] ring_mode: {on(self.ring_mode)}",
-            f"[w] wind_mode: {on(self.wind_mode)}",
-            f"[c] chain_mode: {self.chain_mode} (experimental)",
-            "",
-            "Preset",
+            f"preset {self.preset}: {PRESETS[self.preset].name}   (keys 1-9; the mouse is the hand)",
+            f"stiffness {ruby_round_text(self.stiffness, 3)} [left/right]   damping {ruby_round_text(self.damping, 2)} "
+            f"[up/down]   rest length {ruby_round_text(self.rest_length, 2)} [j/k]",
+            f"gravity {g} {on(self.gravity_mode)} [h/l, g]   bobs {self.bob_count} [enter/backspace]   "
+            f"mass {self.mass!r} {on(self.mass_mode)} [s]",
+            f"rest length {on(self.natural_mode)} [n]   muscle {on(self.muscle_mode)} [m]   "
+            f"hand's spring {on(self.anchor_mode)} [a]   ring {on(self.ring_mode)} [r]",
+            f"wind {on(self.wind_mode)} [w]   chain {chain} [c]",
         ]
-        lines += [f"[{k}] {preset.name}" for k, preset in PRESETS.items()]
         if self.last_capped_frame is not None and self.frame_count - self.last_capped_frame < 60:
-            lines += ["", "speed capped: unstable settings"]
+            lines.append("speed capped: unstable settings")
         return lines
 
     def problems(self) -> list[str]:
@@ -311,17 +312,22 @@ class SpringsScene(Scene2D):
     def mouse_move(self, xy) -> None:
         self.anchor = np.array(xy, dtype=np.float64).reshape(2)
 
+    def headless(self) -> None:
+        self.apply_preset(self.UNATTENDED_PRESET)
+        self.view = self.UNATTENDED_VIEW
+
     def unattended(self, frame: int) -> None:
         # No mouse in a headless run: the hand traces a Lissajous loop (periods of 2 s and 4/3 s
-        # at 60 steps per second) right of the HUD's column, so the springs have something to
-        # follow; held still, the basic preset's bob just settles onto the hand and nothing shows.
-        # The periods are short enough that the basic bob trails by 60-110 px, so its spring shows
-        # well outside its 30 px ring, and still twice the bob's own period (about 44 frames at
-        # stiffness 0.02), so nothing resonates.
+        # at 60 steps per second), so the springs have something to follow; held still, a bob just
+        # settles onto the hand and nothing shows. The run shows the caterpillar preset's chain
+        # (a single bob is a dot from afar), with the camera on the hand's loop. (The periods are
+        # also short enough that the basic preset's bob trails by 60-110 px, its spring well
+        # outside its 30 px ring, and twice its own period, so nothing resonates.)
         t = frame / 60.0
         centre = np.array([0.6 * WINDOW[0], 0.5 * WINDOW[1]])
         self.anchor = centre + np.array([0.22 * WINDOW[0] * np.sin(2 * np.pi * t / 2.0),
                                          0.25 * WINDOW[1] * np.cos(2 * np.pi * t / (4.0 / 3.0))])
+        self.view = contain(self.view, extent(np.vstack([self.bobs.positions, self.anchor]), BOB_RADIUS), 10.0)
 
     def mouse_drag(self, xy, button: str) -> None:
         self.mouse_move(xy)
