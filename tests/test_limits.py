@@ -93,7 +93,7 @@ def test_resolution_is_one_range_everywhere(tmp_path, monkeypatch, capsys):
 def test_panel_ranges_come_from_limits_and_are_accepted_by_slime_params():
     ranges = _panel_ranges()
     assert ranges == {
-        "viscosity": limits.VISCOSITY, "volume stiffness": limits.VOLUME_STIFFNESS,
+        "viscosity": limits.VISCOSITY, "surface tension": limits.SURFACE_TENSION, "volume stiffness": limits.VOLUME_STIFFNESS,
         "shape stiffness": limits.SHAPE_STIFFNESS, "gravity": limits.GRAVITY,
         "stacks": limits.RESOLUTION, "slices": limits.RESOLUTION,
     }

@@ -93,7 +93,7 @@ def test_seeded_fuzz_of_everything_the_window_allows():
         resolution = int(rng.choice([8, 16, 32, 48]))
         body = SlimeBody(SlimeParams(stacks=resolution, slices=int(rng.choice([8, 16, 32, 48]))))
         for _ in range(int(rng.integers(5, 15))):
-            action = rng.integers(4)
+            action = rng.integers(5)
             if action == 0:
                 body.spike(float(rng.uniform(0.0, MAX_SPIKE)), seed=int(rng.integers(1 << 30)))
             elif action == 1:
@@ -105,6 +105,11 @@ def test_seeded_fuzz_of_everything_the_window_allows():
                     body.drag_to(body.centroid() + rng.normal(size=3) * 20.0)
                     body.step()
                 body.release(velocity=rng.uniform(-100.0, 100.0, size=3))
+            elif action == 3:
+                body.press(body.centroid() + rng.normal(size=3), rng.normal(size=3))
+                for _ in range(int(rng.integers(1, 60))):
+                    body.step()
+                body.unpress()
             for _ in range(int(rng.integers(0, 12))):
                 body.step()
         frames(body, 3.0)
@@ -235,3 +240,33 @@ def test_both_paths_recover_from_an_absurd_finite_state(plain):
     assert body.recoveries == 1
     assert np.abs(body.positions - body.centroid()).max() < 1.5 * body.params.radius
     assert np.abs(body.velocities).max() == 0.0
+
+
+# ---------------------------------------------------------------- press and hold
+
+
+def test_a_held_press_dents_holds_and_springs_back():
+    body = SlimeBody(SlimeParams(stacks=32, slices=32))
+    frames(body, 1.0)
+    reach0 = body.positions[0, 1] - body.centroid()[1]  # the north pole, on top
+    start = body.centroid().copy()
+    body.press((0.0, 2.0, 0.0), (0.0, -1.0, 0.0))
+    depths = []
+    for _ in range(60):
+        body.step()
+        depths.append(reach0 - (body.positions[0, 1] - body.centroid()[1]))
+    assert depths[10] < depths[25]  # it grows while held ...
+    assert depths[-1] > 0.5 * body.params.radius  # ... to most of the finger's depth ...
+    assert abs(depths[-1] - depths[40]) < 0.05 * body.params.radius  # ... and stays
+    assert np.linalg.norm(body.centroid()[[0, 2]] - start[[0, 2]]) < 0.05  # a dent, not a shove
+    body.unpress()
+    assert not body.pressing
+    frames(body, 2.0)
+    assert abs(body.positions[0, 1] - body.centroid()[1] - reach0) < 0.05 * body.params.radius
+    assert_came_back(body)
+
+
+def test_press_refuses_a_zero_direction():
+    body = SlimeBody(SlimeParams(stacks=8, slices=8))
+    with pytest.raises(ValueError):
+        body.press((0.0, 2.0, 0.0), (0.0, 0.0, 0.0))

@@ -34,6 +34,7 @@ from slime.render.text import TextOverlay
 
 HELP = (
     ("left click", "poke the slime"),
+    ("left hold", "press a finger in (springs back on release)"),
     ("left drag", "grab and pull; release to throw"),
     ("right/middle drag", "orbit the camera"),
     ("wheel", "zoom"),
@@ -52,6 +53,7 @@ HELP = (
 
 HELP_MARGIN = 10  # window points kept free around the help window
 CLICK_SLOP = 4.0  # window points the cursor may move and still count as a click
+HOLD_DELAY = 0.2  # seconds a still left button is held before the click becomes a press (a finger pushing in)
 MAX_STEPS_PER_FRAME = 4  # past this the simulation slows down instead of spiralling
 POKE_IMPULSE = 4.0  # N*s per kg of body: 240 N for one frame on the default 1 kg slime dents it by a quarter radius
 
@@ -107,7 +109,7 @@ class DemoWindow(mglw.WindowConfig):
         self.fps = 0.0
         self._fps = FpsCounter()
 
-        self._press = None  # (x, y, RayHit) of a left press not yet a drag
+        self._press = None  # (x, y, RayHit, ray direction, time) of a left press not yet a drag
         self._grab_plane = None  # (point, normal) the grabbed vertex is dragged across
         self._drag_trail: list[tuple[float, np.ndarray]] = []
 
@@ -139,6 +141,16 @@ class DemoWindow(mglw.WindowConfig):
         if steps == MAX_STEPS_PER_FRAME:
             self.accumulator = min(self.accumulator, dt)
 
+    def _hold(self) -> None:
+        """A left button held still on the slime for HOLD_DELAY becomes a finger pressing in along
+        the ray it was pressed on (SlimeBody.press); released sooner it stays a click (a poke)."""
+        if self._press is None or self._grab_plane is not None or self.body.pressing:
+            return
+        _, _, hit, direction, pressed_at = self._press
+        if time.perf_counter() - pressed_at >= HOLD_DELAY:
+            self.body.press(hit.point, direction)
+            _log(f"press {hit.point[0]:.3f} {hit.point[1]:.3f} {hit.point[2]:.3f}")
+
     def _rebuild(self, **changes) -> None:
         """A new body at another resolution (topology changes need new buffers)."""
         self.body.set_params(**changes)  # a new stacks/slices rebuilds the body's mesh and resets it
@@ -153,6 +165,7 @@ class DemoWindow(mglw.WindowConfig):
 
     # --- drawing ----------------------------------------------------------------------------
     def on_render(self, time_s: float, frametime: float) -> None:
+        self._hold()
         self.shader_watch.check()
         self._advance(frametime)
         self.renderer.update(self.body.positions)
@@ -177,6 +190,10 @@ class DemoWindow(mglw.WindowConfig):
         changed, value = imgui.slider_float("viscosity", float(p.viscosity), *limits.VISCOSITY, "%.2f")
         if changed:
             self._set(viscosity=value)
+        changed, value = imgui.slider_float("surface tension", float(p.surface_tension), *limits.SURFACE_TENSION,
+                                            "%.2f N/m")
+        if changed:
+            self._set(surface_tension=value)
         changed, value = imgui.slider_float("volume stiffness", float(p.volume_stiffness), *limits.VOLUME_STIFFNESS,
                                             "%.0f", imgui.SliderFlags_.logarithmic)
         if changed:
@@ -250,7 +267,7 @@ class DemoWindow(mglw.WindowConfig):
         if button == self.wnd.mouse.left:
             origin, direction = self._ray(x, y)
             hit = pick(origin, direction, self.body.positions, self.body.triangles)
-            self._press = (x, y, hit) if hit is not None else None
+            self._press = (x, y, hit, direction, time.perf_counter()) if hit is not None else None
 
     def on_mouse_drag_event(self, x, y, dx, dy):
         if self.imgui is not None:
@@ -263,8 +280,10 @@ class DemoWindow(mglw.WindowConfig):
             return
         if not states.left:
             return
+        if self.body.pressing:
+            return  # a held press stays a press until the button comes up
         if self._press is not None and self._grab_plane is None:
-            px, py, hit = self._press
+            px, py, hit = self._press[:3]
             if abs(x - px) + abs(y - py) > CLICK_SLOP:
                 self.body.grab(hit.point)
                 # Drag across the plane through the grabbed point that faces the camera.
@@ -284,7 +303,10 @@ class DemoWindow(mglw.WindowConfig):
             self.imgui.button(x, y, button, False)
         if button != self.wnd.mouse.left:
             return
-        if self._grab_plane is not None:
+        if self.body.pressing:
+            self.body.unpress()  # the dent springs back
+            _log("unpress")
+        elif self._grab_plane is not None:
             velocity = np.zeros(3)
             if len(self._drag_trail) >= 2:
                 (t0, p0), (t1, p1) = self._drag_trail[0], self._drag_trail[-1]
@@ -293,7 +315,7 @@ class DemoWindow(mglw.WindowConfig):
             self.body.release(velocity=velocity)
             _log(f"release {velocity[0]:.3f} {velocity[1]:.3f} {velocity[2]:.3f}")
         elif self._press is not None:
-            _, _, hit = self._press
+            hit = self._press[2]
             origin, direction = self._ray(x, y)
             # A push into the surface along the view ray; scaled by the body's mass so a click
             # feels the same at any mass, and applied over one frame.
@@ -337,14 +359,13 @@ class DemoWindow(mglw.WindowConfig):
         elif key == keys.G:
             self.gravity_on = not self.gravity_on
             self._set(gravity=tuple(self.gravity) if self.gravity_on else (0.0, 0.0, 0.0))
-        elif key == keys.UP:
-            self._set(volume_stiffness=float(p.volume_stiffness) * 1.25)
-        elif key == keys.DOWN:
-            self._set(volume_stiffness=float(p.volume_stiffness) / 1.25)
-        elif key == keys.RIGHT:
-            self._set(shape_stiffness=float(p.shape_stiffness) * 1.25)
-        elif key == keys.LEFT:
-            self._set(shape_stiffness=float(p.shape_stiffness) / 1.25)
+        elif key in (keys.UP, keys.DOWN):
+            # Within the panel's range: no number of presses can step past what the sliders offer.
+            factor = 1.25 if key == keys.UP else 1.0 / 1.25
+            self._set(volume_stiffness=float(np.clip(float(p.volume_stiffness) * factor, *limits.VOLUME_STIFFNESS)))
+        elif key in (keys.RIGHT, keys.LEFT):
+            factor = 1.25 if key == keys.RIGHT else 1.0 / 1.25
+            self._set(shape_stiffness=float(np.clip(float(p.shape_stiffness) * factor, *limits.SHAPE_STIFFNESS)))
         elif key == keys.H:
             self.show_help = not self.show_help
             if self.imgui is None:

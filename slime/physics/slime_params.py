@@ -84,8 +84,8 @@ class SlimeParams:
     grab_rate: float = 40.0  # 1/s: drag_to closes the gap to the target at this rate (critically damped)
     grab_falloff: float = 0.8  # grabbed neighbourhood radius as a fraction of ``radius``
     poke_spread: float = 2.0  # a poke's falloff radius as a fraction of ``radius`` (broad: a round dent)
-    finger_radius: float = 0.3  # the pressing finger, a sphere, as a fraction of ``radius``
-    finger_depth: float = 0.6  # how deep a held press pushes in, as a fraction of ``radius``
+    finger_radius: float = 0.5  # the pressed neighbourhood (Wendland falloff), as a fraction of ``radius``
+    finger_depth: float = 0.8  # how deep a held press pushes in, as a fraction of ``radius``
     finger_speed: float = 2.0  # radii per second the finger moves in while held
     finger_rate: float = 200.0  # 1/s: as grab_rate, for the finger (firmer than the shape, so the dent forms)
     # --- which code computes the forces ---
