@@ -10,17 +10,15 @@ screen that the strip covers exactly the pixels of the triangle list, no bridges
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 import moderngl
 import numpy as np
 
 from slime.paths import SHADERS
 from slime.render.camera import OrbitCamera
+from slime.render.look import SlimeLook
 from slime.render.normals import VertexNormals
 
-# Blend factors for dual-source blending (GL 3.3 core); moderngl has no names for them.
-GL_SRC1_COLOR = 0x88F9
+__all__ = ["OffscreenTarget", "SlimeLook", "SlimeRenderer", "load_program", "shader_source"]
 
 
 def shader_source(filename: str) -> str:
@@ -39,46 +37,54 @@ def load_program(ctx: moderngl.Context, name: str) -> moderngl.Program:
     return ctx.program(vertex_shader=shader_source(f"{name}.vert"), fragment_shader=shader_source(f"{name}.frag"))
 
 
-def _unit(v) -> np.ndarray:
-    v = np.asarray(v, dtype=np.float64)
-    return v / np.linalg.norm(v)
-
-
-@dataclass
-class SlimeLook:
-    """Colours and lights; the defaults make a green-teal jelly on a pale floor."""
-
-    absorb: tuple = (4.0, 1.0, 1.7)  # red absorbed most: the floor shows through green-teal
-    deep_color: tuple = (0.06, 0.50, 0.34)
-    glow_color: tuple = (0.50, 1.00, 0.66)
-    shadow_tint: tuple = (0.35, 0.48, 0.42)
-    key_dir: np.ndarray = field(default_factory=lambda: _unit([-0.45, 1.0, 0.55]))
-    fill_dir: np.ndarray = field(default_factory=lambda: _unit([0.6, 0.35, -0.9]))
-    sky_top: tuple = (0.62, 0.76, 0.90)
-    sky_horizon: tuple = (0.93, 0.94, 0.93)
-    checker_cell: float = 0.4
-    fog_distance: float = 14.0
-
-
 class SlimeRenderer:
+    """Draws the scene into any framebuffer, in three passes:
+
+    1. the sky and floor into a texture of the viewport's size, kept while the camera holds still,
+       and from it into the target (a copy where size and sampling match, else a textured pass);
+    2. the contact shadow, multiplied into its patch of floor;
+    3. the jelly over its front faces, reading the sky-and-floor texture where the refracted ray
+       lands (times the contact shadow there) and absorbing by the thickness of the body under
+       each pixel (see ``SlimeLook`` for the model).
+
+    The thickness comes from the body's bounding ellipsoid, refitted in ``update`` (principal axes
+    of the vertices, radii from their extent): exact for a sphere, thin where the body is
+    squashed, and one quadratic per pixel. A pass over the back faces into a float texture would
+    follow dents too, but costs a frame's worth of float blending on a software rasteriser.
+    """
+
     def __init__(self, ctx: moderngl.Context, triangles, strip, vertex_count: int, *, floor_height: float = 0.0,
                  look: SlimeLook | None = None):
         self.ctx = ctx
-        self.look = look or SlimeLook()
         self.floor_height = float(floor_height)
+        self.shadow_halo = True  # the contact shadow's soft halo (off: a cheaper shadow)
         self.slime_prog = load_program(ctx, "slime")
         self.backdrop_prog = load_program(ctx, "backdrop")
         self._backdrop_vao = ctx.vertex_array(self.backdrop_prog, [])  # a full-screen triangle from gl_VertexID
+        self.present_prog = ctx.program(vertex_shader=shader_source("backdrop.vert"),
+                                        fragment_shader=shader_source("present.frag"))
+        self._present_vao = ctx.vertex_array(self.present_prog, [])
         self.shadow_prog = load_program(ctx, "shadow")
         corners = np.array([[-1, -1], [1, -1], [-1, 1], [1, 1]], dtype="f4")
         self._shadow_vbo = ctx.buffer(corners.tobytes())
         self._shadow_vao = ctx.vertex_array(self.shadow_prog, [(self._shadow_vbo, "2f", "in_xz")])
-        # The backdrop without the shadow, kept while the camera and framebuffer stay the same.
-        self._cache = None  # (key, framebuffer)
+        # The backdrop without the shadow, at the viewport's size, kept while the camera stays.
+        self._cache = None
 
         self._vbo = self._ibo = self._vao = None
         self.set_mesh(triangles, strip, vertex_count)
-        self._set_static_uniforms()
+        self.look = look or SlimeLook()
+
+    @property
+    def look(self) -> SlimeLook:
+        return self._look
+
+    @look.setter
+    def look(self, look: SlimeLook) -> None:
+        """A new look applies from the next frame (the cached backdrop is redrawn with it)."""
+        self._look = look
+        self._set_look_uniforms()
+        self._release_cache()
 
     # --- mesh ---------------------------------------------------------------------------------
     def set_mesh(self, triangles, strip, vertex_count: int) -> None:
@@ -93,14 +99,11 @@ class SlimeRenderer:
         self._vbo = self.ctx.buffer(reserve=self._vertex_data.nbytes, dynamic=True)
         self._ibo = self.ctx.buffer(np.ascontiguousarray(strip, dtype="u4").tobytes())
         self.index_count = len(strip)
-        self._vao = self.ctx.vertex_array(
-            self.slime_prog,
-            [(self._vbo, "3f 3f", "in_position", "in_normal")],
-            index_buffer=self._ibo,
-            index_element_size=4,
-        )
+        self._vao = self.ctx.vertex_array(self.slime_prog, [(self._vbo, "3f 3f", "in_position", "in_normal")],
+                                          index_buffer=self._ibo, index_element_size=4)
         self._shadow = (0.0, 0.0, 1.0, 1.0)
         self._shadow_lift = 0.0
+        self._shadow_depth = 1.0
 
     def update(self, positions: np.ndarray) -> None:
         """Upload this frame's surface: positions, fresh normals, and the shadow's footprint."""
@@ -117,132 +120,199 @@ class SlimeRenderer:
         # The key light comes from above and slightly in front: shift the shadow away from it by
         # the centroid's height, a little (a long hard offset looks wrong on a soft blob).
         height = centre[1] - self.floor_height
-        offset = -self.look.key_dir[[0, 2]] / self.look.key_dir[1] * 0.15 * height
+        key_dir = np.asarray(self.look.key_dir)
+        offset = -key_dir[[0, 2]] / max(key_dir[1], 0.05) * 0.15 * height
         self._shadow = (centre[0] + offset[0], centre[2] + offset[1], half[0] * 1.05, half[2] * 1.05)
         self._shadow_lift = float(lo[1] - self.floor_height)
+        self._shadow_depth = float(np.clip((hi[1] - lo[1]) / max(hi[0] - lo[0], hi[2] - lo[2], 1e-6), 0.0, 1.0))
+        self._fit_ellipsoid(positions, centre)
+
+    def _fit_ellipsoid(self, positions: np.ndarray, centre: np.ndarray) -> None:
+        """The body's bounding ellipsoid for the jelly's thickness: axes along the principal
+        directions of the vertices, centred and sized on their extent along each axis."""
+        offsets = positions - centre
+        _, axes = np.linalg.eigh(offsets.T @ offsets)
+        along = offsets @ axes
+        lo, hi = along.min(axis=0), along.max(axis=0)
+        radii = np.maximum(0.5 * (hi - lo), 1e-4)
+        self.ellipsoid = (centre + axes @ (0.5 * (hi + lo)), axes, radii)
+        # world offset -> unit sphere: diag(1 / radii) @ axes.T; GLSL reads mat3 column-major.
+        inverse = (axes / radii).T
+        self.slime_prog["u_body_center"].value = tuple(self.ellipsoid[0])
+        self.slime_prog["u_body_inverse"].write(np.ascontiguousarray(inverse.T, dtype="f4"))
 
     # --- drawing ------------------------------------------------------------------------------
-    def _set_static_uniforms(self) -> None:
+    def _set_look_uniforms(self) -> None:
         look = self.look
         sp = self.slime_prog
         sp["u_key_dir"].value = tuple(look.key_dir)
         sp["u_fill_dir"].value = tuple(look.fill_dir)
-        sp["u_absorb"].value = look.absorb
-        sp["u_deep_color"].value = look.deep_color
-        sp["u_glow_color"].value = look.glow_color
+        sp["u_absorption"].value = tuple(look.absorption)
+        sp["u_deep_color"].value = tuple(look.deep_color)
+        sp["u_glow_color"].value = tuple(look.glow_color)
+        sp["u_glow"].value = look.glow
+        sp["u_rim"].value = look.rim
+        sp["u_fresnel"].value = look.fresnel
+        sp["u_highlight"].value = look.highlight
+        sp["u_shininess"].value = look.shininess
+        sp["u_ior"].value = look.refraction
+        sp["u_refraction_depth"].value = look.refraction_depth
+        sp["u_behind"].value = 0
         bp = self.backdrop_prog
         bp["u_cell"].value = look.checker_cell
-        bp["u_shadow_tint"].value = look.shadow_tint
-        bp["u_sky_top"].value = look.sky_top
-        bp["u_horizon"].value = look.sky_horizon
+        bp["u_floor_light"].value = tuple(look.floor_light)
+        bp["u_floor_dark"].value = tuple(look.floor_dark)
+        bp["u_sky_top"].value = tuple(look.sky_top)
+        bp["u_horizon"].value = tuple(look.sky_horizon)
         bp["u_fog_distance"].value = look.fog_distance
-        shp = self.shadow_prog
-        shp["u_shadow_tint"].value = look.shadow_tint
-        shp["u_fog_distance"].value = look.fog_distance
+        for prog in (sp, self.shadow_prog):
+            prog["u_shadow_tint"].value = tuple(look.shadow_tint)
+        self.shadow_prog["u_fog_distance"].value = look.fog_distance
 
     def render(self, fbo: moderngl.Framebuffer, camera: OrbitCamera, *, viewport=None, wireframe: bool = False,
                cache_backdrop: bool = False) -> None:
         """Draw the whole scene into ``fbo`` (viewport defaults to the whole framebuffer).
 
-        ``cache_backdrop``: keep the sky and floor in an offscreen framebuffer while the camera
-        does not move, copy it in each frame and multiply only the shadow's patch of floor. On a
-        software rasteriser the full-screen backdrop is most of a frame (11 ms of 17 at 800x600 on
-        llvmpipe) and the copy is 0.2 ms. For offscreen framebuffers; the copy needs the same
-        size and sample count, so a window's own framebuffer draws it directly.
+        ``cache_backdrop``: keep the sky and floor while the camera does not move (else they are
+        redrawn every frame). On a software rasteriser the full-screen backdrop is most of a frame
+        (11 ms of 17 at 800x600 on llvmpipe) and the copy is 0.2 ms.
 
         No depth buffer is needed: the backdrop covers every pixel, and the camera never goes
         below the floor (OrbitCamera keeps its elevation >= 0 above a target over the floor), so
         the floor never hides any of the slime, which always lies above it.
         """
         ctx = self.ctx
-        fbo.use()
-        viewport = viewport or (0, 0, *fbo.size)
-        ctx.viewport = viewport
-        aspect = viewport[2] / max(viewport[3], 1)
+        viewport = tuple(int(v) for v in (viewport or (0, 0, *fbo.size)))
+        size = (max(viewport[2], 1), max(viewport[3], 1))
+        aspect = size[0] / size[1]
         view, proj = camera.gl_matrices(aspect)
         eye = tuple(camera.eye())
+        attachments = getattr(fbo, "color_attachments", ())
+        samples = int(getattr(attachments[0], "samples", 0)) if attachments else -1
+        copyable = samples >= 0 and viewport == (0, 0, *fbo.size)
 
         ctx.disable(moderngl.DEPTH_TEST | moderngl.CULL_FACE | moderngl.BLEND)
         ctx.wireframe = False
-        whole = tuple(viewport) == (0, 0, *fbo.size)
-        if cache_backdrop and whole:
-            self._cached_backdrop(fbo, camera, aspect)
-            fbo.use()
-            ctx.viewport = viewport
-            shp = self.shadow_prog
-            shp["u_view"].write(view)
-            shp["u_proj"].write(proj)
-            shp["u_eye"].value = eye
-            shp["u_floor_height"].value = self.floor_height
-            shp["u_shadow"].value = self._shadow
-            shp["u_shadow_lift"].value = self._shadow_lift
-            ctx.enable(moderngl.BLEND)
-            ctx.blend_func = moderngl.DST_COLOR, moderngl.ZERO
-            self._shadow_vao.render(moderngl.TRIANGLE_STRIP)
-            ctx.disable(moderngl.BLEND)
+        # 1. The backdrop without the shadow: kept in textures while the camera stays.
+        texture, sources = self._backdrop(camera, size, samples if copyable else 0, fresh=not cache_backdrop)
+        # 2. Into the target: a copy where size and sampling match, else a textured pass.
+        if copyable:
+            ctx.copy_framebuffer(fbo, sources[samples])
         else:
-            self._draw_backdrop(camera, aspect, shadow=True)
+            self.present(texture, fbo, viewport)
+        # 3. The contact shadow, multiplied into its patch of floor.
+        fbo.use()
+        ctx.viewport = viewport
+        halo = 1.0 if self.shadow_halo else 0.0
+        shp = self.shadow_prog
+        shp["u_view"].write(view)
+        shp["u_proj"].write(proj)
+        shp["u_eye"].value = eye
+        shp["u_floor_height"].value = self.floor_height
+        for prog in (shp, self.slime_prog):
+            prog["u_shadow"].value = self._shadow
+            prog["u_shadow_lift"].value = self._shadow_lift
+            prog["u_shadow_halo"].value = halo
+            prog["u_shadow_depth"].value = self._shadow_depth
+        ctx.enable(moderngl.BLEND)
+        ctx.blend_func = moderngl.DST_COLOR, moderngl.ZERO
+        self._shadow_vao.render(moderngl.TRIANGLE_STRIP)
+        ctx.blend_func = moderngl.DEFAULT_BLENDING
+        ctx.disable(moderngl.BLEND)
 
+        # 4. The jelly, reading the backdrop texture where its refracted rays land (the texture
+        # was drawn before this frame while the camera holds still, so reading it does not make a
+        # software rasteriser finish this frame's drawing halfway; the shadow it adds itself).
         sp = self.slime_prog
         sp["u_view"].write(view)
         sp["u_proj"].write(proj)
+        sp["u_view_proj"].write((view.astype(np.float64) @ proj.astype(np.float64)).astype("f4"))
         sp["u_eye"].value = eye
+        sp["u_floor_height"].value = self.floor_height
+        sp["u_viewport"].value = tuple(float(v) for v in viewport)
         if wireframe:
             sp["u_wireframe"].value = 1
             ctx.wireframe = True
             self._vao.render(moderngl.TRIANGLE_STRIP)
             ctx.wireframe = False
             return
-
-        # Jelly: the front surface multiplies what is behind by its transmittance and adds its glow.
         sp["u_wireframe"].value = 0
-        ctx.enable(moderngl.BLEND | moderngl.CULL_FACE)
+        texture.use(location=0)
+        ctx.enable(moderngl.CULL_FACE)
         ctx.cull_face = "back"
-        ctx.blend_func = moderngl.ONE, GL_SRC1_COLOR
         try:
             self._vao.render(moderngl.TRIANGLE_STRIP)
         finally:
-            ctx.blend_func = moderngl.DEFAULT_BLENDING
-            ctx.disable(moderngl.BLEND | moderngl.CULL_FACE)
+            ctx.disable(moderngl.CULL_FACE)
 
-    def _draw_backdrop(self, camera: OrbitCamera, aspect: float, *, shadow: bool) -> None:
+    def present(self, texture: moderngl.Texture, fbo: moderngl.Framebuffer, viewport) -> None:
+        """Draw ``texture`` over ``fbo``'s ``viewport`` (a textured full-screen triangle), linearly
+        filtered where the sizes differ: a reduced-scale frame onto a window."""
+        ctx = self.ctx
+        viewport = tuple(int(v) for v in viewport)
+        fbo.use()
+        ctx.viewport = viewport
+        ctx.disable(moderngl.BLEND | moderngl.CULL_FACE | moderngl.DEPTH_TEST)
+        same = tuple(texture.size) == tuple(viewport[2:])
+        texture.filter = (moderngl.NEAREST, moderngl.NEAREST) if same else (moderngl.LINEAR, moderngl.LINEAR)
+        texture.use(location=0)
+        self.present_prog["u_image"].value = 0
+        self.present_prog["u_viewport"].value = tuple(float(v) for v in viewport)
+        self._present_vao.render(moderngl.TRIANGLES, vertices=3)
+        if not same:
+            texture.filter = (moderngl.LINEAR, moderngl.LINEAR)
+
+    def _draw_backdrop(self, camera: OrbitCamera, aspect: float) -> None:
         bp = self.backdrop_prog
         bp["u_inv_view_proj"].write(np.linalg.inv(camera.view_projection(aspect)).astype("f4"))
         bp["u_eye"].value = tuple(camera.eye())
         bp["u_floor_height"].value = self.floor_height
-        bp["u_shadow"].value = self._shadow
-        bp["u_shadow_lift"].value = self._shadow_lift
-        bp["u_shadow_strength"].value = 1.0 if shadow else 0.0
         self._backdrop_vao.render(moderngl.TRIANGLES, vertices=3)
 
-    def _cached_backdrop(self, fbo: moderngl.Framebuffer, camera: OrbitCamera, aspect: float) -> None:
-        samples = fbo.color_attachments[0].samples
-        key = (tuple(fbo.size), samples, tuple(np.round(camera.eye(), 9)), tuple(np.round(camera.target, 9)),
-               camera.fov_y, self.floor_height)
-        if self._cache is None or self._cache[0] != key:
-            if self._cache is None or self._cache[0][:2] != key[:2]:
-                self._release_cache()
-                color = self.ctx.renderbuffer(fbo.size, 4, samples=samples)
-                self._cache = (key, self.ctx.framebuffer(color_attachments=[color]))
-            cache_fbo = self._cache[1]
-            self._cache = (key, cache_fbo)
-            cache_fbo.use()
-            self.ctx.viewport = (0, 0, *fbo.size)
-            self._draw_backdrop(camera, aspect, shadow=False)
-        self.ctx.copy_framebuffer(fbo, self._cache[1])
+    def _backdrop(self, camera: OrbitCamera, size, samples: int, *, fresh: bool):
+        """The backdrop without the shadow at ``size``: (texture, {samples: framebuffer}), a
+        single-sampled texture the jelly reads, and a copy with the target's sampling to copy
+        from; redrawn when the camera, the size or the look changed, or when ``fresh``."""
+        key = (tuple(np.round(camera.eye(), 9)), tuple(np.round(camera.target, 9)), camera.fov_y, self.floor_height)
+        if self._cache is None or self._cache["size"] != tuple(size):
+            self._release_cache()
+            texture = self.ctx.texture(tuple(size), 4)
+            texture.repeat_x = texture.repeat_y = False  # a refracted ray past the edge reads the edge
+            texture.filter = (moderngl.LINEAR, moderngl.LINEAR)
+            self._cache = {"size": tuple(size), "key": None, "texture": texture,
+                           "fbos": {0: self.ctx.framebuffer(color_attachments=[texture])}}
+        cache = self._cache
+        fbos = cache["fbos"]
+        if samples not in fbos:
+            color = self.ctx.renderbuffer(tuple(size), 4, samples=samples)
+            fbos[samples] = self.ctx.framebuffer(color_attachments=[color])
+            cache["key"] = None
+        if fresh or cache["key"] != key:
+            fbos[0].use()
+            self.ctx.viewport = (0, 0, *size)
+            self._draw_backdrop(camera, size[0] / size[1])
+            for n, fbo in fbos.items():
+                if n:
+                    # Multisampled copies are plain copies of the same pixels (every sample alike):
+                    # the backdrop is box-filtered already and needs no multisampling.
+                    self.present(cache["texture"], fbo, (0, 0, *size))
+            cache["key"] = key
+        return cache["texture"], fbos
 
     def _release_cache(self) -> None:
         if self._cache is not None:
-            fbo = self._cache[1]
-            for att in fbo.color_attachments:
-                att.release()
-            fbo.release()
+            for n, fbo in self._cache["fbos"].items():
+                if n:
+                    for att in fbo.color_attachments:
+                        att.release()
+                fbo.release()
+            self._cache["texture"].release()
             self._cache = None
 
     def release(self) -> None:
         self._release_cache()
-        for obj in (self._vao, self._vbo, self._ibo, self._backdrop_vao, self._shadow_vao, self._shadow_vbo,
-                    self.slime_prog, self.backdrop_prog, self.shadow_prog):
+        for obj in (self._vao, self._vbo, self._ibo, self._backdrop_vao, self._present_vao, self._shadow_vao,
+                    self._shadow_vbo, self.slime_prog, self.backdrop_prog, self.present_prog, self.shadow_prog):
             obj.release()
 
 
@@ -257,8 +327,10 @@ class OffscreenTarget:
         self.ctx = ctx
         self.size = (int(size[0]), int(size[1]))
         self.samples = int(samples)
-        # Colour only: the scene needs no depth buffer (see SlimeRenderer.render).
-        self.resolved = ctx.framebuffer(color_attachments=[ctx.renderbuffer(self.size, 4)])
+        # Colour only: the scene needs no depth buffer (see SlimeRenderer.render). The resolved
+        # picture is a texture, so a window can draw it scaled (SlimeRenderer.present).
+        self.texture = ctx.texture(self.size, 4)
+        self.resolved = ctx.framebuffer(color_attachments=[self.texture])
         if self.samples > 0:
             self.draw = ctx.framebuffer(color_attachments=[ctx.renderbuffer(self.size, 4, samples=self.samples)])
         else:
