@@ -63,6 +63,21 @@ def _add_resolution(p: argparse.ArgumentParser) -> None:
                    help="compute the slime's forces with slime/physics/slime_forces.py (edit it to experiment; slower)")
 
 
+def _color(text: str) -> tuple:
+    from slime.render.look import parse_color
+
+    try:
+        return parse_color(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def _add_look(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--color", type=_color, metavar="R,G,B|#RRGGBB",
+                   help="the jelly's colour (each channel 0 to 1, or hex); the rest of the look is "
+                        "SlimeLook in slime/render/look.py")
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="slime", description="A soft-body slime you poke and drag, and 2D mass-spring scenes.")
     parser.add_argument("--version", action="version", version=f"slime {__import__('slime').__version__}")
@@ -70,6 +85,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     demo = sub.add_parser("demo", help="open the slime window (the default command)")
     _add_resolution(demo)
+    _add_look(demo)
     _add_window(demo, "1280x720")
 
     sim = sub.add_parser("simulate", help="simulate headless and write an .npz")
@@ -89,6 +105,7 @@ def build_parser() -> argparse.ArgumentParser:
     render.add_argument("--camera", metavar="AZIMUTH,ELEVATION,DISTANCE", help="orbit camera, degrees and world units")
     render.add_argument("--no-progress", action="store_true", help="no progress bar")
     _add_resolution(render)
+    _add_look(render)
 
     scene = sub.add_parser("scene", help="play a scene in a window (slime: the 3D demo)")
     scene.add_argument("scene", help="a scene name (see 'slime scenes') or a Soda model .json")
@@ -109,7 +126,7 @@ def _cmd_demo(args) -> int:
     from slime.app.demo import run_demo
 
     return run_demo(stacks=args.stacks, slices=args.slices, size=parse_size(args.size), window=args.window,
-                    plain_forces=args.plain_forces)
+                    plain_forces=args.plain_forces, color=args.color)
 
 
 def _cmd_simulate(args) -> int:
@@ -144,10 +161,11 @@ def _cmd_render(args) -> int:
         render_slime(
             output=output, frames=frames, size=size, pokes=pokes, camera=camera,
             stacks=args.stacks, slices=args.slices, progress=not args.no_progress, plain_forces=args.plain_forces,
+            color=args.color,
         )
     else:
-        if args.poke or args.camera or args.stacks or args.slices or args.plain_forces:
-            raise UsageError("--poke, --camera, --stacks, --slices and --plain-forces apply to the slime only")
+        if args.poke or args.camera or args.stacks or args.slices or args.plain_forces or args.color:
+            raise UsageError("--poke, --camera, --stacks, --slices, --plain-forces and --color apply to the slime only")
         from slime.app.render_scene import render_scene
 
         render_scene(args.scene, output=output, frames=args.frames or 120, size=size, progress=not args.no_progress)
@@ -206,7 +224,7 @@ COMMANDS = {
 # Options whose value may start with '-' (a negative size or coordinate): argparse would read
 # "--size -800x600" as two options; "--size=-800x600" it reads as one option and its value, which
 # then gets the option's own one-line complaint.
-_SIGNED_VALUE_OPTIONS = ("--size", "--poke", "--camera", "--ticks", "--frames", "--stacks", "--slices")
+_SIGNED_VALUE_OPTIONS = ("--size", "--poke", "--camera", "--ticks", "--frames", "--stacks", "--slices", "--color")
 _LOOKS_NUMERIC = re.compile(r"^-[\d.]")
 
 

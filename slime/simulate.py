@@ -67,9 +67,12 @@ def parse_size(text: str) -> tuple[int, int]:
         w, h = (int(v) for v in text.lower().split("x"))
     except ValueError:
         raise UsageError(f"malformed --size {text!r}: expected WxH, e.g. 800x600") from None
-    if not (1 <= w <= 8192 and 1 <= h <= 8192):
-        raise UsageError(f"--size {text!r} out of range: each side must be 1..8192")
-    return w, h
+    from slime.app.render_common import check_size
+
+    try:
+        return check_size((w, h))
+    except ValueError as exc:
+        raise UsageError(f"--size {text!r} out of range: {exc}") from None
 
 
 def parse_camera(text: str) -> tuple[float, float, float]:
@@ -77,8 +80,12 @@ def parse_camera(text: str) -> tuple[float, float, float]:
     az, el, dist = _floats(text, "--camera", 3)
     if dist <= 0:
         raise UsageError(f"--camera distance must be positive, got {dist}")
-    if not -89.9 <= el <= 89.9:
-        raise UsageError(f"--camera elevation must be within -89.9..89.9 degrees, got {el}")
+    from slime.render.camera import ELEVATION_RANGE
+
+    low, high = ELEVATION_RANGE
+    if not low <= el <= high:
+        raise UsageError(f"--camera elevation must be from {low:g} to {high:g} degrees (the camera stays above "
+                         f"the floor), got {el:g}")
     return az, el, dist
 
 

@@ -153,20 +153,18 @@ def parse_color(text: str) -> tuple:
 
 
 def _color(value, name: str) -> tuple:
-    if isinstance(value, str):
-        text = value.strip()
-        match = _HEX.match(text)
-        if match and (text.startswith("#") or "," not in text):
-            digits = match.group(1)
-            return tuple(int(digits[i:i + 2], 16) / 255.0 for i in (0, 2, 4))
-        parts = text.split(",")
-        if len(parts) != 3:
-            raise ValueError(f"{name} {value!r} is not a colour: give R,G,B (each 0 to 1, e.g. 0.2,0.8,0.4) or #rrggbb")
-        try:
-            value = [float(p) for p in parts]
-        except ValueError:
-            raise ValueError(f"{name} {value!r} is not a colour: give R,G,B (each 0 to 1, e.g. 0.2,0.8,0.4) or #rrggbb") from None
-    return _triple(value, name, 0.0, 1.0)
+    if not isinstance(value, str):
+        return _triple(value, name, 0.0, 1.0)
+    text = value.strip()
+    match = _HEX.match(text)
+    if match and (text.startswith("#") or "," not in text):
+        digits = match.group(1)
+        return tuple(int(digits[i:i + 2], 16) / 255.0 for i in (0, 2, 4))
+    try:
+        return _triple(text.split(","), name, 0.0, 1.0)
+    except ValueError:
+        raise ValueError(f"{name} {value!r} is not a colour: give R,G,B (each 0 to 1, e.g. 0.2,0.8,0.4) "
+                         "or #rrggbb") from None
 
 
 def _triple(value, name: str, low: float, high: float) -> tuple:
