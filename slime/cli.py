@@ -115,8 +115,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     bench = sub.add_parser("bench", help="run the benchmarks (physics by default)")
     bench.add_argument("--render", action="store_true", help="run the headless render benchmark instead")
+    bench.add_argument("--window", action="store_true",
+                       help="run the slime window's frame rate at 1280x720, adapting and pinned (a display or Xvfb)")
     bench.add_argument("--all", action="store_true", help="run physics and render benchmarks")
-    bench.add_argument("--only", help="comma-separated modules: step, grid2d, dainty, render")
+    bench.add_argument("--only", help="comma-separated modules: step, grid2d, dainty, render, window")
     bench.add_argument("--json", action="store_true", help="one JSON object per line instead of a table")
     bench.add_argument("--quick", action="store_true", help="fewer repetitions (a smoke run)")
     return parser
@@ -199,13 +201,14 @@ def _cmd_bench(args) -> int:
 
     if args.only:
         names = [n.strip() for n in args.only.split(",") if n.strip()]
-        unknown = sorted(set(names) - set(bench.PHYSICS + bench.RENDER))
+        known = bench.PHYSICS + bench.RENDER + bench.WINDOW
+        unknown = sorted(set(names) - set(known))
         if unknown:
-            raise UsageError(f"unknown benchmark {', '.join(unknown)}; choose from {', '.join(bench.PHYSICS + bench.RENDER)}")
+            raise UsageError(f"unknown benchmark {', '.join(unknown)}; choose from {', '.join(known)}")
     elif args.all:
         names = bench.PHYSICS + bench.RENDER
-    elif args.render:
-        names = bench.RENDER
+    elif args.render or args.window:
+        names = (bench.RENDER if args.render else []) + (bench.WINDOW if args.window else [])
     else:
         names = bench.PHYSICS
     return bench.main(names, as_json=args.json, quick=args.quick)

@@ -2,9 +2,9 @@
 
 import pytest
 
-from slime.app.quality import LEVELS, MAX_PROBE_WAIT, PROBE_WAIT, WINDOW_FRAMES, QualityController
+from slime.app.quality import LEVELS, MAX_PROBE_WAIT, PROBE_WAIT, WINDOW_SECONDS, QualityController
 
-SLOW, FAST, VSYNC = 1 / 30, 1 / 200, 1 / 60
+SLOW, FAST, VSYNC = 1 / 50, 1 / 200, 1 / 60  # SLOW misses the budget, by less than twice
 
 
 def feed(q: QualityController, seconds: float, duration: float) -> list[int]:
@@ -18,12 +18,20 @@ def feed(q: QualityController, seconds: float, duration: float) -> list[int]:
 
 def test_steps_down_on_slow_frames_one_level_per_window():
     q = QualityController()
-    seen = feed(q, SLOW, WINDOW_FRAMES * SLOW * 0.99)
+    seen = feed(q, SLOW, WINDOW_SECONDS - 2 * SLOW)
     assert set(seen) == {0}  # not before a whole window of slow frames
-    q.frame(SLOW)
+    feed(q, SLOW, 3 * SLOW)
     assert q.index == 1
     feed(q, SLOW, 10.0)
     assert q.index == len(LEVELS) - 1 and q.level.scale < 1.0 and q.level.samples == 0
+
+
+def test_very_slow_frames_step_down_two_levels_within_half_a_second():
+    q = QualityController()
+    feed(q, 1 / 10, 0.45)
+    assert q.index == 0
+    feed(q, 1 / 10, 0.1)
+    assert q.index == 2
 
 
 def test_steps_back_up_on_fast_frames_after_the_wait():

@@ -102,6 +102,7 @@ class DemoWindow(mglw.WindowConfig):
         self.gravity = np.asarray(self.body.params.gravity, dtype=np.float64).copy()
         self.gravity_on = bool(np.any(self.gravity))
         self.jelly_color = list(look.deep_color)  # the panel's one-colour picker (see SlimeLook.with_color)
+        self.look_open = False  # the panel's look section starts folded
 
         quality = getattr(argv, "quality", "adaptive") or "adaptive"
         self.quality = QualityController(pinned=None if quality == "adaptive" else LEVEL_NAMES.index(quality))
@@ -174,24 +175,23 @@ class DemoWindow(mglw.WindowConfig):
             self.wnd.close()
 
     def _draw_scene(self) -> None:
-        """The scene at the quality level's sampling and scale: straight into the window at full
-        scale without multisampling, else offscreen and then scaled onto the window."""
+        """The scene at the quality level's sampling and scale, drawn offscreen (on llvmpipe a
+        window's own framebuffer is slower to draw into than a texture: one copy out is cheaper)
+        and then copied, or scaled, onto the window."""
         level = self.quality.level
         self.renderer.shadow_halo = level.shadow_halo
         width, height = (int(v) for v in self.wnd.buffer_size)
         keep_camera_outside(self.camera, self.body)
-        if level.samples == 0 and level.scale == 1.0:
-            self._release_target()
-            self.renderer.render(self.wnd.fbo, self.camera, viewport=(0, 0, width, height),
-                                 wireframe=self.wireframe, cache_backdrop=True)
-            return
         size = (max(1, round(width * level.scale)), max(1, round(height * level.scale)))
         if self._target is None or (self._target.size, self._target.samples) != (size, level.samples):
             self._release_target()
             self._target = OffscreenTarget(self.ctx, size, samples=level.samples)
         self.renderer.render(self._target.draw, self.camera, wireframe=self.wireframe, cache_backdrop=True)
-        self._target.resolve()
-        self.renderer.present(self._target.texture, self.wnd.fbo, (0, 0, width, height))
+        resolved = self._target.resolve()
+        if size == (width, height):
+            self.ctx.copy_framebuffer(self.wnd.fbo, resolved)
+        else:
+            self.renderer.present(self._target.texture, self.wnd.fbo, (0, 0, width, height))
         self.wnd.use()
 
     def _release_target(self) -> None:
@@ -228,7 +228,7 @@ class DemoWindow(mglw.WindowConfig):
 
     def shown_gravity(self) -> float:
         """The gravity the panel shows: the one in force (0 while G has it off), m/s^2 downward."""
-        return float(-np.asarray(self.body.params.gravity, dtype=np.float64)[1])
+        return float(-np.asarray(self.body.params.gravity, dtype=np.float64)[1]) + 0.0  # + 0.0: never "-0.00"
 
     def _set_look(self, **changes) -> None:
         try:
@@ -279,6 +279,7 @@ class DemoWindow(mglw.WindowConfig):
         changed, value = imgui.checkbox("plain forces (slime_forces.py)", bool(p.plain_forces))
         if changed:
             self._set(plain_forces=value)
+        imgui.set_next_item_open(self.look_open, imgui.Cond_.once)
         if imgui.collapsing_header("look (SlimeLook)"):
             self._draw_look_widgets(imgui)
         imgui.pop_item_width()

@@ -7,8 +7,9 @@ back up when there is room again, as games do with dynamic resolution.
 that fraction of the window's size and scaled up) and whether the contact shadow keeps its soft
 halo.
 
-Hysteresis: it steps down after a window of frames whose mean misses the budget by more than
-``DOWN_MARGIN``; it steps up only after ``probe_wait`` seconds at a level whose frames meet the
+Hysteresis: it steps down after a window of frames (WINDOW_FRAMES or WINDOW_SECONDS) whose mean
+misses the budget by more than ``DOWN_MARGIN`` (two levels at once where it takes over twice the
+budget); it steps up only after ``probe_wait`` seconds at a level whose frames meet the
 budget, and when a step up misses at once the wait before the next try doubles (up to
 ``MAX_PROBE_WAIT``), so a machine on the edge does not flicker between two levels. With vsync a
 frame that fits the budget reads as the budget itself, so the headroom cannot be seen; trying the
@@ -38,7 +39,9 @@ LEVELS = (
 LEVEL_NAMES = tuple(level.name for level in LEVELS)
 
 TARGET_FPS = 60.0
-WINDOW_FRAMES = 30  # frames averaged before a decision (half a second at 60 FPS)
+WINDOW_FRAMES = 30  # frames averaged before a decision (half a second at 60 FPS)...
+WINDOW_SECONDS = 0.5  # ...or fewer where they take longer than this (at least MIN_WINDOW_FRAMES)
+MIN_WINDOW_FRAMES = 5
 DOWN_MARGIN = 1.08  # step down when the mean frame takes 8 % more than the budget (< 55.5 FPS)
 UP_MARGIN = 1.04  # a level "meets the budget" when its mean frame is within 4 % of it (vsync jitter)
 PROBE_WAIT = 2.0  # seconds at a level that meets the budget before trying the one above
@@ -87,15 +90,18 @@ class QualityController:
             return False
         self._times.append(seconds)
         self._at_level += seconds
-        if len(self._times) < self._times.maxlen:
+        total = sum(self._times)
+        if len(self._times) < self._times.maxlen and (total < WINDOW_SECONDS or len(self._times) < MIN_WINDOW_FRAMES):
             return False
-        mean = sum(self._times) / len(self._times)
+        mean = total / len(self._times)
         if mean > self.budget * DOWN_MARGIN:
             if self.index == len(self.levels) - 1:
+                self._times.clear()
                 return False
             if self._probing:  # the level above did not fit: wait longer before the next try
                 self.probe_wait = min(2.0 * self.probe_wait, MAX_PROBE_WAIT)
-            self.index += 1
+            steps = 2 if mean > 2.0 * self.budget else 1
+            self.index = min(self.index + steps, len(self.levels) - 1)
             self._restart()
             return True
         if self._probing and self._at_level >= PROBE_WAIT:
