@@ -11,10 +11,11 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import subprocess
 import sys
 from contextlib import contextmanager
+
+from slime.app.xvfb import private_xvfb
 
 SIZE = (1280, 720)
 
@@ -25,25 +26,8 @@ def display():
     if os.environ.get("DISPLAY"):
         yield os.environ["DISPLAY"]
         return
-    xvfb = shutil.which("Xvfb")
-    if xvfb is None:
-        yield None
-        return
-    read_fd, write_fd = os.pipe()
-    server = subprocess.Popen([xvfb, "-displayfd", str(write_fd), "-screen", "0", "1920x1080x24", "-nolisten", "tcp"],
-                              pass_fds=(write_fd,), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    os.close(write_fd)
-    with os.fdopen(read_fd) as f:
-        number = f.readline().strip()
-    try:
-        yield f":{number}" if number else None
-    finally:
-        server.terminate()
-        try:
-            server.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            server.kill()
-            server.wait(timeout=10)
+    with private_xvfb("1920x1080x24") as name:
+        yield name
 
 
 def _case(name: str, quality: str, seconds: float) -> dict:
