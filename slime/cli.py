@@ -86,6 +86,10 @@ def build_parser() -> argparse.ArgumentParser:
     demo = sub.add_parser("demo", help="open the slime window (the default command)")
     _add_resolution(demo)
     _add_look(demo)
+    from slime.app.quality import LEVEL_NAMES
+
+    demo.add_argument("--quality", default="adaptive", choices=("adaptive", *LEVEL_NAMES),
+                      help="adapt the picture to keep 60 FPS (default), or pin a level (slime/app/quality.py)")
     _add_window(demo, "1280x720")
 
     sim = sub.add_parser("simulate", help="simulate headless and write an .npz")
@@ -128,7 +132,7 @@ def _cmd_demo(args) -> int:
     from slime.app.demo import run_demo
 
     return run_demo(stacks=args.stacks, slices=args.slices, size=parse_size(args.size), window=args.window,
-                    plain_forces=args.plain_forces, color=args.color)
+                    plain_forces=args.plain_forces, color=args.color, quality=args.quality)
 
 
 def _cmd_simulate(args) -> int:

@@ -182,3 +182,12 @@ def test_color_on_the_command_line(tmp_path, capsys):
         err = capsys.readouterr().err
         assert err.count("\n") == 1 and "--color" in err and "R,G,B" in err, err
     assert cli.main(["render", "springs", "--color", "#cc3322", "--output", str(out)]) == 2
+
+
+def test_demo_command_line_takes_quality_and_color(monkeypatch):
+    seen = {}
+    monkeypatch.setattr("slime.app.demo.run_demo", lambda **kw: seen.update(kw) or 0)
+    assert cli.main(["demo", "--quality", "low", "--color", "#33cc66"]) == 0
+    assert seen["quality"] == "low" and np.allclose(seen["color"], (0.2, 0.8, 0.4))
+    with pytest.raises(SystemExit):
+        cli.main(["demo", "--quality", "ultra"])
