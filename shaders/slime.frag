@@ -3,18 +3,15 @@
 // as a texture (u_behind). The values it uses are SlimeLook's (slime/render/look.py), which
 // documents the model; in short, per pixel:
 //   thickness d  = from this front point to where the view ray leaves the body (the body's
-//                  bounding ellipsoid, refitted every frame: a squashed body is thin)
+//                  bounding ellipsoid, refitted every frame: a squashed body is thin); it, the
+//                  landing point and the shadow there come from slime.vert, per vertex
 //   transmitted  = exp(-absorption * d)                       Beer-Lambert
 //   behind       = u_behind where the refracted ray lands     screen-space refraction
 //   colour       = scatter + reflection + highlights + behind * transmitted * (1 - fresnel)
 
 uniform vec3 u_eye;
-uniform mat4 u_view_proj;
 uniform vec4 u_viewport;     // x, y, width, height of the target in pixels (u_behind covers it)
 uniform sampler2D u_behind;  // the sky and floor without the slime and its shadow
-uniform float u_floor_height;
-uniform vec3 u_body_center;  // the body's ellipsoid: centre, and the map from world offsets
-uniform mat3 u_body_inverse; // to the unit sphere (axes' directions and 1 / radii)
 uniform vec3 u_key_dir;      // unit, toward the key light
 uniform vec3 u_fill_dir;     // unit, toward a dim back light that rims the silhouette
 uniform vec3 u_absorption;   // per metre, per channel
@@ -25,16 +22,15 @@ uniform float u_rim;
 uniform float u_fresnel;
 uniform float u_highlight;
 uniform float u_shininess;
-uniform float u_ior;
-uniform float u_refraction_depth;
 uniform int u_wireframe;
 
 in vec3 v_world;
 in vec3 v_normal;
+in float v_thickness;
+in vec4 v_landing;
+in vec3 v_shadow;
 
 out vec4 f_color;
-
-#include "shadow.glsl"
 
 vec3 environment(vec3 r) {
     // What the surface mirrors: sky above, the pale floor below, a bright band near the horizon.
@@ -48,16 +44,9 @@ void main() {
         f_color = vec4(0.05, 0.30, 0.18, 1.0);
         return;
     }
-    vec2 pixel = gl_FragCoord.xy - u_viewport.xy;
     vec3 n = normalize(v_normal);
     vec3 v = normalize(u_eye - v_world);
-
-    // Thickness: the far root of |o + t d| = 1 in the ellipsoid's unit-sphere space, where t is
-    // the world distance along the view ray from this point of the surface.
-    vec3 o = u_body_inverse * (v_world - u_body_center);
-    vec3 d = u_body_inverse * (-v);
-    float a = dot(d, d), b = dot(o, d), c = dot(o, o) - 1.0;
-    float thickness = max((-b + sqrt(max(b * b - a * c, 0.0))) / a, 0.0);
+    float thickness = v_thickness;
     float ndv = clamp(dot(n, v), 0.0, 1.0);
     float key = dot(n, u_key_dir);
     float wrap = clamp((key + 0.6) / 1.6, 0.0, 1.0);  // wrapped diffuse: light bleeds round the jelly
@@ -89,18 +78,9 @@ void main() {
     float spec = u_highlight * exp2(u_shininess * log_key) + 0.11 * u_highlight * exp2(0.1 * u_shininess * log_key)
                + 0.30 * exp2(120.0 * log2(max(dot(n, h_fill), 1e-6)));
 
-    // Refraction: the ray bends at the surface and runs on through the body; the background is read
-    // where that bent ray lands on screen instead of straight behind this pixel.
-    vec3 bent = refract(-v, n, 1.0 / u_ior);
-    vec3 landing = v_world + (-v + (bent + v) * u_refraction_depth) * thickness;
-    vec4 clip = u_view_proj * vec4(landing, 1.0);
-    vec2 uv = pixel / u_viewport.zw;
-    if (clip.w > 1e-4) uv = clip.xy / clip.w * 0.5 + 0.5;
-    vec3 behind = texture(u_behind, uv).rgb;
-    vec3 to_landing = landing - u_eye;  // the floor point that pixel shows gets the contact shadow
-    if (to_landing.y < -1e-4) {
-        behind *= shadow_factor(u_eye.xz + to_landing.xz * ((u_floor_height - u_eye.y) / to_landing.y));
-    }
+    vec2 uv = (gl_FragCoord.xy - u_viewport.xy) / u_viewport.zw;
+    if (v_landing.w > 1e-4) uv = v_landing.xy / v_landing.w * 0.5 + 0.5;
+    vec3 behind = texture(u_behind, uv).rgb * v_shadow;
 
     vec3 reflected = environment(reflect(-v, n));
     f_color = vec4(body * (1.0 - fresnel) + reflected * fresnel + vec3(spec) + behind * transmit * (1.0 - fresnel), 1.0);
