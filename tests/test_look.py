@@ -148,3 +148,18 @@ def test_bad_look_fields_are_one_line_errors(data, word):
     with pytest.raises(ValueError, match=word) as info:
         SlimeLook.from_dict(data)
     assert "\n" not in str(info.value)
+
+
+def test_the_thickness_ellipsoid_holds_the_body_and_follows_its_shape(scene):
+    scene.body.reset()
+    positions = scene.body.positions.copy()
+    floor = float(scene.body.params.floor_height)
+    for squash in (1.0, 0.4):
+        squashed = positions.copy()
+        squashed[:, 1] = floor + squash * (squashed[:, 1] - floor)
+        scene.renderer.update(squashed)
+        centre, axes, radii = scene.renderer.ellipsoid
+        inside = ((squashed - centre) @ axes / radii) ** 2
+        assert inside.sum(axis=1).max() <= 1.0 + 1e-9  # every vertex in (none reads as zero thickness)
+        vertical = abs(axes[1]) @ radii  # the ellipsoid's half height
+        assert vertical == pytest.approx(squash * float(scene.body.params.radius), rel=0.02)

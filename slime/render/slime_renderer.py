@@ -131,15 +131,17 @@ class SlimeRenderer:
         """The body's bounding ellipsoid for the jelly's thickness: axes along the principal
         directions of the vertices, centred on their extent along each axis and sized to hold
         them all."""
-        offsets = positions - centre
-        _, axes = np.linalg.eigh(offsets.T @ offsets)
-        along = offsets @ axes
-        lo, hi = along.min(axis=0), along.max(axis=0)
+        offsets = positions.T - centre[:, None]  # (3, N): numpy is fast along long rows, slow on (N, 3)
+        _, axes = np.linalg.eigh(offsets @ offsets.T)
+        along = axes.T @ offsets
+        lo, hi = along.min(axis=1), along.max(axis=1)
         radii = np.maximum(0.5 * (hi - lo), 1e-4)
         middle = 0.5 * (hi + lo)
         # Grown until every vertex is inside (a flat-bottomed body pokes out of the ellipsoid
         # through its box's faces): a point of the surface outside would read as no thickness.
-        radii *= max(float(np.sqrt((((along - middle) / radii) ** 2).sum(axis=1).max())), 1.0)
+        scaled = (along - middle[:, None]) / radii[:, None]
+        scaled *= scaled
+        radii *= max(float(np.sqrt(scaled.sum(axis=0).max())), 1.0)
         self.ellipsoid = (centre + axes @ middle, axes, radii)
         # world offset -> unit sphere: diag(1 / radii) @ axes.T; GLSL reads mat3 column-major.
         inverse = (axes / radii).T
