@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from slime.app.render_common import ProgressBar, check_output
+from slime.app.render_common import ProgressBar, check_gl_size, check_output
 from slime.render.context import create_headless_context
 from slime.render.draw2d import Renderer2D, View2D
 from slime.render.images import read_rgba, save_gif, save_png
@@ -59,6 +59,7 @@ def render_frames(scene: Scene2D, *, frames: int, size: tuple[int, int], every_f
     """Step ``scene`` ``frames`` times and draw it; returns every frame (RGB) or just the last."""
     ctx = create_headless_context()
     try:
+        check_gl_size(ctx, size)
         painter = SceneFrames(ctx, size)
         bar = ProgressBar(frames, progress)
         images = []
