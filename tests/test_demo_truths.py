@@ -66,6 +66,24 @@ def test_demo_draws_at_every_quality_level(demo):
         assert 0.05 < jelly(img).mean() < 0.6, (level, jelly(img).mean())
 
 
+def test_demo_steps_its_quality_down_on_slow_frames_and_a_pin_holds(demo):
+    """The window's own loop feeds its frame times to the controller (synthetic times here)."""
+    from slime.app.quality import LEVELS
+
+    demo.quality.pin(None)
+    demo.quality.index = 0
+    start = demo.frame_count
+    while demo.frame_count < start + 40:
+        demo.on_render(0.0, 1 / 20)  # 20 FPS: far over the 60 FPS budget
+    assert demo.quality.index == len(LEVELS) - 1
+    assert demo._target.size == (160, 120)  # drawn at half scale
+    demo.quality.pin(0)
+    for _ in range(40):
+        demo.on_render(0.0, 1 / 20)
+    assert demo.quality.index == 0 and demo._target.samples == LEVELS[0].samples
+    demo.quality.pin(None)
+
+
 def test_follow_keeps_a_flying_slime_in_frame_in_height():
     body = SlimeBody(SlimeParams(stacks=10, slices=10, gravity=(0.0, 0.0, 0.0)))
     from slime.app.render_slime import default_camera
