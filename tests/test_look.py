@@ -163,3 +163,16 @@ def test_the_thickness_ellipsoid_holds_the_body_and_follows_its_shape(scene):
         assert inside.sum(axis=1).max() <= 1.0 + 1e-9  # every vertex in (none reads as zero thickness)
         vertical = abs(axes[1]) @ radii  # the ellipsoid's half height
         assert vertical == pytest.approx(squash * float(scene.body.params.radius), rel=0.02)
+
+
+def test_the_backdrop_stays_linearly_filtered_for_the_jelly(ctx):
+    """A multisampled target gets the backdrop through a nearest-filtered copy; the jelly then
+    reads the same texture for refraction, which must be smooth (linear) again."""
+    import moderngl
+
+    s = HeadlessSlime(size=(64, 48), ctx=ctx, samples=4, stacks=8, slices=8)
+    try:
+        s.draw()
+        assert s.renderer._cache["texture"].filter == (moderngl.LINEAR, moderngl.LINEAR)
+    finally:
+        s.release()

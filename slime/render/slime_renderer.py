@@ -261,13 +261,13 @@ class SlimeRenderer:
         ctx.viewport = viewport
         ctx.disable(moderngl.BLEND | moderngl.CULL_FACE | moderngl.DEPTH_TEST)
         same = tuple(texture.size) == tuple(viewport[2:])
+        kept = texture.filter  # the jelly reads the backdrop texture linearly filtered: put it back after
         texture.filter = (moderngl.NEAREST, moderngl.NEAREST) if same else (moderngl.LINEAR, moderngl.LINEAR)
         texture.use(location=0)
         self.present_prog["u_image"].value = 0
         self.present_prog["u_viewport"].value = tuple(float(v) for v in viewport)
         self._present_vao.render(moderngl.TRIANGLES, vertices=3)
-        if not same:
-            texture.filter = (moderngl.LINEAR, moderngl.LINEAR)
+        texture.filter = kept
 
     def _draw_backdrop(self, camera: OrbitCamera, aspect: float) -> None:
         bp = self.backdrop_prog
