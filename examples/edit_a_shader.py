@@ -20,8 +20,8 @@ from slime.app.render_slime import render_slime
 from slime.render.images import save_png
 from slime.render.shader_files import ShaderFolder
 
-ORIGINAL = "vec3 transmit = exp(-u_absorb * "
-EDITED = "vec3 transmit = exp(-u_absorb.bgr * "
+ORIGINAL = "vec3 half_transmit = exp(-u_absorption * "
+EDITED = "vec3 half_transmit = exp(-u_absorption.bgr * "
 
 
 def main(out: Path) -> Path:

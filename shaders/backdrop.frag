@@ -1,18 +1,18 @@
 #version 330
 // Sky and floor in one full-screen pass: each pixel's view ray either meets the floor plane
-// (checkerboard, contact shadow, haze with distance) or goes on into the sky. One pass over the
-// screen instead of two overlapping ones is what a software rasteriser needs most.
+// (checkerboard, haze with distance) or goes on into the sky. Drawn into a texture only when the
+// camera moves (the contact shadow is multiplied in each frame by shadow.frag, and by slime.frag
+// where the floor is seen through the jelly).
 
 uniform mat4 u_inv_view_proj;
 uniform vec3 u_eye;
 uniform float u_floor_height;
 uniform float u_cell;          // checker cell size in world units
-uniform float u_shadow_strength;  // 1: shadow drawn here; 0: left to shadow.frag (cached backdrop)
 uniform vec3 u_sky_top;
 uniform vec3 u_horizon;        // sky at the horizon and the haze the floor fades into
 uniform float u_fog_distance;
-
-#include "shadow.glsl"
+uniform vec3 u_floor_light;
+uniform vec3 u_floor_dark;
 
 in vec2 v_ndc;
 out vec4 f_color;
@@ -37,9 +37,7 @@ void main() {
     vec2 w = fwidth(p) + 1e-4;
     vec2 i = 2.0 * (abs(fract((p - 0.5 * w) * 0.5) - 0.5) - abs(fract((p + 0.5 * w) * 0.5) - 0.5)) / w;
     float checker = 0.5 - 0.5 * i.x * i.y;
-    vec3 color = mix(vec3(0.95, 0.94, 0.91), vec3(0.80, 0.83, 0.86), checker);
-
-    if (u_shadow_strength > 0.0) color *= mix(vec3(1.0), shadow_factor(world.xz), u_shadow_strength);
+    vec3 color = mix(u_floor_light, u_floor_dark, checker);
 
     float haze = 1.0 - exp(-(t * t) / (u_fog_distance * u_fog_distance));
     f_color = vec4(mix(color, u_horizon, haze), 1.0);

@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 import math
 
-from slime.limits import CAMERA_ELEVATION, RESOLUTION, SIZE, span
+from slime.limits import CAMERA_ELEVATION, MAX_PIXELS, RESOLUTION, SIZE, span
 from slime.simulate import Poke
 
 
@@ -83,6 +83,9 @@ def parse_size(text: str) -> tuple[int, int]:
     low, high = SIZE
     if not (low <= w <= high and low <= h <= high):
         raise UsageError(f"--size {text!r} out of range: each side must be from {span(SIZE)}")
+    if w * h > MAX_PIXELS:
+        raise UsageError(f"--size {text!r} is {w * h / 1e6:.1f} megapixels; at most {MAX_PIXELS / 1e6:.1f} "
+                         "(4096x4096) fit in memory")
     return w, h
 
 
@@ -93,5 +96,6 @@ def parse_camera(text: str) -> tuple[float, float, float]:
         raise UsageError(f"--camera distance must be positive, got {dist}")
     low, high = CAMERA_ELEVATION
     if not low <= el <= high:
-        raise UsageError(f"--camera elevation must be from {span(CAMERA_ELEVATION, 'degrees')}, got {el:g}")
+        raise UsageError(f"--camera elevation must be from {span(CAMERA_ELEVATION, 'degrees')} (the camera stays "
+                         f"above the floor), got {el:g}")
     return az, el, dist

@@ -42,6 +42,21 @@ def _add_resolution(p: argparse.ArgumentParser) -> None:
                    help="compute the slime's forces with slime/physics/slime_forces.py (edit it to experiment; slower)")
 
 
+def _color(text: str) -> tuple:
+    from slime.render.look import parse_color
+
+    try:
+        return parse_color(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def _add_look(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--color", type=_color, metavar="R,G,B|#RRGGBB",
+                   help="the jelly's colour (each channel 0 to 1, or hex); the rest of the look is "
+                        "SlimeLook in slime/render/look.py")
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="slime", description="A soft-body slime you poke and drag, and 2D mass-spring scenes.")
     parser.add_argument("--version", action="version", version=f"slime {__import__('slime').__version__}")
@@ -49,6 +64,11 @@ def build_parser() -> argparse.ArgumentParser:
 
     demo = sub.add_parser("demo", help="open the slime window (the default command)")
     _add_resolution(demo)
+    _add_look(demo)
+    from slime.app.quality import LEVEL_NAMES
+
+    demo.add_argument("--quality", default="adaptive", choices=("adaptive", *LEVEL_NAMES),
+                      help="adapt the picture to keep 60 FPS (default), or pin a level (slime/app/quality.py)")
     _add_window(demo, "1280x720")
 
     sim = sub.add_parser("simulate", help="simulate headless and write an .npz")
@@ -71,6 +91,7 @@ def build_parser() -> argparse.ArgumentParser:
     render.add_argument("--no-progress", action="store_true", help="no progress bar")
     _add_resolution(render)
     _add_shaders(render)
+    _add_look(render)
 
     scene = sub.add_parser("scene", help="play a scene in a window (slime: the 3D demo)")
     scene.add_argument("scene", help="a scene name (see 'slime scenes'), a scene file .py, or a Soda model .json")
@@ -86,8 +107,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     bench = sub.add_parser("bench", help="run the benchmarks (physics by default)")
     bench.add_argument("--render", action="store_true", help="run the headless render benchmark instead")
+    bench.add_argument("--window", action="store_true",
+                       help="run the slime window's frame rate at 1280x720, adapting and pinned (a display or Xvfb)")
     bench.add_argument("--all", action="store_true", help="run physics and render benchmarks")
-    bench.add_argument("--only", help="comma-separated modules: step, grid2d, dainty, render")
+    bench.add_argument("--only", help="comma-separated modules: step, grid2d, dainty, render, window")
     bench.add_argument("--json", action="store_true", help="one JSON object per line instead of a table")
     bench.add_argument("--quick", action="store_true", help="fewer repetitions (a smoke run)")
     return parser
@@ -97,7 +120,8 @@ def _cmd_demo(args) -> int:
     from slime.app.demo import run_demo
 
     return run_demo(stacks=args.stacks, slices=args.slices, size=parse_size(args.size), window=args.window,
-                    plain_forces=args.plain_forces, shaders=_shader_folder(args))
+                    plain_forces=args.plain_forces, shaders=_shader_folder(args),
+                    color=args.color, quality=args.quality)
 
 
 def _shader_folder(args):
@@ -144,10 +168,11 @@ def _cmd_render(args) -> int:
             output=output, frames=frames, size=size, pokes=pokes, camera=camera,
             stacks=args.stacks, slices=args.slices, progress=not args.no_progress, plain_forces=args.plain_forces,
             shaders=_shader_folder(args),
+            color=args.color,
         )
     else:
-        if args.poke or args.camera or args.stacks or args.slices or args.plain_forces:
-            raise UsageError("--poke, --camera, --stacks, --slices and --plain-forces apply to the slime only")
+        if args.poke or args.camera or args.stacks or args.slices or args.plain_forces or args.color:
+            raise UsageError("--poke, --camera, --stacks, --slices, --plain-forces and --color apply to the slime only")
         from slime.app.render_scene import render_scene
 
         render_scene(args.scene, output=output, frames=args.frames or 120, size=size, progress=not args.no_progress,
@@ -198,13 +223,14 @@ def _cmd_bench(args) -> int:
 
     if args.only:
         names = [n.strip() for n in args.only.split(",") if n.strip()]
-        unknown = sorted(set(names) - set(bench.PHYSICS + bench.RENDER))
+        known = bench.PHYSICS + bench.RENDER + bench.WINDOW
+        unknown = sorted(set(names) - set(known))
         if unknown:
-            raise UsageError(f"unknown benchmark {', '.join(unknown)}; choose from {', '.join(bench.PHYSICS + bench.RENDER)}")
+            raise UsageError(f"unknown benchmark {', '.join(unknown)}; choose from {', '.join(known)}")
     elif args.all:
         names = bench.PHYSICS + bench.RENDER
-    elif args.render:
-        names = bench.RENDER
+    elif args.render or args.window:
+        names = (bench.RENDER if args.render else []) + (bench.WINDOW if args.window else [])
     else:
         names = bench.PHYSICS
     return bench.main(names, as_json=args.json, quick=args.quick)
@@ -224,7 +250,7 @@ COMMANDS = {
 # Options whose value may start with '-' (a negative size or coordinate): argparse would read
 # "--size -800x600" as two options; "--size=-800x600" it reads as one option and its value, which
 # then gets the option's own one-line complaint.
-_SIGNED_VALUE_OPTIONS = ("--size", "--poke", "--camera", "--ticks", "--frames", "--stacks", "--slices")
+_SIGNED_VALUE_OPTIONS = ("--size", "--poke", "--camera", "--ticks", "--frames", "--stacks", "--slices", "--color")
 _LOOKS_NUMERIC = re.compile(r"^-[\d.]")
 
 

@@ -15,14 +15,17 @@ SUBSTEPS = (1, 1000)  # symplectic Euler substeps per frame
 
 # --- pictures and windows -----------------------------------------------------------------------
 SIZE = (1, 8192)  # pixels per side of a window or a rendered picture: past any screen, short of GL's texture limits
+# Pixels per picture: a 4096x4096 frame. The slime's headless frame holds about 40 bytes a pixel
+# (4x multisampled colour, its resolve, the backdrop texture and its copy, the read-back), so
+# this bounds one render at about 0.7 GB; 8192x8192 would take 3 GB.
+MAX_PIXELS = 4096 * 4096
 
 # --- cameras --------------------------------------------------------------------------------------
-# `slime render --camera`: short of the pole, where the look-at's up vector degenerates; below the
-# horizon is allowed (a view from under the floor).
-CAMERA_ELEVATION = (-89.0, 89.0)  # degrees
-# The windows' mouse orbit: above the floor (the renderer draws the floor without depth, so a view
-# from below would hide the slime) and a little further from the pole.
-ORBIT_ELEVATION = (0.0, 85.0)  # degrees
+# Elevation of every camera, the windows' orbit and `slime render --camera` alike: above the floor
+# (the renderer draws the floor without depth, so a view from below would show the slime floating
+# in sky) and short of the pole, where the look-at's up vector degenerates.
+CAMERA_ELEVATION = (0.0, 85.0)  # degrees
+ORBIT_ELEVATION = CAMERA_ELEVATION
 
 # --- the slime window's panel -----------------------------------------------------------------------
 # Slider ranges; SlimeParams takes any value >= 0. The two stiffnesses' sum stays under SlimeParams'

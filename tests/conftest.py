@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import os
 import shutil
-import subprocess
 
 import pytest
 
+from slime.app.xvfb import private_xvfb
 from slime.render.context import GLUnavailable, create_headless_context
 
 
@@ -45,25 +45,9 @@ def ctx():
 @pytest.fixture
 def xvfb():
     """A private X server for one test; yields its display name (":N")."""
-    xvfb_bin = tool("Xvfb")
+    tool("Xvfb")
     tool("xdotool")
-    read_fd, write_fd = os.pipe()
-    # -displayfd: Xvfb picks a free display itself and writes its number once it accepts clients.
-    server = subprocess.Popen(
-        [xvfb_bin, "-displayfd", str(write_fd), "-screen", "0", "1024x768x24", "-nolisten", "tcp"],
-        pass_fds=(write_fd,), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-    )
-    os.close(write_fd)
-    with os.fdopen(read_fd) as f:
-        number = f.readline().strip()
-    if not number:
-        server.kill()
-        server.wait(timeout=10)
-        missing(f"a working Xvfb (it exited with {server.returncode})")
-    yield f":{number}"
-    server.terminate()
-    try:
-        server.wait(timeout=10)
-    except subprocess.TimeoutExpired:
-        server.kill()
-        server.wait(timeout=10)
+    with private_xvfb() as name:
+        if name is None:
+            missing("a working Xvfb (it exited at start)")
+        yield name

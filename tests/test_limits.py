@@ -41,19 +41,26 @@ class _RecordingImgui:
             return slider
         if name == "checkbox":
             return lambda label, value: (False, value)
+        if name in ("combo", "collapsing_header", "tree_node"):
+            return lambda label, value=False, *rest: (False, value)
         if name.endswith("_"):  # enum namespaces: Cond_, WindowFlags_, SliderFlags_
-            return SimpleNamespace(first_use_ever=0, always_auto_resize=0, logarithmic=0)
+            return SimpleNamespace(first_use_ever=0, always_auto_resize=0, logarithmic=0, once=0, always=0)
         return lambda *args, **kwargs: None
 
 
 def _panel_ranges() -> dict[str, tuple]:
     from slime.app.demo import DemoWindow
+    from slime.app.quality import LEVELS
 
     imgui = _RecordingImgui()
     window = SimpleNamespace(
         panel=SimpleNamespace(imgui=imgui, new_frame=lambda t: None, draw=lambda: None),
         body=SimpleNamespace(params=SlimeParams(), positions=np.zeros((10, 3))),
-        fps=60.0, paused=False, gravity=np.array([0.0, -9.81, 0.0]), show_help=False,
+        fps=60.0, paused=False, gravity=np.array([0.0, -9.81, 0.0]), show_help=False, gravity_on=True,
+        quality=SimpleNamespace(level=LEVELS[0], adaptive=True, index=0), look_open=False,
+        shown_gravity=lambda: 9.81, _draw_look_widgets=lambda imgui: None,
+        wnd=SimpleNamespace(buffer_size=(1280, 720), size=(1280, 720), pixel_ratio=1.0),
+        help_rect=lambda *a, **k: (0, 0, 100, 100),
     )
     DemoWindow._draw_panel(window, 1 / 60)
     return imgui.sliders

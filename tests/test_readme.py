@@ -45,7 +45,7 @@ def test_readme_has_python_examples():
     assert len(python_blocks()) >= 3
 
 
-@pytest.mark.parametrize("index", range(3))
+@pytest.mark.parametrize("index", range(len(python_blocks())))
 def test_readme_python_example_runs(index, tmp_path, monkeypatch):
     code = python_blocks()[index]
     monkeypatch.chdir(tmp_path)

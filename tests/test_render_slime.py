@@ -3,6 +3,8 @@
 In CI (``CI`` set) a missing OpenGL context fails these tests; elsewhere it skips with the reason.
 """
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 from PIL import Image
@@ -99,9 +101,16 @@ def test_image_has_slime_colour_at_the_centroid_and_a_specular_highlight(scene):
 
 
 def test_floor_pattern_shows_through_the_slime(scene):
-    """Pixels of the body in front of light checker cells are lighter than those in front of dark ones."""
+    """Pixels of the body in front of light checker cells are lighter than those in front of dark
+    ones (with refraction off, so the cell seen is the one straight behind; tests/test_look.py
+    checks the bending)."""
     scene.body.reset()
-    img = scene.draw()
+    look = scene.renderer.look
+    scene.renderer.look = replace(look, refraction=1.0)
+    try:
+        img = scene.draw()
+    finally:
+        scene.renderer.look = look
     cam, body = scene.camera, scene.body
     cell = scene.renderer.look.checker_cell
     floor_y = float(body.params.floor_height)

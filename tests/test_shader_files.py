@@ -41,15 +41,15 @@ def line_of(path: Path, fragment: str) -> int:
 
 
 def test_splice_maps_every_line_back_through_include():
-    source = splice(default_folder() / "backdrop.frag")
+    source = splice(default_folder() / "shadow.frag")
     spliced = source.text.splitlines()
     assert not any(line.lstrip().startswith("#include") for line in spliced)
     n = next(i for i, line in enumerate(spliced, 1) if line.startswith("vec3 shadow_factor"))
     glsl = default_folder() / "shadow.glsl"
     assert source.where(n) == f"{_shown(glsl)}:{line_of(glsl, 'vec3 shadow_factor')}"
-    m = next(i for i, line in enumerate(spliced, 1) if "vec3 sky(vec3 dir)" in line)
-    assert source.where(m).endswith(f"backdrop.frag:{line_of(default_folder() / 'backdrop.frag', 'vec3 sky(vec3 dir)')}")
-    assert {p.name for p in source.files} == {"backdrop.frag", "shadow.glsl"}
+    m = next(i for i, line in enumerate(spliced, 1) if "float haze" in line)
+    assert source.where(m).endswith(f"shadow.frag:{line_of(default_folder() / 'shadow.frag', 'float haze')}")
+    assert {p.name for p in source.files} == {"shadow.frag", "shadow.glsl"}
 
 
 def _shown(path: Path) -> str:
@@ -82,8 +82,8 @@ def test_other_drivers_messages_map_too():
 
 
 def test_error_in_an_included_file_names_that_file_and_line(ctx, folder):
-    bad = line_of(folder / "shadow.glsl", "float s = exp")
-    edit(folder / "shadow.glsl", "float s = exp(", "float s = not_declared + exp(")
+    bad = line_of(folder / "shadow.glsl", "float s = 0.55 * exp")
+    edit(folder / "shadow.glsl", "float s = 0.55 * exp(", "float s = not_declared + 0.55 * exp(")
     with pytest.raises(ShaderError) as info:
         ShaderFolder(folder).program(ctx, "shadow")
     lines = info.value.lines
@@ -108,8 +108,7 @@ def test_live_reload_redraws_the_slime_and_a_broken_edit_keeps_the_last_picture(
         assert watch.check() is False  # nothing changed yet
 
         # The jelly painted one solid colour.
-        edit(folder / "slime.frag", "void main() {", "void main() {\n    f_emit = vec4(1.0, 0.0, 1.0, 1.0);\n"
-             "    f_transmit = vec4(0.0);\n    return;")
+        edit(folder / "slime.frag", "void main() {", "void main() {\n    f_color = vec4(1.0, 0.0, 1.0, 1.0);\n    return;")
         assert watch.check() is True and watch.errors == []
         solid = scene.draw()
         assert magenta(solid) > 200, "the edited fragment shader did not reach the screen"
@@ -117,8 +116,8 @@ def test_live_reload_redraws_the_slime_and_a_broken_edit_keeps_the_last_picture(
 
         # A typo: the last good programs keep drawing, the message names the real file and line.
         good = (folder / "slime.frag").read_text()
-        typo_line = line_of(folder / "slime.frag", "float thickness = ndv;")
-        edit(folder / "slime.frag", "float thickness = ndv;", "float thickness = ndv")
+        typo_line = line_of(folder / "slime.frag", "float thickness = v_thickness;")
+        edit(folder / "slime.frag", "float thickness = v_thickness;", "float thickness = v_thickness")
         assert watch.check() is True
         assert np.array_equal(scene.draw(), solid)
         assert watch.errors and all(MESSAGE.match(line) for line in watch.errors), watch.errors
@@ -158,8 +157,8 @@ def test_live_reload_redraws_a_2d_scene(ctx, folder):
 
 
 def test_render_with_a_broken_shader_folder_prints_file_line_messages(folder, tmp_path, capsys):
-    bad = line_of(folder / "shadow.glsl", "float s = exp")
-    edit(folder / "shadow.glsl", "float s = exp(", "float s = nope + exp(")
+    bad = line_of(folder / "shadow.glsl", "float s = 0.55 * exp")
+    edit(folder / "shadow.glsl", "float s = 0.55 * exp(", "float s = nope + 0.55 * exp(")
     status = main(["render", "--shaders", str(folder), "--output", str(tmp_path / "x.png"), "--size", "64x48",
                    "--no-progress"])
     err = capsys.readouterr().err.strip().splitlines()
@@ -209,8 +208,8 @@ def test_demo_window_reloads_on_save_and_on_f5(xvfb, folder, tmp_path):
         window = demo.xdo("search", "--sync", "--name", "^slime$").split()[0]
         demo.xdo("windowfocus", "--sync", window)
         demo.screenshot()  # the window is drawing: its watch has read the files as they were
-        typo_line = line_of(folder / "slime.frag", "float thickness = ndv;")
-        edit(folder / "slime.frag", "float thickness = ndv;", "float thickness = ndv")
+        typo_line = line_of(folder / "slime.frag", "float thickness = v_thickness;")
+        edit(folder / "slime.frag", "float thickness = v_thickness;", "float thickness = v_thickness")
         broken = demo.wait_for(lambda: [ln for ln in demo.lines if re.search(rf"slime\.frag:{typo_line + 1}: error", ln)],
                                "the compiler's message on the terminal")
         assert len(broken) == 1
@@ -218,8 +217,8 @@ def test_demo_window_reloads_on_save_and_on_f5(xvfb, folder, tmp_path):
         demo.xdo("key", "F5")  # tries again: the same message once more
         demo.wait_for(lambda: len([ln for ln in demo.lines if re.search(rf"slime\.frag:{typo_line + 1}: error", ln)]) == 2,
                       "F5's second try")
-        edit(folder / "slime.frag", "float thickness = ndv", "float thickness = ndv;")
-        demo.wait_for(lambda: [ln for ln in demo.lines if ln.startswith("slime: reloaded slime, backdrop, shadow")],
+        edit(folder / "slime.frag", "float thickness = v_thickness", "float thickness = v_thickness;")
+        demo.wait_for(lambda: [ln for ln in demo.lines if ln.startswith("slime: reloaded slime, backdrop, present, shadow")],
                       "the reload after the fix")
         assert not any("Traceback" in ln for ln in demo.lines)
         demo.xdo("key", "Escape")
@@ -316,8 +315,8 @@ def test_error_box_sits_at_the_bottom_and_wraps_to_the_width(ctx):
 def test_demo_with_shaders_that_do_not_compile_exits_2_with_file_lines(ctx, folder, capsys):
     from slime.app.demo import run_demo
 
-    bad = line_of(folder / "slime.frag", "float thickness = ndv;")
-    edit(folder / "slime.frag", "float thickness = ndv;", "float thickness = ndv + nope;")
+    bad = line_of(folder / "slime.frag", "float thickness = v_thickness;")
+    edit(folder / "slime.frag", "float thickness = v_thickness;", "float thickness = v_thickness + nope;")
     assert run_demo(window="headless", size=(160, 120), frames=2, stacks=8, slices=8, shaders=folder) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert any(f"slime.frag:{bad}: error" in line and "nope" in line for line in err), err

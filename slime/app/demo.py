@@ -22,11 +22,13 @@ import numpy as np
 import moderngl_window as mglw
 
 from slime import limits
-from slime.app.render_slime import default_camera, follow, make_body
+from slime.app.quality import LEVEL_NAMES, LEVELS, QualityController
+from slime.app.render_slime import default_camera, follow, keep_camera_outside, make_body
 from slime.app.window_common import (FpsCounter, draw_shader_errors, no_display, open_panel, save_screenshot,
                                      shader_failure, window_failed)
 from slime.render.context import has_display
 from slime.render.images import read_rgba
+from slime.render.look import RANGES, SlimeLook, parse_color
 from slime.render.picking import intersect_plane, pick
 from slime.render.shader_files import ShaderError, ShaderWatch, shader_folder
 from slime.render.slime_renderer import OffscreenTarget, SlimeRenderer
@@ -70,7 +72,7 @@ class DemoWindow(mglw.WindowConfig):
     window_size = (1280, 720)
     aspect_ratio = None  # follow the window; a fixed ratio letterboxes
     resizable = True
-    samples = 4
+    samples = 0  # multisampling is the quality level's (drawn offscreen, see _draw_scene)
     vsync = True
     clear_color = None  # the renderer clears (sky colour)
     log_level = logging.WARNING  # no context banner on every start
@@ -82,6 +84,11 @@ class DemoWindow(mglw.WindowConfig):
         parser.add_argument("--plain-forces", action="store_true", help="forces from slime_forces.py")
         parser.add_argument("--frames", type=int, default=0, help="close after this many frames (0: never)")
         parser.add_argument("--shaders", default=None, help="shader folder (default: the package's)")
+        parser.add_argument("--color", default=None, help="the jelly's colour, R,G,B or #rrggbb")
+        parser.add_argument("--quality", default="adaptive", choices=("adaptive",) + LEVEL_NAMES,
+                            help="adapt the quality to keep 60 FPS, or pin one level")
+        parser.add_argument("--bench-seconds", type=float, default=0.0,
+                            help="measure the frame rate for this long after a warm-up, print it as JSON, and close")
 
     def __init__(self, **kwargs):
         super().__init__(**kwargs)
@@ -91,14 +98,24 @@ class DemoWindow(mglw.WindowConfig):
                               bool(getattr(argv, "plain_forces", False)))
         self.camera = default_camera(self.body)
         self.shaders = shader_folder(getattr(argv, "shaders", None))
+        color = getattr(argv, "color", None)
+        look = SlimeLook().with_color(parse_color(color)) if color else SlimeLook()
         self.renderer = SlimeRenderer(
             self.ctx, self.body.triangles, self.body.strip, len(self.body.positions),
-            floor_height=float(self.body.params.floor_height), shaders=self.shaders,
+            floor_height=float(self.body.params.floor_height), shaders=self.shaders, look=look,
         )
         self.text = TextOverlay(self.ctx, shaders=self.shaders)  # the shader error box
         self.renderer.update(self.body.positions)
         self.gravity = np.asarray(self.body.params.gravity, dtype=np.float64).copy()
         self.gravity_on = bool(np.any(self.gravity))
+        self.jelly_color = list(look.deep_color)  # the panel's one-colour picker (see SlimeLook.with_color)
+        self.look_open = False  # the panel's look section starts folded
+
+        quality = getattr(argv, "quality", "adaptive") or "adaptive"
+        self.quality = QualityController(pinned=None if quality == "adaptive" else LEVEL_NAMES.index(quality))
+        self._target = None  # OffscreenTarget for levels with multisampling or a render scale
+        self.bench_seconds = float(getattr(argv, "bench_seconds", 0.0) or 0.0)
+        self._bench = None  # (start time, frame count at start) once the warm-up is over
 
         self.paused = False
         self.wireframe = False
@@ -168,16 +185,81 @@ class DemoWindow(mglw.WindowConfig):
         self._hold()
         self.shader_watch.check()
         self._advance(frametime)
+        if self.frame_count > 2:  # the first frames carry the window's start-up
+            self.quality.frame(frametime)
         self.renderer.update(self.body.positions)
-        self.renderer.render(self.wnd.fbo, self.camera, viewport=(0, 0, *self.wnd.buffer_size),
-                             wireframe=self.wireframe)
+        self._draw_scene()
         self.fps = self._fps.tick()
         if self.panel is not None:
             self._draw_panel(frametime)
         draw_shader_errors(self.text, self.shader_watch.errors, tuple(self.wnd.buffer_size), self.wnd.pixel_ratio)
         self.frame_count += 1
+        if self.bench_seconds > 0.0:
+            self._bench_tick()
         if self.max_frames and self.frame_count >= self.max_frames:
             self.wnd.close()
+
+    def _draw_scene(self) -> None:
+        """The scene at the quality level's sampling and scale, drawn offscreen (on llvmpipe a
+        window's own framebuffer is slower to draw into than a texture: one copy out is cheaper)
+        and then copied, or scaled, onto the window."""
+        level = self.quality.level
+        self.renderer.shadow_halo = level.shadow_halo
+        width, height = (int(v) for v in self.wnd.buffer_size)
+        keep_camera_outside(self.camera, self.body)
+        size = (max(1, round(width * level.scale)), max(1, round(height * level.scale)))
+        if self._target is None or (self._target.size, self._target.samples) != (size, level.samples):
+            self._release_target()
+            self._target = OffscreenTarget(self.ctx, size, samples=level.samples)
+        self.renderer.render(self._target.draw, self.camera, wireframe=self.wireframe, cache_backdrop=True)
+        resolved = self._target.resolve()
+        if size == (width, height):
+            self.ctx.copy_framebuffer(self.wnd.fbo, resolved)
+        else:
+            self.renderer.present(self._target.texture, self.wnd.fbo, (0, 0, width, height))
+        self.wnd.use()
+
+    def _release_target(self) -> None:
+        if self._target is not None:
+            self._target.release()
+            self._target = None
+
+    def _bench_tick(self) -> None:
+        """``--bench-seconds``: after a warm-up (the quality controller's first decisions), count
+        frames for that long, print one JSON line and close."""
+        import json
+
+        warm_up = 4.0
+        now = time.perf_counter()
+        if self._bench is None:
+            self._bench = (now, self.frame_count, None)
+            return
+        start, _, measure = self._bench
+        if measure is None:
+            if now - start >= warm_up:
+                self._bench = (start, self.frame_count, now)
+            return
+        if now - measure >= self.bench_seconds:
+            frames = self.frame_count - self._bench[1]
+            width, height = (int(v) for v in self.wnd.buffer_size)
+            print(json.dumps({"benchmark": "window", "width": width, "height": height, "fps": frames / (now - measure),
+                              "quality": self.quality.level.name, "adaptive": self.quality.adaptive}), flush=True)
+            self.wnd.close()
+
+    def toggle_gravity(self) -> None:
+        """G: gravity off, or back on at the panel's last value."""
+        self.gravity_on = not self.gravity_on
+        self._set(gravity=tuple(self.gravity) if self.gravity_on else (0.0, 0.0, 0.0))
+
+    def shown_gravity(self) -> float:
+        """The gravity the panel shows: the one in force (0 while G has it off), m/s^2 downward."""
+        return float(-np.asarray(self.body.params.gravity, dtype=np.float64)[1]) + 0.0  # + 0.0: never "-0.00"
+
+    def _set_look(self, **changes) -> None:
+        try:
+            self.renderer.look = SlimeLook.from_dict(changes, base=self.renderer.look)
+        except ValueError as exc:
+            print(f"slime: {exc}", file=sys.stderr)
 
     def _draw_panel(self, frametime: float) -> None:
         imgui = self.panel.imgui
@@ -187,6 +269,14 @@ class DemoWindow(mglw.WindowConfig):
         imgui.begin("slime", None, imgui.WindowFlags_.always_auto_resize)
         imgui.push_item_width(150)  # compact: the window grows to fit the labels beside the sliders
         imgui.text(f"{self.fps:5.1f} FPS   {len(self.body.positions)} vertices" + ("   PAUSED" if self.paused else ""))
+        level = self.quality.level
+        imgui.text(f"quality {level.name}: {level.samples}x MSAA, scale {level.scale:g}"
+                   + ("" if level.shadow_halo else ", hard shadow"))
+        choices = ("adaptive",) + LEVEL_NAMES
+        current = 0 if self.quality.adaptive else 1 + self.quality.index
+        changed, value = imgui.combo("quality", current, choices)
+        if changed:
+            self.quality.pin(None if value == 0 else value - 1)
         changed, value = imgui.slider_float("viscosity", float(p.viscosity), *limits.VISCOSITY, "%.2f")
         if changed:
             self._set(viscosity=value)
@@ -202,11 +292,13 @@ class DemoWindow(mglw.WindowConfig):
                                             "%.0f", imgui.SliderFlags_.logarithmic)
         if changed:
             self._set(shape_stiffness=value)
-        g = float(-self.gravity[1])
-        changed, value = imgui.slider_float("gravity", g, *limits.GRAVITY, "%.2f m/s2")
+        # The gravity in force: 0 while G has it off; moving the slider turns it back on.
+        changed, value = imgui.slider_float("gravity" if self.gravity_on else "gravity (off: G)",
+                                            self.shown_gravity(), *limits.GRAVITY, "%.2f m/s2")
         if changed:
             self.gravity = np.array([0.0, -value, 0.0])
-            self._set(gravity=tuple(self.gravity) if self.gravity_on else (0.0, 0.0, 0.0))
+            self.gravity_on = True
+            self._set(gravity=tuple(self.gravity))
         # Logarithmic: the usual 8..64 get most of the slider; the top of the range is slow to simulate.
         changed, value = imgui.slider_int("stacks", int(p.stacks), *limits.RESOLUTION, "%d", imgui.SliderFlags_.logarithmic)
         if changed:
@@ -217,6 +309,9 @@ class DemoWindow(mglw.WindowConfig):
         changed, value = imgui.checkbox("plain forces (slime_forces.py)", bool(p.plain_forces))
         if changed:
             self._set(plain_forces=value)
+        imgui.set_next_item_open(self.look_open, imgui.Cond_.once)
+        if imgui.collapsing_header("look (SlimeLook)"):
+            self._draw_look_widgets(imgui)
         imgui.pop_item_width()
         imgui.text("H: help   R: reset   Space: pause")
         imgui.end()
@@ -244,6 +339,27 @@ class DemoWindow(mglw.WindowConfig):
             self.help_rect = rect
             imgui.end()
         self.panel.draw()
+
+    def _draw_look_widgets(self, imgui) -> None:
+        look = self.renderer.look
+        changed, value = imgui.color_edit3("jelly colour", self.jelly_color)
+        if changed:
+            self.jelly_color = list(value)
+            self.renderer.look = look.with_color(value)
+            return
+        for name, label in (("deep_color", "deep colour"), ("glow_color", "glow colour")):
+            changed, value = imgui.color_edit3(label, list(getattr(look, name)))
+            if changed:
+                self._set_look(**{name: tuple(value)})
+        changed, value = imgui.slider_float3("absorption /m", list(look.absorption), 0.0, 6.0, "%.2f")
+        if changed:
+            self._set_look(absorption=tuple(max(v, 0.0) for v in value))
+        for name, top in (("glow", 2.0), ("refraction", 2.0), ("refraction_depth", 3.0), ("fresnel", 0.2),
+                          ("highlight", 5.0), ("rim", 2.0)):
+            low = RANGES[name][0]
+            changed, value = imgui.slider_float(name.replace("_", " "), float(getattr(look, name)), low, top, "%.2f")
+            if changed:
+                self._set_look(**{name: min(max(value, low), RANGES[name][1])})
 
     def on_resize(self, width: int, height: int) -> None:
         pass  # the viewport and imgui's display size are read from the window every frame
@@ -357,8 +473,7 @@ class DemoWindow(mglw.WindowConfig):
         elif key == keys.W:
             self.wireframe = not self.wireframe
         elif key == keys.G:
-            self.gravity_on = not self.gravity_on
-            self._set(gravity=tuple(self.gravity) if self.gravity_on else (0.0, 0.0, 0.0))
+            self.toggle_gravity()
         elif key in (keys.UP, keys.DOWN):
             # Within the panel's range: no number of presses can step past what the sliders offer.
             factor = 1.25 if key == keys.UP else 1.0 / 1.25
@@ -382,7 +497,7 @@ class DemoWindow(mglw.WindowConfig):
         """Render the scene (no panel) at the framebuffer's size into a PNG named by the time; None
         where the folder cannot take it."""
         size = tuple(self.wnd.buffer_size)
-        target = OffscreenTarget(self.ctx, size, samples=4)
+        target = OffscreenTarget(self.ctx, size, samples=LEVELS[0].samples)
         try:
             self.renderer.render(target.draw, self.camera, wireframe=self.wireframe)
             pixels = read_rgba(target.resolve(), components=3)
@@ -392,14 +507,10 @@ class DemoWindow(mglw.WindowConfig):
         return save_screenshot(pixels, "slime", folder)
 
 
-def run_demo(*, stacks=None, slices=None, size=(1280, 720), window=None, samples=4, frames: int = 0,
-             plain_forces: bool = False, shaders=None) -> int:
-    """Open the demo window and run until it closes; returns an exit status (2: no display, or
-    shaders that do not compile). ``shaders``: a shader folder to draw with (and watch)."""
-    if window != "headless" and not has_display():
-        return no_display("slime demo", "render pictures without one with `slime render`")
-    # Explicit arguments only: moderngl-window would otherwise parse sys.argv (pytest's, the CLI's).
-    args = ["--size", f"{int(size[0])}x{int(size[1])}", "--samples", str(int(samples)), "--frames", str(int(frames))]
+def demo_args(*, stacks=None, slices=None, size=(1280, 720), window=None, frames: int = 0, plain_forces: bool = False,
+              shaders=None, color=None, quality: str = "adaptive", bench_seconds: float = 0.0) -> list[str]:
+    """The demo window's own command line (moderngl-window parses it)."""
+    args = ["--size", f"{int(size[0])}x{int(size[1])}", "--frames", str(int(frames)), "--quality", quality]
     if window:
         args += ["--window", window]
         if window == "headless" and not has_display():
@@ -412,6 +523,23 @@ def run_demo(*, stacks=None, slices=None, size=(1280, 720), window=None, samples
         args += ["--plain-forces"]
     if shaders is not None:
         args += ["--shaders", str(shader_folder(shaders).path)]
+    if color is not None:
+        args += ["--color", color if isinstance(color, str) else ",".join(f"{float(c):.6g}" for c in color)]
+    if bench_seconds:
+        args += ["--bench-seconds", str(float(bench_seconds))]
+    return args
+
+
+def run_demo(*, stacks=None, slices=None, size=(1280, 720), window=None, frames: int = 0, plain_forces: bool = False,
+             shaders=None, color=None, quality: str = "adaptive", bench_seconds: float = 0.0) -> int:
+    """Open the demo window and run until it closes; returns an exit status (2: no display, or
+    shaders that do not compile). ``shaders``: a shader folder to draw with (and watch);
+    ``quality``: "adaptive" or a level name to pin (see slime/app/quality.py)."""
+    if window != "headless" and not has_display():
+        return no_display("slime demo", "render pictures without one with `slime render`")
+    # Explicit arguments only: moderngl-window would otherwise parse sys.argv (pytest's, the CLI's).
+    args = demo_args(stacks=stacks, slices=slices, size=size, window=window, frames=frames, plain_forces=plain_forces,
+                     shaders=shaders, color=color, quality=quality, bench_seconds=bench_seconds)
     try:
         config = mglw.create_window_config_instance(DemoWindow, args=args)
     except ShaderError as exc:

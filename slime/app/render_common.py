@@ -11,17 +11,13 @@ import numpy as np
 from tqdm import tqdm
 
 from slime.fileio import check_output
-from slime.limits import SIZE, span
+from slime.limits import MAX_PIXELS, SIZE, span
 from slime.render.images import OUTPUT_SUFFIXES
 
 
-def check_render_args(output, frames, size) -> tuple[Path, tuple[int, int]]:
-    """``output`` a .png, .gif, .mp4 or .webm that can be written, ``frames`` a whole number >= 1, ``size``
-    whole pixels within limits.SIZE per side; returns (path, (width, height)). Anything else raises a
-    one-line ValueError, so no file is started."""
-    path = check_output(output, OUTPUT_SUFFIXES)
-    if isinstance(frames, bool) or not isinstance(frames, (int, np.integer)) or frames < 1:
-        raise ValueError(f"frames must be a whole number >= 1, got {frames!r}")
+def check_size(size) -> tuple[int, int]:
+    """``size`` as whole (width, height) pixels within limits.SIZE per side and limits.MAX_PIXELS
+    in all, or a one-line ValueError."""
     try:
         width, height = (int(v) for v in size)
     except (TypeError, ValueError):
@@ -29,7 +25,31 @@ def check_render_args(output, frames, size) -> tuple[Path, tuple[int, int]]:
     low, high = SIZE
     if not (low <= width <= high and low <= height <= high) or (width, height) != tuple(size):
         raise ValueError(f"size must be whole pixels from {span(SIZE)} per side, got {size!r}")
-    return path, (width, height)
+    if width * height > MAX_PIXELS:
+        raise ValueError(f"size {width}x{height} is {width * height / 1e6:.1f} megapixels; at most "
+                         f"{MAX_PIXELS / 1e6:.1f} (4096x4096) fit in memory")
+    return width, height
+
+
+def check_gl_size(ctx, size) -> None:
+    """A one-line ValueError where this machine's OpenGL cannot draw a ``size`` picture (above
+    GL_MAX_RENDERBUFFER_SIZE or GL_MAX_TEXTURE_SIZE per side)."""
+    info = ctx.info
+    for name in ("GL_MAX_RENDERBUFFER_SIZE", "GL_MAX_TEXTURE_SIZE"):
+        limit = int(info.get(name) or 0)
+        if limit and max(int(size[0]), int(size[1])) > limit:
+            raise ValueError(f"size {int(size[0])}x{int(size[1])} is larger than this OpenGL allows "
+                             f"({name} = {limit} pixels per side)")
+
+
+def check_render_args(output, frames, size) -> tuple[Path, tuple[int, int]]:
+    """``output`` a .png, .gif, .mp4 or .webm that can be written, ``frames`` a whole number >= 1,
+    ``size`` within ``check_size``'s bounds; returns (path, (width, height)). Anything else raises a
+    one-line ValueError, so no file is started."""
+    path = check_output(output, OUTPUT_SUFFIXES)
+    if isinstance(frames, bool) or not isinstance(frames, (int, np.integer)) or frames < 1:
+        raise ValueError(f"frames must be a whole number >= 1, got {frames!r}")
+    return path, check_size(size)
 
 
 MIN_PROGRESS_FRAMES = 30  # a shorter render is over before a bar would tell anything

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from slime.app.render_common import check_render_args, progress_bar
+from slime.app.render_common import check_gl_size, check_render_args, progress_bar
 from slime.render.context import create_headless_context
 from slime.render.draw2d import Renderer2D, scene_view
 from slime.render.images import open_frames, read_rgba
@@ -64,6 +64,7 @@ def render_frames(scene: Scene2D, sink, *, frames: int, size: tuple[int, int], p
     ``shaders``: the shader folder (default: the package's)."""
     ctx = create_headless_context()
     try:
+        check_gl_size(ctx, size)
         painter = SceneFrames(ctx, size, shaders=shaders)
         with progress_bar(frames, progress) as bar:
             for i in range(frames):

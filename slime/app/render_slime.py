@@ -4,12 +4,13 @@
 from __future__ import annotations
 
 import math
+import sys
 from pathlib import Path
 from typing import Sequence
 
 import numpy as np
 
-from slime.app.render_common import check_render_args, progress_bar
+from slime.app.render_common import check_gl_size, check_render_args, progress_bar
 from slime.limits import CAMERA_ELEVATION, RESOLUTION, span
 from slime.render.camera import OrbitCamera
 from slime.render.context import create_headless_context
@@ -35,13 +36,42 @@ def default_camera(body, view: Sequence[float] | None = None) -> OrbitCamera:
     return cam
 
 
+FOLLOW_HEIGHT_SLACK = 0.35  # radii the body's centre may rise or sink before the camera follows in y
+
+
 def follow(camera: OrbitCamera, body, rate: float = 0.08) -> None:
-    """Ease the camera's target toward the body over the floor (x, z), so a slime that was pushed
-    away stays in view; the height stays put, which keeps the floor steady on screen."""
-    offset = body.centroid()[[0, 2]] - camera.target[[0, 2]]
+    """Ease the camera's target toward the body, so a slime that was pushed away stays in view:
+    over the floor (x, z) always; in height only past a slack of FOLLOW_HEIGHT_SLACK radii around
+    the resting framing (the target sits 0.3 radii under the centre), so a body wobbling on the
+    floor leaves the floor steady on screen while one that flies off (gravity off) stays framed."""
+    radius = float(body.params.radius)
+    centre = body.centroid()
+    offset = centre[[0, 2]] - camera.target[[0, 2]]
     # A dead zone of a millimetre-scale: a camera that holds still keeps the cached backdrop valid.
-    if np.max(np.abs(offset)) > 1e-3 * float(body.params.radius):
+    if np.max(np.abs(offset)) > 1e-3 * radius:
         camera.target[[0, 2]] += rate * offset
+    rise = (centre[1] - 0.3 * radius) - camera.target[1]
+    excess = np.sign(rise) * max(abs(rise) - FOLLOW_HEIGHT_SLACK * radius, 0.0)
+    if abs(excess) > 1e-3 * radius:
+        floor = float(body.params.floor_height)
+        # Eased, but never trailing by more than half a radius: a slime thrown up fast stays in frame.
+        step = rate * excess + np.sign(excess) * max(abs(excess) * (1.0 - rate) - 0.5 * radius, 0.0)
+        camera.target[1] = max(camera.target[1] + step, floor)  # never below the floor
+
+
+def keep_camera_outside(camera: OrbitCamera, body, *, within: float = 1.02, to: float | None = None) -> bool:
+    """Where the camera is closer to the slime's centre than ``within`` times its radius (a
+    ball around its centroid through its farthest vertex), move it out along its orbit to ``to``
+    radii (default: ``within``); True when it moved. Inside, the picture would be all jelly."""
+    positions = body.positions
+    centre = positions.mean(axis=0)
+    radius = float(np.sqrt(((positions - centre) ** 2).sum(axis=1).max()))
+    return camera.keep_outside(centre, within * radius, to_radius=(to if to is not None else within) * radius)
+
+
+# A render's camera closer to the slime's centre than this many radii (its surface a fraction of a
+# radius away, filling the picture) is moved out to where the whole body fits in the view.
+RENDER_CAMERA_WITHIN = 1.5
 
 
 def _check_args(output, frames, size, pokes, camera, stacks, slices) -> tuple[Path, tuple[int, int]]:
@@ -61,7 +91,8 @@ def _check_args(output, frames, size, pokes, camera, stacks, slices) -> tuple[Pa
             raise ValueError(f"camera must be (azimuth_deg, elevation_deg, distance), got {camera!r}") from None
         low, high = CAMERA_ELEVATION
         if not all(math.isfinite(v) for v in (az, el, dist)) or dist <= 0 or not low <= el <= high:
-            raise ValueError(f"camera needs a distance > 0 and an elevation from {span(CAMERA_ELEVATION, 'degrees')}, got {camera!r}")
+            raise ValueError(f"camera needs a distance > 0 and an elevation from {span(CAMERA_ELEVATION, 'degrees')} "
+                             f"(the camera stays above the floor), got {camera!r}")
     low, high = RESOLUTION
     for name, value in (("stacks", stacks), ("slices", slices)):
         if value is None:
@@ -78,22 +109,34 @@ class HeadlessSlime:
     """
 
     def __init__(self, *, size=(800, 600), stacks=None, slices=None, camera=None, samples: int = 4, body=None,
-                 ctx=None, plain_forces: bool = False, shaders=None):
+                 ctx=None, plain_forces: bool = False, shaders=None, look=None):
         from slime.render.slime_renderer import OffscreenTarget, SlimeRenderer
 
         self._owns_ctx = ctx is None
         self.ctx = ctx or create_headless_context()
+        self.size = (int(size[0]), int(size[1]))
+        try:
+            check_gl_size(self.ctx, self.size)
+        except ValueError:
+            if self._owns_ctx:
+                self.ctx.release()
+            raise
         self.body = body if body is not None else make_body(stacks, slices, plain_forces)
         self.camera = default_camera(self.body, camera)
-        self.size = (int(size[0]), int(size[1]))
+        start = self.camera.distance
+        #: Where a requested camera was inside the slime: (asked distance, distance moved out to).
+        fits = 1.0 / math.sin(math.radians(self.camera.fov_y / 2.0))  # radii at which the body fills the height
+        moved = keep_camera_outside(self.camera, self.body, within=RENDER_CAMERA_WITHIN, to=fits)
+        self.camera_moved = (start, self.camera.distance) if moved else None
         self.renderer = SlimeRenderer(
             self.ctx, self.body.triangles, self.body.strip, len(self.body.positions),
-            floor_height=float(self.body.params.floor_height), shaders=shaders,
+            floor_height=float(self.body.params.floor_height), shaders=shaders, look=look,
         )
         self.target = OffscreenTarget(self.ctx, self.size, samples=samples)
 
     def draw(self, *, wireframe: bool = False) -> np.ndarray:
         """Render the body as it is now; (H, W, 3) uint8, top row first."""
+        keep_camera_outside(self.camera, self.body)
         self.renderer.update(self.body.positions)
         self.renderer.render(self.target.draw, self.camera, wireframe=wireframe, cache_backdrop=True)
         # RGBA reads straight from the framebuffer's layout; asking GL for RGB costs ~10x more on llvmpipe.
@@ -112,16 +155,26 @@ class HeadlessSlime:
 
 
 def render_slime(*, output, frames: int = 1, size=(800, 600), pokes=(), camera=None, stacks=None, slices=None,
-                 progress: bool = True, samples: int = 4, plain_forces: bool = False, shaders=None) -> None:
+                 progress: bool = True, samples: int = 4, plain_forces: bool = False, shaders=None,
+                 color=None) -> None:
     """Simulate ``frames`` frames (pokes applied at their tick, before that frame's step) and write
     the last frame (``.png``) or every frame (``.gif``, ``.mp4``, ``.webm``, streamed: memory does not
-    grow with the frame count), atomically. Bad arguments raise ValueError with a one-line
-    message; a missing OpenGL raises ``GLUnavailable``; shaders (from the folder ``shaders``,
-    default the package's) that do not compile raise ``ShaderError``."""
+    grow with the frame count), atomically. ``color``: the jelly's colour (RGB 0..1 or ``#rrggbb``,
+    see SlimeLook.with_color). Bad arguments raise ValueError with a one-line message; a missing
+    OpenGL raises ``GLUnavailable``; shaders (from the folder ``shaders``, default the package's)
+    that do not compile raise ``ShaderError``. A camera inside the slime is moved out along its
+    orbit, with one line on stderr."""
+    from slime.render.look import SlimeLook
+
     pokes = list(pokes or ())
     path, size = _check_args(output, frames, size, pokes, camera, stacks, slices)
+    look = SlimeLook().with_color(color) if color is not None else None
     scene = HeadlessSlime(size=size, stacks=stacks, slices=slices, camera=camera, samples=samples,
-                          plain_forces=plain_forces, shaders=shaders)
+                          plain_forces=plain_forces, shaders=shaders, look=look)
+    if scene.camera_moved is not None:
+        asked, moved = scene.camera_moved
+        print(f"slime render: a camera distance of {asked:g} is inside the slime; moved out to {moved:.2f}",
+              file=sys.stderr)
     try:
         schedule = poke_schedule(pokes)
         with open_frames(path, fps=1.0 / float(scene.body.params.dt)) as sink, \

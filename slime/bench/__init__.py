@@ -14,6 +14,7 @@ from typing import Iterable
 
 PHYSICS = ["step", "grid2d", "dainty"]
 RENDER = ["render"]
+WINDOW = ["window"]  # opens windows (a display, or Xvfb): only when asked for
 
 
 def run_modules(names: Iterable[str], quick: bool = False):

@@ -17,6 +17,10 @@ from pyrr import Matrix44
 from slime.limits import ORBIT_ELEVATION
 
 UP = np.array([0.0, 1.0, 0.0])
+# The orbit's elevation, degrees: never below the horizon (the renderer has no depth buffer and
+# the floor is one-sided: from below it the slime would float in sky) and short of the pole,
+# where look_at's up vector degenerates. Checked here, by the command line and by render_slime.
+ELEVATION_RANGE = ORBIT_ELEVATION  # one home: slime.limits
 
 
 @dataclass
@@ -50,6 +54,24 @@ class OrbitCamera:
     def zoom(self, steps: float) -> None:
         """Positive steps move closer, each by a constant factor (feels even at every distance)."""
         self.distance = float(np.clip(self.distance * 0.9**steps, self.min_distance, self.max_distance))
+
+    def keep_outside(self, centre, radius: float, *, to_radius: float | None = None) -> bool:
+        """Where the eye is inside the sphere (``centre``, ``radius``) by the near plane's
+        margin, move it back along its orbit to ``to_radius`` from the centre (default: to
+        ``radius``); True when it moved."""
+        centre = np.asarray(centre, dtype=np.float64)
+        margin = 2.0 * self.near
+        if np.linalg.norm(self.eye() - centre) >= float(radius) + margin:
+            return False
+        goal = float(to_radius if to_radius is not None else radius) + margin
+        direction = (self.eye() - self.target) / max(self.distance, 1e-12)
+        # |target + t * direction - centre| = goal, the far root.
+        rel = self.target - centre
+        b = float(rel @ direction)
+        c = float(rel @ rel) - goal * goal
+        t = -b + np.sqrt(max(b * b - c, 0.0))
+        self.distance = float(max(t, self.distance))
+        return True
 
     def home(self) -> None:
         self.azimuth, self.elevation, self.distance, target = self._home

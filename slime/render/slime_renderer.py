@@ -10,88 +10,88 @@ screen that the strip covers exactly the pixels of the triangle list, no bridges
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 import moderngl
 import numpy as np
 
 from slime.render.camera import OrbitCamera
+from slime.render.look import SlimeLook
 from slime.render.normals import VertexNormals
 from slime.render.shader_files import set_uniform, shader_folder
 
-# Blend factors for dual-source blending (GL 3.3 core); moderngl has no names for them.
-GL_SRC1_COLOR = 0x88F9
-
-
-def _unit(v) -> np.ndarray:
-    v = np.asarray(v, dtype=np.float64)
-    return v / np.linalg.norm(v)
-
-
-@dataclass
-class SlimeLook:
-    """Colours and lights; the defaults make a green-teal jelly on a pale floor."""
-
-    absorb: tuple = (4.0, 1.0, 1.7)  # red absorbed most: the floor shows through green-teal
-    deep_color: tuple = (0.06, 0.50, 0.34)
-    glow_color: tuple = (0.50, 1.00, 0.66)
-    shadow_tint: tuple = (0.35, 0.48, 0.42)
-    key_dir: np.ndarray = field(default_factory=lambda: _unit([-0.45, 1.0, 0.55]))
-    fill_dir: np.ndarray = field(default_factory=lambda: _unit([0.6, 0.35, -0.9]))
-    sky_top: tuple = (0.62, 0.76, 0.90)
-    sky_horizon: tuple = (0.93, 0.94, 0.93)
-    checker_cell: float = 0.4
-    fog_distance: float = 14.0
+__all__ = ["OffscreenTarget", "SlimeLook", "SlimeRenderer"]
 
 
 class SlimeRenderer:
-    """``shaders``: the folder the programs come from (default: the package's; see
-    slime.render.shader_files). ``use_programs`` swaps in recompiled ones (live shader editing)."""
+    """Draws the scene into any framebuffer, in three passes:
 
-    shader_names = ("slime", "backdrop", "shadow")
+    1. the sky and floor into a texture of the viewport's size, kept while the camera holds still,
+       and from it into the target (a copy where size and sampling match, else a textured pass);
+    2. the contact shadow, multiplied into its patch of floor;
+    3. the jelly over its front faces, reading the sky-and-floor texture where the refracted ray
+       lands (times the contact shadow there) and absorbing by the thickness of the body under
+       each pixel (see ``SlimeLook`` for the model).
+
+    The thickness comes from the body's bounding ellipsoid, refitted in ``update`` (principal axes
+    of the vertices, radii from their extent): exact for a sphere, thin where the body is
+    squashed, and one quadratic per pixel. A pass over the back faces into a float texture would
+    follow dents too, but costs a frame's worth of float blending on a software rasteriser.
+    """
+
+    shader_names = ("slime", "backdrop", "present", "shadow")
 
     def __init__(self, ctx: moderngl.Context, triangles, strip, vertex_count: int, *, floor_height: float = 0.0,
                  look: SlimeLook | None = None, shaders=None):
+        """``shaders``: the folder the programs come from (default: the package's; see
+        slime.render.shader_files); ``use_programs`` swaps in recompiled ones (live shaders)."""
         self.ctx = ctx
-        self.look = look or SlimeLook()
         self.floor_height = float(floor_height)
+        self.shadow_halo = True  # the contact shadow's soft halo (off: a cheaper shadow)
         self.shaders = shader_folder(shaders)
         corners = np.array([[-1, -1], [1, -1], [-1, 1], [1, 1]], dtype="f4")
         self._shadow_vbo = ctx.buffer(corners.tobytes())
-        # The backdrop without the shadow, kept while the camera and framebuffer stay the same.
-        self._cache = None  # (key, framebuffer)
-
-        self.slime_prog = self.backdrop_prog = self.shadow_prog = None
-        self._backdrop_vao = self._shadow_vao = None
+        # The backdrop without the shadow, at the viewport's size, kept while the camera stays.
+        self._cache = None
         self._vbo = self._ibo = self._vao = None
+        self._backdrop_vao = self._present_vao = self._shadow_vao = None
+        self.slime_prog = self.backdrop_prog = self.present_prog = self.shadow_prog = None
+        self._look = look or SlimeLook()
         self.use_programs(self.shaders.programs(ctx, self.shader_names))
         self.set_mesh(triangles, strip, vertex_count)
+        self.look = self._look
 
     def use_programs(self, programs: dict) -> None:
         """Draw with these programs (name -> program) from now on; the old ones are released."""
-        for obj in (self._vao, self._backdrop_vao, self._shadow_vao, self.slime_prog, self.backdrop_prog,
-                    self.shadow_prog):
+        for obj in (self._vao, self._backdrop_vao, self._present_vao, self._shadow_vao, self.slime_prog,
+                    self.backdrop_prog, self.present_prog, self.shadow_prog):
             if obj is not None:
                 obj.release()
-        self.slime_prog, self.backdrop_prog, self.shadow_prog = (programs[n] for n in self.shader_names)
+        self.slime_prog, self.backdrop_prog, self.present_prog, self.shadow_prog = (
+            programs[n] for n in self.shader_names)
+        ctx = self.ctx
+        self._backdrop_vao = ctx.vertex_array(self.backdrop_prog, [])  # a full-screen triangle from gl_VertexID
+        self._present_vao = ctx.vertex_array(self.present_prog, [])
         # skip_errors: an edited shader may stop using an input, and the compiler then drops it.
-        self._backdrop_vao = self.ctx.vertex_array(self.backdrop_prog, [])  # a full-screen triangle from gl_VertexID
-        self._shadow_vao = self.ctx.vertex_array(self.shadow_prog, [(self._shadow_vbo, "2f", "in_xz")],
-                                                 skip_errors=True)
+        self._shadow_vao = ctx.vertex_array(self.shadow_prog, [(self._shadow_vbo, "2f", "in_xz")], skip_errors=True)
         self._vao = None
         if self._vbo is not None:
             self._build_body_vao()
+            self._set_look_uniforms()
         self._release_cache()  # the backdrop may look different now
-        self._set_static_uniforms()
 
     def _build_body_vao(self) -> None:
-        self._vao = self.ctx.vertex_array(
-            self.slime_prog,
-            [(self._vbo, "3f 3f", "in_position", "in_normal")],
-            index_buffer=self._ibo,
-            index_element_size=4,
-            skip_errors=True,
-        )
+        self._vao = self.ctx.vertex_array(self.slime_prog, [(self._vbo, "3f 3f", "in_position", "in_normal")],
+                                          index_buffer=self._ibo, index_element_size=4, skip_errors=True)
+
+    @property
+    def look(self) -> SlimeLook:
+        return self._look
+
+    @look.setter
+    def look(self, look: SlimeLook) -> None:
+        """A new look applies from the next frame (the cached backdrop is redrawn with it)."""
+        self._look = look
+        self._set_look_uniforms()
+        self._release_cache()
 
     # --- mesh ---------------------------------------------------------------------------------
     def set_mesh(self, triangles, strip, vertex_count: int) -> None:
@@ -109,6 +109,7 @@ class SlimeRenderer:
         self._build_body_vao()
         self._shadow = (0.0, 0.0, 1.0, 1.0)
         self._shadow_lift = 0.0
+        self._shadow_depth = 1.0
 
     def update(self, positions: np.ndarray) -> None:
         """Upload this frame's surface: positions, fresh normals, and the shadow's footprint."""
@@ -125,121 +126,206 @@ class SlimeRenderer:
         # The key light comes from above and slightly in front: shift the shadow away from it by
         # the centroid's height, a little (a long hard offset looks wrong on a soft blob).
         height = centre[1] - self.floor_height
-        offset = -self.look.key_dir[[0, 2]] / self.look.key_dir[1] * 0.15 * height
+        key_dir = np.asarray(self.look.key_dir)
+        offset = -key_dir[[0, 2]] / max(key_dir[1], 0.05) * 0.15 * height
         self._shadow = (centre[0] + offset[0], centre[2] + offset[1], half[0] * 1.05, half[2] * 1.05)
         self._shadow_lift = float(lo[1] - self.floor_height)
+        self._shadow_depth = float(np.clip((hi[1] - lo[1]) / max(hi[0] - lo[0], hi[2] - lo[2], 1e-6), 0.0, 1.0))
+        self._fit_ellipsoid(positions, centre)
+
+    def _fit_ellipsoid(self, positions: np.ndarray, centre: np.ndarray) -> None:
+        """The body's bounding ellipsoid for the jelly's thickness: axes along the principal
+        directions of the vertices, centred on their extent along each axis and sized to hold
+        them all."""
+        offsets = positions.T - centre[:, None]  # (3, N): numpy is fast along long rows, slow on (N, 3)
+        _, axes = np.linalg.eigh(offsets @ offsets.T)
+        along = axes.T @ offsets
+        lo, hi = along.min(axis=1), along.max(axis=1)
+        radii = np.maximum(0.5 * (hi - lo), 1e-4)
+        middle = 0.5 * (hi + lo)
+        # Grown until every vertex is inside (a flat-bottomed body pokes out of the ellipsoid
+        # through its box's faces): a point of the surface outside would read as no thickness.
+        scaled = (along - middle[:, None]) / radii[:, None]
+        scaled *= scaled
+        radii *= max(float(np.sqrt(scaled.sum(axis=0).max())), 1.0)
+        self.ellipsoid = (centre + axes @ middle, axes, radii)
+        # world offset -> unit sphere: diag(1 / radii) @ axes.T; GLSL reads mat3 column-major.
+        inverse = (axes / radii).T
+        set_uniform(self.slime_prog, "u_body_center", tuple(self.ellipsoid[0]))
+        set_uniform(self.slime_prog, "u_body_inverse", np.ascontiguousarray(inverse.T, dtype="f4"))
 
     # --- drawing ------------------------------------------------------------------------------
-    def _set_static_uniforms(self) -> None:
+    def _set_look_uniforms(self) -> None:
         look = self.look
-        for program, values in (
-            (self.slime_prog, {"u_key_dir": tuple(look.key_dir), "u_fill_dir": tuple(look.fill_dir),
-                               "u_absorb": look.absorb, "u_deep_color": look.deep_color,
-                               "u_glow_color": look.glow_color}),
-            (self.backdrop_prog, {"u_cell": look.checker_cell, "u_shadow_tint": look.shadow_tint,
-                                  "u_sky_top": look.sky_top, "u_horizon": look.sky_horizon,
-                                  "u_fog_distance": look.fog_distance}),
-            (self.shadow_prog, {"u_shadow_tint": look.shadow_tint, "u_fog_distance": look.fog_distance}),
-        ):
-            for name, value in values.items():
-                set_uniform(program, name, value)
+        sp = self.slime_prog
+        set_uniform(sp, "u_key_dir", tuple(look.key_dir))
+        set_uniform(sp, "u_fill_dir", tuple(look.fill_dir))
+        set_uniform(sp, "u_absorption", tuple(look.absorption))
+        set_uniform(sp, "u_deep_color", tuple(look.deep_color))
+        set_uniform(sp, "u_glow_color", tuple(look.glow_color))
+        set_uniform(sp, "u_glow", look.glow)
+        set_uniform(sp, "u_rim", look.rim)
+        set_uniform(sp, "u_fresnel", look.fresnel)
+        set_uniform(sp, "u_highlight", look.highlight)
+        set_uniform(sp, "u_shininess", look.shininess)
+        set_uniform(sp, "u_ior", look.refraction)
+        set_uniform(sp, "u_refraction_depth", look.refraction_depth)
+        set_uniform(sp, "u_behind", 0)
+        bp = self.backdrop_prog
+        set_uniform(bp, "u_cell", look.checker_cell)
+        set_uniform(bp, "u_floor_light", tuple(look.floor_light))
+        set_uniform(bp, "u_floor_dark", tuple(look.floor_dark))
+        set_uniform(bp, "u_sky_top", tuple(look.sky_top))
+        set_uniform(bp, "u_horizon", tuple(look.sky_horizon))
+        set_uniform(bp, "u_fog_distance", look.fog_distance)
+        for prog in (sp, self.shadow_prog):
+            set_uniform(prog, "u_shadow_tint", tuple(look.shadow_tint))
+        set_uniform(self.shadow_prog, "u_fog_distance", look.fog_distance)
 
     def render(self, fbo: moderngl.Framebuffer, camera: OrbitCamera, *, viewport=None, wireframe: bool = False,
                cache_backdrop: bool = False) -> None:
         """Draw the whole scene into ``fbo`` (viewport defaults to the whole framebuffer).
 
-        ``cache_backdrop``: keep the sky and floor in an offscreen framebuffer while the camera
-        does not move, copy it in each frame and multiply only the shadow's patch of floor. On a
-        software rasteriser the full-screen backdrop is most of a frame (11 ms of 17 at 800x600 on
-        llvmpipe) and the copy is 0.2 ms. For offscreen framebuffers; the copy needs the same
-        size and sample count, so a window's own framebuffer draws it directly.
+        ``cache_backdrop``: keep the sky and floor while the camera does not move (else they are
+        redrawn every frame). On a software rasteriser the full-screen backdrop is most of a frame
+        (11 ms of 17 at 800x600 on llvmpipe) and the copy is 0.2 ms.
 
         No depth buffer is needed: the backdrop covers every pixel, and the camera never goes
         below the floor (OrbitCamera keeps its elevation >= 0 above a target over the floor), so
         the floor never hides any of the slime, which always lies above it.
         """
         ctx = self.ctx
-        fbo.use()
-        viewport = viewport or (0, 0, *fbo.size)
-        ctx.viewport = viewport
-        aspect = viewport[2] / max(viewport[3], 1)
+        viewport = tuple(int(v) for v in (viewport or (0, 0, *fbo.size)))
+        size = (max(viewport[2], 1), max(viewport[3], 1))
+        aspect = size[0] / size[1]
         view, proj = camera.gl_matrices(aspect)
         eye = tuple(camera.eye())
+        attachments = getattr(fbo, "color_attachments", ())
+        samples = int(getattr(attachments[0], "samples", 0)) if attachments else -1
+        copyable = samples >= 0 and viewport == (0, 0, *fbo.size)
 
         ctx.disable(moderngl.DEPTH_TEST | moderngl.CULL_FACE | moderngl.BLEND)
         ctx.wireframe = False
-        whole = tuple(viewport) == (0, 0, *fbo.size)
-        if cache_backdrop and whole:
-            self._cached_backdrop(fbo, camera, aspect)
-            fbo.use()
-            ctx.viewport = viewport
-            for name, value in (("u_view", view), ("u_proj", proj), ("u_eye", eye),
-                                ("u_floor_height", self.floor_height), ("u_shadow", self._shadow),
-                                ("u_shadow_lift", self._shadow_lift)):
-                set_uniform(self.shadow_prog, name, value)
-            ctx.enable(moderngl.BLEND)
-            ctx.blend_func = moderngl.DST_COLOR, moderngl.ZERO
-            self._shadow_vao.render(moderngl.TRIANGLE_STRIP)
-            ctx.disable(moderngl.BLEND)
+        # 1. The backdrop without the shadow: kept in textures while the camera stays.
+        texture, sources = self._backdrop(camera, size, samples if copyable else 0, fresh=not cache_backdrop)
+        # 2. Into the target: a copy where size and sampling match, else a textured pass.
+        if copyable:
+            ctx.copy_framebuffer(fbo, sources[samples])
         else:
-            self._draw_backdrop(camera, aspect, shadow=True)
+            self.present(texture, fbo, viewport)
+        # 3. The contact shadow, multiplied into its patch of floor.
+        fbo.use()
+        ctx.viewport = viewport
+        halo = 1.0 if self.shadow_halo else 0.0
+        shp = self.shadow_prog
+        set_uniform(shp, "u_view", view)
+        set_uniform(shp, "u_proj", proj)
+        set_uniform(shp, "u_eye", eye)
+        set_uniform(shp, "u_floor_height", self.floor_height)
+        for prog in (shp, self.slime_prog):
+            set_uniform(prog, "u_shadow", self._shadow)
+            set_uniform(prog, "u_shadow_lift", self._shadow_lift)
+            set_uniform(prog, "u_shadow_halo", halo)
+            set_uniform(prog, "u_shadow_depth", self._shadow_depth)
+        ctx.enable(moderngl.BLEND)
+        ctx.blend_func = moderngl.DST_COLOR, moderngl.ZERO
+        self._shadow_vao.render(moderngl.TRIANGLE_STRIP)
+        ctx.blend_func = moderngl.DEFAULT_BLENDING
+        ctx.disable(moderngl.BLEND)
 
+        # 4. The jelly, reading the backdrop texture where its refracted rays land (the texture
+        # was drawn before this frame while the camera holds still, so reading it does not make a
+        # software rasteriser finish this frame's drawing halfway; the shadow it adds itself).
         sp = self.slime_prog
-        for name, value in (("u_view", view), ("u_proj", proj), ("u_eye", eye), ("u_wireframe", int(wireframe))):
-            set_uniform(sp, name, value)
+        set_uniform(sp, "u_view", view)
+        set_uniform(sp, "u_proj", proj)
+        set_uniform(sp, "u_view_proj", (view.astype(np.float64) @ proj.astype(np.float64)).astype("f4"))
+        set_uniform(sp, "u_eye", eye)
+        set_uniform(sp, "u_floor_height", self.floor_height)
+        set_uniform(sp, "u_viewport", tuple(float(v) for v in viewport))
         if wireframe:
+            set_uniform(sp, "u_wireframe", 1)
             ctx.wireframe = True
             self._vao.render(moderngl.TRIANGLE_STRIP)
             ctx.wireframe = False
             return
-
-        # Jelly: the front surface multiplies what is behind by its transmittance and adds its glow.
-        ctx.enable(moderngl.BLEND | moderngl.CULL_FACE)
+        set_uniform(sp, "u_wireframe", 0)
+        texture.use(location=0)
+        ctx.enable(moderngl.CULL_FACE)
         ctx.cull_face = "back"
-        ctx.blend_func = moderngl.ONE, GL_SRC1_COLOR
         try:
             self._vao.render(moderngl.TRIANGLE_STRIP)
         finally:
-            ctx.blend_func = moderngl.DEFAULT_BLENDING
-            ctx.disable(moderngl.BLEND | moderngl.CULL_FACE)
+            ctx.disable(moderngl.CULL_FACE)
 
-    def _draw_backdrop(self, camera: OrbitCamera, aspect: float, *, shadow: bool) -> None:
-        for name, value in (
-            ("u_inv_view_proj", np.linalg.inv(camera.view_projection(aspect)).astype("f4")),
-            ("u_eye", tuple(camera.eye())), ("u_floor_height", self.floor_height), ("u_shadow", self._shadow),
-            ("u_shadow_lift", self._shadow_lift), ("u_shadow_strength", 1.0 if shadow else 0.0),
-        ):
-            set_uniform(self.backdrop_prog, name, value)
+    def present(self, texture: moderngl.Texture, fbo: moderngl.Framebuffer, viewport) -> None:
+        """Draw ``texture`` over ``fbo``'s ``viewport`` (a textured full-screen triangle), linearly
+        filtered where the sizes differ: a reduced-scale frame onto a window."""
+        ctx = self.ctx
+        viewport = tuple(int(v) for v in viewport)
+        fbo.use()
+        ctx.viewport = viewport
+        ctx.disable(moderngl.BLEND | moderngl.CULL_FACE | moderngl.DEPTH_TEST)
+        same = tuple(texture.size) == tuple(viewport[2:])
+        kept = texture.filter  # the jelly reads the backdrop texture linearly filtered: put it back after
+        texture.filter = (moderngl.NEAREST, moderngl.NEAREST) if same else (moderngl.LINEAR, moderngl.LINEAR)
+        texture.use(location=0)
+        set_uniform(self.present_prog, "u_image", 0)
+        set_uniform(self.present_prog, "u_viewport", tuple(float(v) for v in viewport))
+        self._present_vao.render(moderngl.TRIANGLES, vertices=3)
+        texture.filter = kept
+
+    def _draw_backdrop(self, camera: OrbitCamera, aspect: float) -> None:
+        bp = self.backdrop_prog
+        set_uniform(bp, "u_inv_view_proj", np.linalg.inv(camera.view_projection(aspect)).astype("f4"))
+        set_uniform(bp, "u_eye", tuple(camera.eye()))
+        set_uniform(bp, "u_floor_height", self.floor_height)
         self._backdrop_vao.render(moderngl.TRIANGLES, vertices=3)
 
-    def _cached_backdrop(self, fbo: moderngl.Framebuffer, camera: OrbitCamera, aspect: float) -> None:
-        samples = fbo.color_attachments[0].samples
-        key = (tuple(fbo.size), samples, tuple(np.round(camera.eye(), 9)), tuple(np.round(camera.target, 9)),
-               camera.fov_y, self.floor_height)
-        if self._cache is None or self._cache[0] != key:
-            if self._cache is None or self._cache[0][:2] != key[:2]:
-                self._release_cache()
-                color = self.ctx.renderbuffer(fbo.size, 4, samples=samples)
-                self._cache = (key, self.ctx.framebuffer(color_attachments=[color]))
-            cache_fbo = self._cache[1]
-            self._cache = (key, cache_fbo)
-            cache_fbo.use()
-            self.ctx.viewport = (0, 0, *fbo.size)
-            self._draw_backdrop(camera, aspect, shadow=False)
-        self.ctx.copy_framebuffer(fbo, self._cache[1])
+    def _backdrop(self, camera: OrbitCamera, size, samples: int, *, fresh: bool):
+        """The backdrop without the shadow at ``size``: (texture, {samples: framebuffer}), a
+        single-sampled texture the jelly reads, and a copy with the target's sampling to copy
+        from; redrawn when the camera, the size or the look changed, or when ``fresh``."""
+        key = (tuple(np.round(camera.eye(), 9)), tuple(np.round(camera.target, 9)), camera.fov_y, self.floor_height)
+        if self._cache is None or self._cache["size"] != tuple(size):
+            self._release_cache()
+            texture = self.ctx.texture(tuple(size), 4)
+            texture.repeat_x = texture.repeat_y = False  # a refracted ray past the edge reads the edge
+            texture.filter = (moderngl.LINEAR, moderngl.LINEAR)
+            self._cache = {"size": tuple(size), "key": None, "texture": texture,
+                           "fbos": {0: self.ctx.framebuffer(color_attachments=[texture])}}
+        cache = self._cache
+        fbos = cache["fbos"]
+        if samples not in fbos:
+            color = self.ctx.renderbuffer(tuple(size), 4, samples=samples)
+            fbos[samples] = self.ctx.framebuffer(color_attachments=[color])
+            cache["key"] = None
+        if fresh or cache["key"] != key:
+            fbos[0].use()
+            self.ctx.viewport = (0, 0, *size)
+            self._draw_backdrop(camera, size[0] / size[1])
+            for n, fbo in fbos.items():
+                if n:
+                    # Multisampled copies are plain copies of the same pixels (every sample alike):
+                    # the backdrop is box-filtered already and needs no multisampling.
+                    self.present(cache["texture"], fbo, (0, 0, *size))
+            cache["key"] = key
+        return cache["texture"], fbos
 
     def _release_cache(self) -> None:
         if self._cache is not None:
-            fbo = self._cache[1]
-            for att in fbo.color_attachments:
-                att.release()
-            fbo.release()
+            for n, fbo in self._cache["fbos"].items():
+                if n:
+                    for att in fbo.color_attachments:
+                        att.release()
+                fbo.release()
+            self._cache["texture"].release()
             self._cache = None
 
     def release(self) -> None:
         self._release_cache()
-        for obj in (self._vao, self._vbo, self._ibo, self._backdrop_vao, self._shadow_vao, self._shadow_vbo,
-                    self.slime_prog, self.backdrop_prog, self.shadow_prog):
+        for obj in (self._vao, self._vbo, self._ibo, self._backdrop_vao, self._present_vao, self._shadow_vao,
+                    self._shadow_vbo, self.slime_prog, self.backdrop_prog, self.present_prog, self.shadow_prog):
             obj.release()
 
 
@@ -254,8 +340,10 @@ class OffscreenTarget:
         self.ctx = ctx
         self.size = (int(size[0]), int(size[1]))
         self.samples = int(samples)
-        # Colour only: the scene needs no depth buffer (see SlimeRenderer.render).
-        self.resolved = ctx.framebuffer(color_attachments=[ctx.renderbuffer(self.size, 4)])
+        # Colour only: the scene needs no depth buffer (see SlimeRenderer.render). The resolved
+        # picture is a texture, so a window can draw it scaled (SlimeRenderer.present).
+        self.texture = ctx.texture(self.size, 4)
+        self.resolved = ctx.framebuffer(color_attachments=[self.texture])
         if self.samples > 0:
             self.draw = ctx.framebuffer(color_attachments=[ctx.renderbuffer(self.size, 4, samples=self.samples)])
         else:

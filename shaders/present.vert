@@ -1,0 +1,2 @@
+// The present pass draws the same full-screen triangle as the backdrop.
+#include "backdrop.vert"
