@@ -15,6 +15,7 @@ from typing import Iterable
 PHYSICS = ["step", "grid2d", "dainty"]
 RENDER = ["render"]
 WINDOW = ["window"]  # opens windows (a display, or Xvfb): only when asked for
+FUZZ = ["fuzz"]  # the long robustness run (minutes): only when asked for
 
 
 def run_modules(names: Iterable[str], quick: bool = False):

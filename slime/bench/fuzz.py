@@ -1,0 +1,96 @@
+"""`slime bench --only fuzz`: the long robustness run (the tests run a short one).
+
+Random sequences of everything the slime window and the Python API allow (S pressed many times,
+pokes of any size up to the largest finite force, grabs dragged far and thrown, presses held and
+let go, stiffness and tension sliders at their ends), at resolutions across the panel's range;
+after each sequence the body is left alone for 3 s and then must have come back: volume within
+1 %, no triangle inverted, and once settled every vertex within 10 % of its rest distance from
+the centroid. One row per resolution: trials, failures and the worst figures seen.
+"""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+
+from slime import limits
+from slime.physics.slime_body import MAX_SPIKE, SlimeBody, SlimeParams
+from slime.physics.surface_checks import inverted_triangles, radial_error
+
+LARGEST_FORCE = 1.0e308  # any finite force is accepted; the body clamps the kick to max_speed
+
+
+def frames(body: SlimeBody, seconds: float) -> None:
+    for _ in range(int(round(seconds / body.params.dt))):
+        body.step()
+
+
+def abuse(body: SlimeBody, rng: np.random.Generator, actions: int) -> None:
+    """``actions`` random inputs, each followed by a few frames (sometimes none)."""
+    for _ in range(actions):
+        action = rng.integers(6)
+        if action == 0:
+            for _ in range(int(rng.integers(1, 11))):  # S pressed up to 10 times in one frame
+                body.spike(float(rng.uniform(0.0, MAX_SPIKE)), seed=int(rng.integers(1 << 30)))
+        elif action == 1:
+            point = body.centroid() + rng.normal(size=3) * 3.0
+            body.poke(point, rng.normal(size=3) * 10.0 ** rng.uniform(0, 300))
+        elif action == 2:
+            body.grab(body.centroid() + rng.normal(size=3))
+            for _ in range(int(rng.integers(1, 30))):
+                body.drag_to(body.centroid() + rng.normal(size=3) * 20.0 * body.params.radius)
+                body.step()
+            body.release(velocity=rng.uniform(-100.0, 100.0, size=3))
+        elif action == 3:
+            body.press(body.centroid() + rng.normal(size=3), rng.normal(size=3))
+            for _ in range(int(rng.integers(1, 60))):
+                body.step()
+            body.unpress()
+        elif action == 4:  # a slider at one end of its range, or in between
+            name, span = [("volume_stiffness", limits.VOLUME_STIFFNESS), ("shape_stiffness", limits.SHAPE_STIFFNESS),
+                          ("surface_tension", limits.SURFACE_TENSION), ("viscosity", limits.VISCOSITY)][rng.integers(4)]
+            body.set_params(**{name: float(rng.choice([span[0], span[1], rng.uniform(*span)]))})
+        for _ in range(int(rng.integers(0, 12))):
+            body.step()
+
+
+def came_back(body: SlimeBody, settle_seconds: float = 10.0) -> dict:
+    """The figures after the inputs stop: volume error and inverted triangles 3 s later, then the
+    radial error once settled (kinetic energy under 1 mJ, at most ``settle_seconds`` more)."""
+    frames(body, 3.0)
+    finite = bool(np.isfinite(body.positions).all() and np.isfinite(body.velocities).all())
+    volume_error = abs(body.volume() / body.ideal_volume - 1.0) if finite else float("inf")
+    inverted = inverted_triangles(body.positions, body.triangles, body.rest_offsets, body.orientation())
+    waited = 0.0
+    while waited < settle_seconds and body.kinetic_energy() >= 1e-3:
+        frames(body, 1.0)
+        waited += 1.0
+    radial = radial_error(body.positions, body.centroid(), body.rest_offsets)
+    ok = finite and volume_error < 0.01 and inverted == 0 and radial < 0.10
+    return {"ok": ok, "volume_error": volume_error, "inverted": inverted, "radial_error": radial}
+
+
+def run(quick: bool = False) -> list[dict]:
+    rows = []
+    trials = 3 if quick else 12
+    for resolution in (8, 16, 32, 64, 128):
+        rng = np.random.default_rng(resolution)
+        failures, worst_volume, worst_radial, worst_inverted = 0, 0.0, 0.0, 0
+        start = time.perf_counter()
+        for _ in range(trials):
+            body = SlimeBody(SlimeParams(stacks=resolution, slices=resolution))
+            abuse(body, rng, int(rng.integers(5, 15)))
+            # The sliders back to their defaults, as a user would before judging the shape.
+            defaults = SlimeParams()
+            body.set_params(volume_stiffness=defaults.volume_stiffness, shape_stiffness=defaults.shape_stiffness,
+                            surface_tension=defaults.surface_tension, viscosity=defaults.viscosity)
+            result = came_back(body)
+            failures += not result["ok"]
+            worst_volume = max(worst_volume, result["volume_error"])
+            worst_radial = max(worst_radial, result["radial_error"])
+            worst_inverted = max(worst_inverted, result["inverted"])
+        rows.append({"benchmark": "fuzz", "stacks": resolution, "slices": resolution, "trials": trials,
+                     "failures": failures, "worst_volume_error": worst_volume, "worst_radial_error": worst_radial,
+                     "worst_inverted": worst_inverted, "seconds": time.perf_counter() - start})
+    return rows
