@@ -1,4 +1,4 @@
-"""Seed 004's box world: landing, walls, exact time of impact (no tunnelling), inverse-mass push-out, jumping."""
+"""The box game's box world: landing, walls, exact time of impact (no tunnelling), inverse-mass push-out, jumping."""
 
 import numpy as np
 import pytest
@@ -11,7 +11,7 @@ INF = np.inf
 
 
 def seed_world(player_min=(300.0, 0.0), player_velocity=(0.0, 0.0)) -> BoxWorld:
-    """The seed's level exactly: player, floor, floating floor, two walls."""
+    """The box game's level exactly: player, floor, floating floor, two walls."""
     mins = [player_min, (0, 460), (220, 360), (200, 340), (420, 340)]
     sizes = [(20, 20), (640, 20), (200, 20), (20, 40), (20, 40)]
     boxes = Boxes.create(mins, sizes, velocities=[player_velocity] + [(0, 0)] * 4, mass=[1, INF, INF, INF, INF])
@@ -203,12 +203,12 @@ def test_walking_right_on_the_floating_floor_collects_its_coin():
 def test_every_coin_is_within_a_jump_of_a_platform():
     # A jump lifts the player's top by v^2 / 2g above its standing height; a coin is reachable if it
     # hangs over some platform's top no higher than that (plus the player's own height).
-    from slime.scenes.boxes import COIN_RADIUS, COINS, EXTRA_LEVEL, PLAYER_SIZE, SEED_LEVEL
+    from slime.scenes.boxes import COIN_RADIUS, COINS, EXTRA_LEVEL, PLAYER_SIZE, BOX_GAME_LEVEL
 
     rise = JUMP_SPEED**2 / (2 * GRAVITY)
     for cx, cy in COINS:
         assert any(
             x - PLAYER_SIZE[0] <= cx <= x + w + PLAYER_SIZE[0]
             and top - PLAYER_SIZE[1] - rise - COIN_RADIUS <= cy <= top
-            for x, top, w, _ in SEED_LEVEL + EXTRA_LEVEL
+            for x, top, w, _ in BOX_GAME_LEVEL + EXTRA_LEVEL
         ), (cx, cy)

@@ -1,4 +1,4 @@
-"""Seed 003's impulse-as-force contacts: the seed's test tables as cases, conservation laws, the
+"""The spring_mass module's impulse-as-force contacts: the spring_mass module's test tables as cases, conservation laws, the
 neighbour search against brute force, and the floor-sink fix."""
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ def pair_state(p1, p2):
     return x, v, np.array([1.0 / m1, 1.0 / m2]), np.array([e1, e2]), np.array([r1, r2], dtype=float)
 
 
-# Seed 003's table for the impact between two points: (pos, vel, radius, mass, restitution) each.
+# The spring_mass module's table for the impact between two points: (pos, vel, radius, mass, restitution) each.
 POINT_CASES = [
     (((0, 0), (5, 0), 20, 10, 1.0), ((20, 0), (-5, 0), 20, 10, 1.0), True),
     (((0, 0), (5, 0), 20, 15, 0.2), ((20, 0), (-5, 0), 20, 30, 0.8), True),
@@ -59,7 +59,7 @@ def test_impact_between_points_seed_table(p1, p2, impact):
     np.testing.assert_allclose(m[0] * v1 + m[1] * v2, m[0] * v[0] + m[1] * v[1], atol=1e-12)
 
 
-# Seed 003's table for the impact by a fixed wall. The seed's normals point INTO the wall; the
+# The spring_mass module's table for the impact by a fixed wall. The spring_mass module's normals point INTO the wall; the
 # engine's planes point into the free side, so each is negated here.
 PLANE_CASES = [
     (((600, 200), (5, 3), 20, 10, 1.0), (1, 0), (600, 0), (-5, 3), True),

@@ -1,4 +1,4 @@
-"""Soda model files: the seed's format and OpenConstructor's export in, the seed's format out,
+"""Soda model files: Soda Constructor's format and OpenConstructor's export in, Soda Constructor's format out,
 and one clear ModelError line for every kind of broken file."""
 
 from __future__ import annotations
@@ -111,7 +111,7 @@ def test_open_constructor_gravity_direction_and_wave_mode(tmp_path):
 
 def test_spring_defaults_and_duplicates_follow_the_seed(tmp_path):
     data = copy.deepcopy(SEED_DICT)
-    del data["springs"][0]["rest_length"]  # the seed's Spring takes the current distance
+    del data["springs"][0]["rest_length"]  # Soda Constructor's Spring takes the current distance
     data["springs"][1]["amplitude"] = None  # and no muscle
     data["springs"].append({"node_a": 0, "node_b": 9, "rest_length": 9.0})  # 9-0 exists: dropped
     model = load_model(_write(tmp_path, data))
@@ -137,7 +137,7 @@ def test_save_then_load_gives_the_same_model_and_the_same_future(tmp_path):
         again.tick()
     np.testing.assert_array_equal(model.locations, again.locations)
     data = json.loads(path.read_text())
-    assert set(SEED_DICT) <= set(data)  # the seed's format, every key of it
+    assert set(SEED_DICT) <= set(data)  # Soda Constructor's format, every key of it
     assert data["nodes"][0].keys() == SEED_DICT["nodes"][0].keys()
     assert data["springs"][0].keys() == SEED_DICT["springs"][0].keys()
 
@@ -264,7 +264,7 @@ def broken_model_files(draw):
         path = draw(st.sampled_from(_NUMBER_PATHS))
         wrong = draw(_WRONG_TYPES)
         if wrong is None and path[-1] in ("rest_length", "phase"):
-            wrong = "0.5"  # null is the seed's "use the default" there, so not broken
+            wrong = "0.5"  # null is Soda Constructor's "use the default" there, so not broken
         _set(data, path, wrong)
     elif kind == "non-finite":
         value = draw(st.sampled_from([math.nan, math.inf, -math.inf]))

@@ -1,13 +1,13 @@
-"""The Soda tick (slime/physics/soda.py) against seed 000's Model.tick.
+"""The Soda tick (slime/physics/soda.py) against Soda Constructor's Model.tick.
 
 Two references:
 
-- ``tests/data/soda_*_ruby.json`` were produced by running seed 000's own Ruby Node / Spring /
+- ``tests/data/soda_*_ruby.json`` were produced by running Soda Constructor's own Ruby Node / Spring /
   Model classes (ruby 3.1.2, with a minimal 2D vector class written for the purpose; neither
   file is in this repository) on ``assets/dainty_walker.json`` (600 ticks, positions every 10)
   and ``tests/data/soda_two_walls_model.json`` (200 ticks, every 2), calling
-  ``Model#tick(1.0 / 60)`` as the seed's window does.
-- ``ReferenceModel`` below: a plain-Python, object-per-mass restatement of the seed's rules,
+  ``Model#tick(1.0 / 60)`` as Soda Constructor's window does.
+- ``ReferenceModel`` below: a plain-Python, object-per-mass restatement of Soda Constructor's rules,
   written for these tests, slow but obvious.
 """
 
@@ -28,7 +28,7 @@ DATA = Path(__file__).parent / "data"
 TWO_WALLS = DATA / "soda_two_walls_model.json"
 
 
-# --- a plain-Python reference of the seed's semantics ----------------------------------------
+# --- a plain-Python reference of Soda Constructor's semantics ----------------------------------------
 
 
 class RefMass:
@@ -118,7 +118,7 @@ def _walls(name: str) -> int:
     return {"unknown": WALL_UNKNOWN, "left": WALL_LEFT, "right": WALL_RIGHT}[name]
 
 
-# --- against the seed's own Ruby code -------------------------------------------------------
+# --- against Soda Constructor's own Ruby code -------------------------------------------------------
 
 
 @pytest.mark.parametrize(
@@ -231,7 +231,7 @@ def test_free_fall_follows_the_lagged_integrator_in_closed_form():
         gravity=(0.0, g), friction=0.0,
     )
     model.tick()
-    n, h = 100, soda.SEED_DT / 10
+    n, h = 100, soda.SODA_DT / 10
     expected = y0 + n * v0 * h + (n - 1) * a0 * h * h + g * h * h * (n - 1) * (n - 2) / 2
     assert model.locations[0, 1] == pytest.approx(expected, abs=1e-12)
     assert model.velocities[0, 1] == pytest.approx(v0 + a0 * h + (n - 1) * g * h, abs=1e-12)
@@ -332,7 +332,7 @@ def test_floor_and_walls_keep_every_mass_in_the_box():
 
 
 def test_dainty_walker_walks():
-    """From the seed's start it strides right about 0.4 m per 100 ticks until the right wall."""
+    """From Soda Constructor's start it strides right about 0.4 m per 100 ticks until the right wall."""
     model = load_model(DAINTY_WALKER)
     start = model.centroid()
     for _ in range(300):

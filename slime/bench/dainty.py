@@ -1,4 +1,4 @@
-"""Dainty Walker: 600 seed ticks (60 000 substeps) of the Soda tick, against a bincount variant.
+"""Dainty Walker: 600 Soda Constructor ticks (60 000 substeps) of the Soda tick, against a bincount variant.
 
 The Soda substep is tiny (10 masses, 22 springs), so per-call numpy overhead is the whole cost.
 The reference row runs the same substep with the engine's general path (gather the spring ends
@@ -16,7 +16,7 @@ from slime.physics import soda
 from slime.physics.scatter import scatter_add
 
 
-def _bincount_tick(model: soda.SodaModel, dt: float = soda.SEED_DT) -> None:
+def _bincount_tick(model: soda.SodaModel, dt: float = soda.SODA_DT) -> None:
     """The same tick with gather + np.bincount spring forces (no walls hit by the walker here)."""
     model.wave_phase += model.wave_speed * model.wave_direction
     x, v, s = model.particles.positions, model.particles.velocities, model.springs
@@ -82,7 +82,7 @@ def run(quick: bool = False) -> list[dict]:
             "seconds": reference_seconds,
             "variant": "gather + bincount",
             "us_per_substep": 1e6 * reference_seconds / substeps,
-            # Both run the seed's semantics; they differ only in rounding order.
+            # Both run Soda Constructor's semantics; they differ only in rounding order.
             "max_position_difference": float(np.abs(final - reference_final).max()),
         },
     ]

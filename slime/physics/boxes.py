@@ -1,16 +1,16 @@
-"""Axis-aligned boxes that do not rotate (seed 004's box world), as structure-of-arrays.
+"""Axis-aligned boxes that do not rotate (the box game's box world), as structure-of-arrays.
 
 A box is its min corner ``positions`` (N, 2) and its ``sizes`` (N, 2); with y down (pixel
-coordinates, as the seed) the min corner is the top-left. ``inv_mass`` 0 marks a static box of
+coordinates, as the box game) the min corner is the top-left. ``inv_mass`` 0 marks a static box of
 infinite mass (floors, walls): it never moves, and every formula uses inverse masses so the
-infinite mass needs no special case (the seed turns m = inf into 1/m for the same reason).
+infinite mass needs no special case (the box game turns m = inf into 1/m for the same reason).
 
-One step (:meth:`BoxWorld.step`) does what the seed does, exactly instead of by small increments:
+One step (:meth:`BoxWorld.step`) does what the box game does, exactly instead of by small increments:
 
 1. gravity into the velocity of every dynamic box;
 2. sweep every dynamic box against every static box (all pairs as (D, S) arrays): the time of
    impact is solved per axis from the entry and exit times of the slabs (swept AABB), so a box
-   moves to the earliest impact, its velocity along the contact normal is removed (the seed's
+   moves to the earliest impact, its velocity along the contact normal is removed (the box game's
    "stop"), and it goes on for the rest of the step; a few events per step at most, since every
    event zeroes one velocity axis. Because the impact time is solved, not searched, a box cannot
    pass through a wall or platform however fast it moves or however thin the wall is;
@@ -169,7 +169,7 @@ def push_apart(
     np.maximum.at(up, who, np.maximum(moves, 0.0))
     np.minimum.at(down, who, np.minimum(moves, 0.0))
     positions += up + down
-    # The seed's "stop": cancel the normal velocity, but only where it still points into the
+    # The box game's "stop": cancel the normal velocity, but only where it still points into the
     # contact (a box already leaving, e.g. jumping off, keeps its speed).
     stop_normal(velocities, inv_mass, i, normal, into=True)
     stop_normal(velocities, inv_mass, j, -normal, into=True)
@@ -188,7 +188,7 @@ def stop_normal(velocities: np.ndarray, inv_mass: np.ndarray, who: np.ndarray, n
 class BoxWorld:
     boxes: Boxes
     gravity: np.ndarray = field(default_factory=lambda: np.zeros(2))
-    dt: float = 1.0  # the seed moves by v once per frame: one frame is one unit of time
+    dt: float = 1.0  # the box game moves by v once per frame: one frame is one unit of time
     max_events: int = 4  # impacts per box per step; two already stop it on both axes
     push_passes: int = 2  # push-out passes; the second fixes what the first pushed into a static
     time: float = 0.0
@@ -258,7 +258,7 @@ class BoxWorld:
                 vn = np.einsum("ij,ij->i", vel[k], normal)
                 vel[k] -= vn[:, None] * normal
                 self.grounded[dynamic[k]] |= normal @ down > 0.5
-                # The seed advances the rest of the step after the impact; the last event allowed
+                # The box game advances the rest of the step after the impact; the last event allowed
                 # keeps the box at its impact point instead, so it cannot run on into anything.
                 remaining[k] = 0.0 if event == self.max_events - 1 else remaining[k] * (1.0 - t[k])
             b.positions[dynamic] = pos

@@ -1,6 +1,6 @@
-"""Contact impulses applied as forces (seed 003's CollisionResolver and Boundary), vectorised.
+"""Contact impulses applied as forces (the spring_mass module's CollisionResolver and Boundary), vectorised.
 
-Seed 003 resolves a contact in one step: it computes the force that, acting for one step ``dt``,
+The spring_mass module resolves a contact in one step: it computes the force that, acting for one step ``dt``,
 changes the velocities exactly as an impact with restitution ``e`` would, and adds it to the
 particles like any other force. Two rules:
 
@@ -14,13 +14,13 @@ particles like any other force. Two rules:
   penetrates (its surface is past the plane) and still moves into it.
 
 Planes here use the engine's convention (:class:`~slime.physics.planes.Planes`: the normal points
-into the free side, the seed's points into the wall); the impact is the same either way.
+into the free side, the spring_mass module's points into the wall); the impact is the same either way.
 
 Pairs are found with a k-d tree (scipy's cKDTree.query_pairs), never an all-pairs loop.
 
-The forces are computed from the velocities at the start of the step, as the seed does, so they
+The forces are computed from the velocities at the start of the step, as the spring_mass module does, so they
 must be added before the integrator runs; gravity and springs added in the same step are not
-cancelled, which is why the seed needs its floor-sink fix (:func:`fix_sinking`).
+cancelled, which is why the spring_mass module needs its floor-sink fix (:func:`fix_sinking`).
 """
 
 from __future__ import annotations
@@ -73,7 +73,7 @@ def impact_forces_between_points(
     """
     gap = positions[j] - positions[i]
     distance = np.sqrt(np.einsum("ij,ij->i", gap, gap))
-    # Coincident centres give no direction: no force (the seed skips them too).
+    # Coincident centres give no direction: no force (the spring_mass module skips them too).
     normal = gap / np.where(distance > 0.0, distance, 1.0)[:, None]
     v1 = np.einsum("ij,ij->i", velocities[i], normal)
     v2 = np.einsum("ij,ij->i", velocities[j], normal)
@@ -122,7 +122,7 @@ def impact_forces_by_plane(
     """Impact force on every particle from one fixed plane (``normal`` into the free side).
 
     Returns ``(force (N, D), hit (N,) bool)``. A particle is hit when its disc crosses the plane
-    (strictly: touching exactly is not a hit, as in the seed) while it moves into the plane.
+    (strictly: touching exactly is not a hit, as in the spring_mass module) while it moves into the plane.
     """
     normal = np.asarray(normal, dtype=np.float64)
     height = (positions - np.asarray(point, dtype=np.float64)) @ normal  # distance on the free side
@@ -165,13 +165,13 @@ def fix_sinking(
     hits: np.ndarray,
     sink_fix: np.ndarray | None = None,
 ) -> None:
-    """Seed 003's floor-sink fix, after integration, in place.
+    """The spring_mass module's floor-sink fix, after integration, in place.
 
     The impact force only reverses the velocity the particle had; gravity and springs acting in
     the same step can still carry it into the floor, and it would sink a little every bounce.
     So a particle that was hit by a plane this step and still moves into it is put back with its
-    surface on the plane (its velocity is left alone, as the seed does). ``sink_fix`` selects
-    the planes this applies to (the seed: the floor only); None means all of them.
+    surface on the plane (its velocity is left alone, as the spring_mass module does). ``sink_fix`` selects
+    the planes this applies to (the spring_mass module: the floor only); None means all of them.
     """
     for k in range(planes.count):
         if sink_fix is not None and not sink_fix[k]:
@@ -187,7 +187,7 @@ def fix_sinking(
 def box_planes(width: float, height: float, y_down: bool = True) -> Planes:
     """The four walls of a ``width`` x ``height`` window (top, bottom, left, right), normals inward.
 
-    With ``y_down`` (pixel coordinates, as seed 003) the floor is the line y = height.
+    With ``y_down`` (pixel coordinates, as the spring_mass module) the floor is the line y = height.
     """
     if y_down:
         normals = [(0.0, 1.0), (0.0, -1.0), (1.0, 0.0), (-1.0, 0.0)]
@@ -198,7 +198,7 @@ def box_planes(width: float, height: float, y_down: bool = True) -> Planes:
     return Planes.create(normals, points, restitution=0.0, friction=0.0)
 
 
-# Which of box_planes' planes is the floor (the seed fixes sinking there only).
+# Which of box_planes' planes is the floor (the spring_mass module fixes sinking there only).
 BOX_FLOOR = np.array([False, True, False, False])
 
 
@@ -317,7 +317,7 @@ def _impact_forces(gap, distance, velocities, inv_mass, restitution, i, j, dt):
 
 
 class PlaneImpactForces:
-    """World force function for seed 003's boundaries, plus the floor-sink fix.
+    """World force function for the spring_mass module's boundaries, plus the floor-sink fix.
 
     Register :meth:`after_integrate` in ``World.after_integrate`` so the fix runs every substep.
 

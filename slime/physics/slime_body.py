@@ -1,4 +1,4 @@
-"""The 3D slime (seed 002's PhysicalSlime, done physically): a UV sphere of point masses held
+"""The 3D slime (the PhysicalSlime C++ program, done physically): a UV sphere of point masses held
 together by three internal forces, each substep (``slime_forces.py`` writes each one plainly as
 its own function; this module computes the same numbers faster, and a test holds them equal;
 ``SlimeParams(plain_forces=True)`` makes the body run on those functions, edits included):
@@ -7,7 +7,7 @@ its own function; this module computes the same numbers faster, and a test holds
    along its area-weighted normal, which is exactly the volume gradient, so the force is the
    gradient of an energy and sums to zero. The volume is the mesh's own, integrated band by band on
    the ring grid (``volume.py``), and the ideal volume is the *rest mesh's* volume, not 4/3 pi r^3
-   (the seed's permanent pressure bias);
+   (the PhysicalSlime program's permanent pressure bias);
 2. shape restoring: each vertex is pulled toward the rest sphere placed at the current centroid and
    turned by the best-fit rotation (shape matching), so the body can roll and tumble;
 3. viscosity: damps velocity relative to the body's own rigid motion (centroid velocity plus
@@ -75,7 +75,7 @@ _CHUNK = 4096  # grid columns per matrix product (4 x 12 x 4096 stays under Open
 
 def wendland(q: np.ndarray) -> np.ndarray:
     """Wendland C2 kernel (1 - q)^4 (4 q + 1) for q < 1, 0 beyond: 1 at the centre, smooth to
-    second order at the edge (no kink where the falloff ends, unlike the seed's linear one)."""
+    second order at the edge (no kink where the falloff ends, unlike the PhysicalSlime program's linear one)."""
     q = np.clip(np.asarray(q, dtype=np.float64), 0.0, 1.0)
     return (1.0 - q) ** 4 * (4.0 * q + 1.0)
 
@@ -604,7 +604,7 @@ class SlimeBody:
         self._grab_target = f["touch"] + f["direction"] * f["depth"]
 
     def spike(self, amount: float = 0.5, seed=None) -> None:
-        """The seed's scatter: every vertex jumps ``amount * radius`` along its own random direction
+        """The PhysicalSlime program's scatter: every vertex jumps ``amount * radius`` along its own random direction
         (uniform on the sphere, from a numpy Generator seeded with ``seed``)."""
         try:
             amount = float(amount)

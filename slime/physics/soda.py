@@ -1,23 +1,23 @@
-"""Soda Constructor's world and its tick (seed 000), as numpy arrays with D = 2.
+"""Soda Constructor's world and its tick, as numpy arrays with D = 2.
 
 A Soda model is point masses (location, velocity, acceleration) joined by springs; springs
 with a non-zero ``amplitude`` are muscles whose rest length breathes with one global wave:
 ``L = L0 * (1 - sin(phase + wave_phase) * amplitude * wave_amplitude)``. The phase offsets
 between muscles, against the floor's friction, are what make a model walk.
 
-``tick`` reproduces the seed's ``Model.tick`` exactly, including its quirks:
+``tick`` reproduces Soda Constructor's ``Model.tick`` exactly, including its quirks:
 
 - the wave phase advances once per tick by ``wave_speed * wave_direction``, before the substeps;
-- each tick is 10 frames x 10 oversampling substeps of ``dt / 10`` (the seed's window ticks with
+- each tick is 10 frames x 10 oversampling substeps of ``dt / 10`` (Soda Constructor's window ticks with
   dt = 1/60, so one tick covers 10/60 s of model time);
 - every mass has unit mass: gravity is added as a force as it is, friction is ``-friction * v``,
   and one ``stiffness`` (Soda's "springiness") serves every spring;
-- the integrator is the seed's: position with the old velocity, velocity with the *previous*
+- the integrator is Soda Constructor's: position with the old velocity, velocity with the *previous*
   substep's force, then the acceleration becomes this substep's force (a one-substep lag);
 - collisions: below the floor (y < 0) a mass is put on it and its velocity scaled by
   (1 - surface_friction, surface_reflection); outside the walls (x < 0 or x > width) it is put
   on the wall and its velocity scaled by (surface_reflection, 1 - surface_friction). Each wall
-  hit whose side differs from the last wall hit flips the wave direction. The seed checks the
+  hit whose side differs from the last wall hit flips the wave direction. Soda Constructor checks the
   masses one after another, so within a substep the hits are taken in mass order: several masses
   on the same wall flip once, and a left hit followed by a right hit flips twice.
 
@@ -41,9 +41,9 @@ from slime.physics.springs import Springs, muscle_rest_length
 FRAMESKIP = 10
 OVERSAMPLING = 10
 SUBSTEPS_PER_TICK = FRAMESKIP * OVERSAMPLING
-SEED_DT = 1.0 / 60.0  # what the seed's window passes to Model.tick every frame
+SODA_DT = 1.0 / 60.0  # what Soda Constructor's window passes to Model.tick every frame
 
-# Which wall a mass hit last (the seed's :unknown, :left, :right).
+# Which wall a mass hit last (Soda Constructor's :unknown, :left, :right).
 WALL_UNKNOWN, WALL_LEFT, WALL_RIGHT = 0, -1, 1
 WALL_NAMES = {WALL_UNKNOWN: "unknown", WALL_LEFT: "left", WALL_RIGHT: "right"}
 
@@ -58,7 +58,7 @@ DENSE_INCIDENCE_MAX_BYTES = 256 * 1024
 class SodaModel:
     """A Soda Constructor model: the masses, the springs and the world's constants.
 
-    ``particles.positions`` / ``particles.velocities`` are the seed's location / velocity (N, 2);
+    ``particles.positions`` / ``particles.velocities`` are Soda Constructor's location / velocity (N, 2);
     ``acceleration`` (N, 2) is the force of the previous substep (the integrator's lag state).
     ``springs`` holds a, b, rest_length, amplitude, phase; the tick uses the model's one
     ``stiffness`` (Springs.stiffness is kept equal to it for other readers).
@@ -79,7 +79,7 @@ class SodaModel:
     wave_speed: float
     wave_direction: float  # +1 or -1
     last_wall: int = WALL_UNKNOWN
-    # Walls flip the wave (the seed always does; OpenConstructor's other wave modes do not).
+    # Walls flip the wave (Soda Constructor always does; OpenConstructor's other wave modes do not).
     auto_reverse: bool = True
     name: str = ""
     author: str = ""
@@ -208,7 +208,7 @@ class SodaModel:
     def add_spring(self, i: int, j: int, rest_length: float | None = None, amplitude=0.0, phase=0.0) -> int | None:
         """A spring from mass i to mass j (rest length = their distance unless given).
 
-        Like the seed's ``spring_add``, a second spring between the same two masses (either
+        Like Soda Constructor's ``spring_add``, a second spring between the same two masses (either
         way round) is refused; so is a spring from a mass to itself. Returns the new index or None.
         """
         n = self.particles.count
@@ -238,14 +238,14 @@ class SodaModel:
 
     # --- time ----------------------------------------------------------------------------------
 
-    def tick(self, dt: float = SEED_DT, held=None) -> None:
+    def tick(self, dt: float = SODA_DT, held=None) -> None:
         tick(self, dt, held)
 
 
 def incidence_matrix(a: np.ndarray, b: np.ndarray, n: int):
     """(S, N) matrix with +1 at (k, b_k) and -1 at (k, a_k): ``incidence @ x`` is every x_b - x_a.
 
-    A spring from a mass to itself gets an all-zero row (no gap, no force), as in the seed.
+    A spring from a mass to itself gets an all-zero row (no gap, no force), as in Soda Constructor.
     A dense ndarray up to ``DENSE_INCIDENCE_MAX_BYTES``, a scipy CSR matrix past it.
     """
     if a.shape[0] * n * 8 > DENSE_INCIDENCE_MAX_BYTES:
@@ -258,7 +258,7 @@ def incidence_matrix(a: np.ndarray, b: np.ndarray, n: int):
 
 
 def count_wave_flips(last_wall: int, sides: np.ndarray) -> tuple[int, int]:
-    """The seed's wall bookkeeping over this substep's hits ``sides`` (in mass order).
+    """Soda Constructor's wall bookkeeping over this substep's hits ``sides`` (in mass order).
 
     Each hit whose side differs from the wall hit before it flips the wave direction and
     becomes the last wall. Returns (number of flips, new last wall).
@@ -267,11 +267,11 @@ def count_wave_flips(last_wall: int, sides: np.ndarray) -> tuple[int, int]:
     return int(np.count_nonzero(sequence[1:] != sequence[:-1])), int(sides[-1])
 
 
-def tick(model: SodaModel, dt: float = SEED_DT, held=None) -> None:
+def tick(model: SodaModel, dt: float = SODA_DT, held=None) -> None:
     """One Model.tick: advance the wave, then 10 x 10 substeps of dt / 10 (see module docstring).
 
     ``held`` = (mass indices, (K, 2) locations) pins those masses there at rest for the whole
-    tick (a mass dragged by the mouse); None for the seed's free run.
+    tick (a mass dragged by the mouse); None for Soda Constructor's free run.
 
     If the tick blows up (non-finite numbers, or a mass crossing the world in one substep: a
     stiffness far past what the lagged explicit integrator can take), the model goes back to
@@ -368,7 +368,7 @@ def _substeps(model: SodaModel, h: float, held=None) -> None:
                 force += spread_force
             else:
                 add_product(force, spread, gap)
-        # The seed's integrator: x with the old v, v with the last substep's force, then store this one.
+        # Soda Constructor's integrator: x with the old v, v with the last substep's force, then store this one.
         np.multiply(v, h, out=step)
         x += step
         np.multiply(acceleration, h, out=step)

@@ -1,4 +1,4 @@
-"""UV-sphere topology: stacks x slices, poles not duplicated (as the seed's PhysicalSlime).
+"""UV-sphere topology: stacks x slices, poles not duplicated (as the PhysicalSlime C++ program).
 
 Vertex 0 is the north pole (+y), then the ``stacks - 1`` latitude rings of ``slices`` vertices
 each, top to bottom, then the south pole: ``(stacks - 1) * slices + 2`` vertices.
@@ -31,7 +31,7 @@ def ring_grid(stacks: int, slices: int) -> np.ndarray:
 
 def uv_sphere(stacks: int, slices: int, radius: float = 1.0, center=(0.0, 0.0, 0.0)) -> np.ndarray:
     """Rest positions (P, 3). theta runs pole to pole over ``stacks``, phi around over ``slices``
-    (the seed divides phi by the stack count; a full turn is 2 pi / slices per step)."""
+    (the PhysicalSlime program divides phi by the stack count; a full turn is 2 pi / slices per step)."""
     theta = np.pi * np.arange(1, stacks) / stacks
     phi = 2.0 * np.pi * np.arange(slices) / slices
     ring_radius = radius * np.sin(theta)[:, None]

@@ -1,7 +1,7 @@
 """Springs as structure-of-arrays, and the Hooke force they add.
 
 Muscles (Soda Constructor) are springs whose rest length breathes with a global wave;
-fragile springs (seed 003's FragileSpring) break when their force passes ``break_force``.
+fragile springs (the spring_mass module's FragileSpring) break when their force passes ``break_force``.
 """
 
 from __future__ import annotations
@@ -72,7 +72,7 @@ def muscle_rest_length(springs: Springs, wave_phase: float, wave_amplitude: floa
 def spring_forces(positions: np.ndarray, springs: Springs, rest_length: np.ndarray | None = None) -> np.ndarray:
     """Per-spring force on particle ``a`` (``b`` gets the opposite): k * (|d| - L) * d/|d|, d = x_b - x_a.
 
-    A zero-length spring has no direction and gives no force (seed 003 returns None there).
+    A zero-length spring has no direction and gives no force (the spring_mass module returns None there).
     """
     if rest_length is None:
         rest_length = springs.rest_length

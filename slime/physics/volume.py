@@ -9,7 +9,7 @@ vertices whose first and last rows repeat the poles. Each latitude band between 
 
 The band's signed volume is the sum over its triangles of the cone from the origin,
 (1/6) x0 . (x1 x x2); the bands add up to the exact divergence-theorem volume of the closed mesh,
-whatever the body's orientation (the seed integrated ring areas along a fixed axis, which is only
+whatever the body's orientation (the PhysicalSlime program integrated ring areas along a fixed axis, which is only
 right while the body stays upright). Pole-band triangles that touch the repeated pole twice are
 degenerate and contribute exactly zero, so no band is special.
 

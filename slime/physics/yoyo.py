@@ -1,17 +1,17 @@
-"""Seed 001's spring step (the "yo-yo"), on the engine's particle arrays.
+"""The spring experiments article's spring step (the "yo-yo"), on the engine's particle arrays.
 
-Seed 001 works in pixels per frame and never multiplies by a time step. Per bob and frame:
+The spring experiments article works in pixels per frame and never multiplies by a time step. Per bob and frame:
 
     force        = stiffness * gap                      (gap = anchor - location; rest length 0)
                  = stiffness * unit(gap) * (|gap| - L)  (with a natural (rest) length L)
     acceleration = force / mass        (or force itself when the mass is switched off)
     velocity    += acceleration
     velocity    *= damping             (0..1: the fraction of velocity kept, not a viscous d)
-    velocity    += gravity             (gravity goes on after the damping, as in the seed)
+    velocity    += gravity             (gravity goes on after the damping, as in the spring experiments article)
     location    += velocity
 
 The damping is the engine's ``Particles.velocity_scale``; the location and velocity are
-``Particles.positions`` and ``velocities``. The operations are done in the seed's order so the
+``Particles.positions`` and ``velocities``. The operations are done in the article's order so the
 printed 1D sequences come out bit for bit.
 """
 
@@ -34,11 +34,11 @@ def ruby_round(x) -> np.ndarray:
 
 def spring_pull(location: np.ndarray, anchor: np.ndarray, stiffness: float, rest_length: float = 0.0,
                 natural: bool = False) -> np.ndarray:
-    """Seed 001's spring force on bobs at ``location`` (M, D) toward ``anchor`` (M, D) or (D,).
+    """The spring experiments article's spring force on bobs at ``location`` (M, D) toward ``anchor`` (M, D) or (D,).
 
     Without ``natural`` the spring has rest length 0 and the force is just stiffness * gap (no
-    square root, as the seed optimises). With it, the stretch beyond ``rest_length`` along the
-    unit gap; a zero gap has no direction and gives no force (the seed's normalize_or_zero).
+    square root, as the spring experiments article optimises). With it, the stretch beyond ``rest_length`` along the
+    unit gap; a zero gap has no direction and gives no force (the article's normalize_or_zero).
     """
     gap = np.asarray(anchor, dtype=np.float64) - location
     if natural:
@@ -66,15 +66,15 @@ def yoyo_integrate(positions: np.ndarray, velocities: np.ndarray, acceleration: 
 
 def yoyo_step(particles: Particles, force: np.ndarray, use_mass: bool = True, gravity=None,
               rows=slice(None)) -> None:
-    """One seed-001 frame for ``particles[rows]`` under ``force`` (rows, D).
+    """One frame of the spring experiments article for ``particles[rows]`` under ``force`` (rows, D).
 
-    ``use_mass`` divides the force by the mass (the seed's mass mode); otherwise the force is the
+    ``use_mass`` divides the force by the mass (the article's mass mode); otherwise the force is the
     acceleration. Pinned particles (inv_mass 0) stay where they are.
     """
     p = particles
     inv_mass = p.inv_mass[rows]
     if use_mass:
-        # The seed divides by the mass; force / m is not always bit-equal to force * (1/m).
+        # The spring experiments article divides by the mass; force / m is not always bit-equal to force * (1/m).
         acceleration = force / p.mass[rows][..., None]
     else:
         acceleration = np.array(force, dtype=np.float64)
@@ -97,7 +97,7 @@ YOYO_MODELS = {
 
 
 def yoyo_run(model: str, frames: int = 70, hand: float = 5.0, start: float = 1.0) -> np.ndarray:
-    """The 1D yo-yo of seed 001 run on a one-particle 2D engine state (y stays 0); returns the
+    """The 1D yo-yo of the spring experiments article run on a one-particle 2D engine state (y stays 0); returns the
     x location after each frame."""
     stiffness, damping, inertia = YOYO_MODELS[model]
     yoyo = Particles.create([[start, 0.0]], mass=1.0, velocity_scale=damping)
@@ -113,7 +113,7 @@ def yoyo_run(model: str, frames: int = 70, hand: float = 5.0, start: float = 1.0
 
 
 def yoyo_digits(model: str, frames: int = 70) -> str:
-    """The digit string the seed prints: each frame's location rounded half away from zero."""
+    """The digit string the spring experiments article prints: each frame's location rounded half away from zero."""
     return "".join(str(int(v)) for v in ruby_round(yoyo_run(model, frames)))
 
 
@@ -132,12 +132,12 @@ def chain_step(
     gravity=None,
     speed_limit: float | None = None,
 ) -> int:
-    """One frame of seed 001's bob chain, in the seed's order, in place.
+    """One frame of the spring experiments article's bob chain, in the article's order, in place.
 
     ``parent``/``child`` hold each bob's neighbour index or -1. Bob 0 is also pulled toward
     ``anchor`` (the mouse) when one is given; ``wind`` is a constant force on every bob.
 
-    Why a loop over bobs: the seed updates bob after bob, and each bob's springs read the
+    Why a loop over bobs: the spring experiments article updates bob after bob, and each bob's springs read the
     locations of its neighbours as they are at that moment -- the parent has already moved this
     frame, the child has not (and in a ring, bob 0's parent, the last bob, has not; the last bob's
     child, bob 0, has). This Gauss-Seidel order changes the motion (it is what makes a long chain
@@ -157,7 +157,7 @@ def chain_step(
     wind = None if wind is None else np.asarray(wind, dtype=np.float64)
 
     def accelerate(acc, force, k):
-        # The seed divides each force by the mass as it arrives (mass mode) and sums accelerations.
+        # The spring experiments article divides each force by the mass as it arrives (mass mode) and sums accelerations.
         return acc + (force / mass[k] if use_mass else force)
 
     capped = 0

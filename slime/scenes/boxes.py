@@ -1,6 +1,6 @@
-"""Seed 004's box world as a small jump game: walk with the arrows, jump with Z, collect the coins.
+"""The box game's box world as a small jump game: walk with the arrows, jump with Z, collect the coins.
 
-The seed's level is kept as it is (pixel coordinates, y down, one frame = one unit of time):
+The box game's level is kept as it is (pixel coordinates, y down, one frame = one unit of time):
 a 640 x 20 floor at y = 460, a 200 x 20 floating floor at (220, 360) with a 20 x 40 wall standing
 at each end, and a 20 x 20 player dropped from (300, 0) under gravity 0.1 px/frame^2. Arrows set
 the horizontal speed to +-3 px/frame, Z sets the vertical speed to -4 px/frame.
@@ -25,8 +25,8 @@ JUMP_SPEED = 4.0  # px / frame, upward
 PLAYER_START = (300.0, 0.0)
 PLAYER_SIZE = (20.0, 20.0)
 
-# (x, y, w, h) of the static boxes: the seed's four, then this game's additions.
-SEED_LEVEL = [
+# (x, y, w, h) of the static boxes: the box game's four, then this game's additions.
+BOX_GAME_LEVEL = [
     (0.0, 460.0, 640.0, 20.0),  # floor
     (220.0, 360.0, 200.0, 20.0),  # floating floor
     (200.0, 340.0, 20.0, 40.0),  # wall at its left end
@@ -48,7 +48,7 @@ COIN_RADIUS = 6.0
 
 class BoxJumpScene(Scene2D):
     name = "boxes"
-    title = "box world: seed 004's jump game"
+    title = "box world: the box game's jump game"
     bounds = (0.0, 0.0, WIDTH, HEIGHT)
     y_down = True
     help_lines = [
@@ -62,7 +62,7 @@ class BoxJumpScene(Scene2D):
         self.reset()
 
     def reset(self) -> None:
-        level = SEED_LEVEL + EXTRA_LEVEL
+        level = BOX_GAME_LEVEL + EXTRA_LEVEL
         mins = [PLAYER_START] + [(x, y) for x, y, _, _ in level]
         sizes = [PLAYER_SIZE] + [(w, h) for _, _, w, h in level]
         mass = [1.0] + [np.inf] * len(level)
@@ -80,9 +80,9 @@ class BoxJumpScene(Scene2D):
     def step(self) -> None:
         b = self.world.boxes
         v = b.velocities[self.player]
-        # The seed sets vx from the arrows every frame (no key: stand still horizontally).
+        # The box game sets vx from the arrows every frame (no key: stand still horizontally).
         v[0] = self.walk_speed * (("right" in self.held) - ("left" in self.held))
-        # The seed jumps whenever Z is pressed, so the player could climb the air; here a jump
+        # The box game jumps whenever Z is pressed, so the player could climb the air; here a jump
         # needs ground: something was under the player in the last step.
         if self.jump_requested and self.world.grounded[self.player]:
             v[1] = -self.jump_speed

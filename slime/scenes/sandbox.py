@@ -1,12 +1,12 @@
-"""Seed 003's spring-mass programs as scenes: the interactive sandbox, the slinky drop, and the
+"""The spring_mass module's spring-mass programs as scenes: the interactive sandbox, the slinky drop, and the
 chapter's exercises 7-1..7-4 (dotted springs, forced resonance, collision counter, inverse-square
 attractor).
 
-All of them run on the shared engine (:class:`~slime.physics.world.World`) in the seed's units:
+All of them run on the shared engine (:class:`~slime.physics.world.World`) in the spring_mass module's units:
 pixels, one time unit per frame (dt = 1), y down with gravity +y. Point-point impacts and the
-walls are seed 003's impulse-as-force rules from :mod:`slime.physics.collide2d`.
+walls are the spring_mass module's impulse-as-force rules from :mod:`slime.physics.collide2d`.
 
-One difference from the seed, on purpose: the seed lets each actor update in list order, so a
+One difference from the spring_mass module, on purpose: the spring_mass module lets each actor update in list order, so a
 mass moves before the springs created after it push on it (their force then waits a frame).
 The engine takes every force from the same state and then moves everything at once.
 """
@@ -26,12 +26,12 @@ from slime.physics.world import World
 from slime import theme
 from slime.scenes.base import DrawList, Follow, Param, Scene2D, extent
 
-# Seed 003's PointMass defaults.
+# The spring_mass module's PointMass defaults.
 RADIUS, MASS, VISCOUS, RESTITUTION = 10.0, 10.0, 0.01, 0.95
 
 
 class SpringMassScene(Scene2D):
-    """A World of point masses and springs, with optional contacts and seed-003 walls."""
+    """A World of point masses and springs, with optional contacts and spring_mass walls."""
 
     y_down = True
     dt = 1.0
@@ -134,10 +134,10 @@ class SpringMassScene(Scene2D):
 
 
 class Sandbox(SpringMassScene):
-    """Seed 003's interactive program: click masses into a box, chain them with fragile springs."""
+    """The spring_mass module's interactive program: click masses into a box, chain them with fragile springs."""
 
     name = "sandbox"
-    title = "spring-mass sandbox (seed 003)"
+    title = "spring-mass sandbox (the spring_mass module)"
     help_lines = [
         "left click: add a mass",
         "right click: add a fixed mass",
@@ -147,7 +147,7 @@ class Sandbox(SpringMassScene):
     ]
     keys = ("space", "backspace")
 
-    # Seed 003's factory numbers.
+    # The spring_mass module's factory numbers.
     SPRING_CONSTANT, NATURAL_LENGTH, BREAK_THRESHOLD = 0.01, 20.0, 5.0
 
     def __init__(self, demo: bool = True, seed: int = 3):
@@ -171,7 +171,7 @@ class Sandbox(SpringMassScene):
             self.mouse_press((60.0 + 52.0 * (k % 10), 240.0 + 60.0 * (k // 10)), "left")
 
     def create_mass(self, pos, fixed: bool) -> int:
-        # Seed 003 throws each new mass with a random velocity, mostly upward (y down).
+        # The spring_mass module throws each new mass with a random velocity, mostly upward (y down).
         vel = (self.rng.uniform(-10.0, 10.0), self.rng.uniform(-10.0, 0.0))
         return self.add_mass(pos, vel, fixed=fixed)
 
@@ -210,14 +210,14 @@ def make_sandbox(demo: bool = True, seed: int = 3) -> Sandbox:
 
 
 class Slinky(SpringMassScene):
-    """Seed 003's slinky drop: 14 masses hanging in a chain from a fixed top point; space lets go.
+    """The spring_mass module's slinky drop: 14 masses hanging in a chain from a fixed top point; space lets go.
 
-    The seed's numbers: masses 0.1 (radius 10, viscous 0.01), springs k = 0.02 with natural
+    The spring_mass module's numbers: masses 0.1 (radius 10, viscous 0.01), springs k = 0.02 with natural
     length 5, spacing 30, gravity 0.5 px/frame^2. No walls and no contacts.
     """
 
     name = "slinky"
-    title = "slinky drop (seed 003)"
+    title = "slinky drop (the spring_mass module)"
     help_lines = ["space: let go of the top (break the first spring)", "r: hang it up again"]
     keys = ("space", "r")
 
@@ -225,8 +225,8 @@ class Slinky(SpringMassScene):
 
     def __init__(self, settled: bool = False, release_frame: int | None = None):
         super().__init__(size=(600.0, 400.0), gravity=(0.0, self.GRAVITY), collide=False, walls=None)
-        # The seed hangs the top at y = 0, the window's edge; show a margin above it so the fixed
-        # point is seen whole (the coordinates stay the seed's).
+        # The spring_mass module hangs the top at y = 0, the window's edge; show a margin above it so the fixed
+        # point is seen whole (the coordinates stay the spring_mass module's).
         self.bounds = (0.0, -30.0, self.size[0], self.size[1])
         self.settled = settled
         self.release_frame = release_frame
@@ -246,7 +246,7 @@ class Slinky(SpringMassScene):
             carried = np.arange(self.COUNT, 0, -1) * self.MASS * self.GRAVITY
             y = np.concatenate([[0.0], np.cumsum(self.NATURAL_LENGTH + carried / self.STIFFNESS)])
         else:
-            y = self.SPACING * np.arange(self.COUNT + 1)  # the seed's evenly spaced start
+            y = self.SPACING * np.arange(self.COUNT + 1)  # the spring_mass module's evenly spaced start
         self.add_mass((top_x, 0.0), fixed=True, mass=self.MASS)
         for k in range(1, self.COUNT + 1):
             self.add_mass((top_x, y[k]), mass=self.MASS)

@@ -13,7 +13,7 @@ import numpy as np
 from slime.fileio import OUTPUT_FOLDER
 from slime.paths import ASSETS
 from slime import theme
-from slime.physics.soda import SEED_DT, WALL_LEFT, WALL_NAMES, WALL_RIGHT, WALL_UNKNOWN, SodaModel, tick
+from slime.physics.soda import SODA_DT, WALL_LEFT, WALL_NAMES, WALL_RIGHT, WALL_UNKNOWN, SodaModel, tick
 from slime.scenes.base import DrawList, Follow, Param, Scene2D, extent
 from slime.scenes.soda_format import DAINTY_WALKER, load_model, save_model
 
@@ -38,7 +38,7 @@ def _segment_distance(points: np.ndarray, starts: np.ndarray, ends: np.ndarray) 
 
 
 class SodaScene(Scene2D):
-    """A Soda Constructor model walking in its box: one seed tick per frame.
+    """A Soda Constructor model walking in its box: one Soda Constructor tick per frame.
 
     Simulate mode: drag a mass with the left button (it follows the cursor). Construct mode
     ('c'): time stops; left click on empty space adds a mass, on mass A then mass B joins them
@@ -57,11 +57,11 @@ class SodaScene(Scene2D):
         "  construct: right click a mass or spring = delete it",
         "w: reverse the wave",
         "r: reset to the loaded model",
-        "ctrl+s: save the model (seed JSON format)",
+        "ctrl+s: save the model (Soda Constructor JSON format)",
     ]
     keys = ("c", "w", "r", "ctrl+s")
 
-    def __init__(self, model: SodaModel, save_path=None, dt: float = SEED_DT):
+    def __init__(self, model: SodaModel, save_path=None, dt: float = SODA_DT):
         self.initial = model.copy()
         self.model = model
         self.dt = dt
@@ -124,7 +124,7 @@ class SodaScene(Scene2D):
         draw = DrawList()
         draw.add_boxes([0.0, 0.0], [m.width, m.height], theme.WALL, filled=False)
         draw.add_lines(x[s.a], x[s.b], theme.INK)
-        muscle = s.amplitude != 0.0  # the seed marks muscles at their midpoints
+        muscle = s.amplitude != 0.0  # Soda Constructor marks muscles at their midpoints
         if muscle.any():
             middle = 0.5 * (x[s.a[muscle]] + x[s.b[muscle]])
             draw.add_circles(middle, MUSCLE_MARK_RADIUS, theme.ACCENT, filled=True)
@@ -153,7 +153,7 @@ class SodaScene(Scene2D):
         m = self.model
         if not m.blowups:
             return []
-        return [f"{m.blowups} tick(s) undone: stiffness {m.stiffness:g} is too stiff for the seed's "
+        return [f"{m.blowups} tick(s) undone: stiffness {m.stiffness:g} is too stiff for Soda Constructor's "
                 "integrator, the masses were held still (lower it, e.g. the walker's 6.25)"]
 
     def parameters(self) -> list[Param]:

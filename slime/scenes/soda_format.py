@@ -2,7 +2,7 @@
 
 Two file formats are read, told apart by their keys; models are always written in the first.
 
-Seed format (seed 000's model hash as JSON; ``assets/dainty_walker.json``)::
+Soda Constructor format (Soda Constructor's model hash as JSON; ``assets/dainty_walker.json``)::
 
     name, author                  strings (optional)
     gravity                       [gx, gy], added to every mass's force (unit masses)
@@ -24,15 +24,15 @@ OpenConstructor's export (``model.exportModel()``, version 0)::
     f, k                          friction and springiness (stiffness)
     width, height, surfaceFriction, surfaceReflection
     waveAmplitude, wavePhase, waveSpeed, waveDirection
-    waveMode                      "auto reverse" (walls flip the wave; the seed's only mode),
+    waveMode                      "auto reverse" (walls flip the wave; Soda Constructor's only mode),
                                   "forward", "reverse", "manual" (walls do not flip it)
     masses   [{s: {x, y}, v: {x, y}, a: {x, y}}, ...]   (s/v/a: location, velocity, acceleration;
                                                         [x, y] lists are accepted too)
     springs  [{m1: i, m2: j, restlength, amplitude, phase}, ...]  (isBar etc. are ignored)
 
 In both, a mass's velocity and acceleration default to zero, and a spring's rest length to the
-distance between its masses and its amplitude and phase to zero, as the seed's constructors do.
-A second spring between the same two masses is dropped, as the seed's ``spring_add`` drops it.
+distance between its masses and its amplitude and phase to zero, as Soda Constructor's constructors do.
+A second spring between the same two masses is dropped, as Soda Constructor's ``spring_add`` drops it.
 Anything else wrong (not JSON, a missing key, a wrong type, NaN or infinity, a spring index out
 of range, a spring from a mass to itself, a negative rest length, a box that is not positive)
 raises ``ModelError`` with one line naming the file and the problem.
@@ -52,7 +52,7 @@ from slime.physics.soda import WALL_NAMES, WALL_UNKNOWN, SodaModel
 
 DAINTY_WALKER = ASSETS / "dainty_walker.json"
 
-SEED_KEYS = (
+SODA_KEYS = (
     "gravity",
     "friction",
     "stiffness",
@@ -169,7 +169,7 @@ def _reject_constant(name: str):
 
 
 def load_model(path) -> SodaModel:
-    """Read a Soda model file (seed format or OpenConstructor export); see the module docstring."""
+    """Read a Soda model file (Soda Constructor format or OpenConstructor export); see the module docstring."""
     path = Path(path)
     try:
         raw = read_input(path)
@@ -193,10 +193,10 @@ def model_from_dict(data, path="<model>") -> SodaModel:
     check = _Checker(path)
     data = check.table(data, "the model")
     if "nodes" in data:
-        return _from_seed_format(data, check)
+        return _from_soda_format(data, check)
     if "masses" in data:
         return _from_open_constructor(data, check)
-    raise check.fail("not a Soda model: no 'nodes' (seed format) or 'masses' (OpenConstructor) key")
+    raise check.fail("not a Soda model: no 'nodes' (Soda Constructor format) or 'masses' (OpenConstructor) key")
 
 
 def _meta(data: dict, check: _Checker) -> tuple[str, str]:
@@ -205,10 +205,10 @@ def _meta(data: dict, check: _Checker) -> tuple[str, str]:
     return name, author
 
 
-def _from_seed_format(data: dict, check: _Checker) -> SodaModel:
-    for key in SEED_KEYS:
+def _from_soda_format(data: dict, check: _Checker) -> SodaModel:
+    for key in SODA_KEYS:
         check.key(data, key, "the model")
-    params = {key: check.number(data[key], key) for key in SEED_KEYS[1:11]}
+    params = {key: check.number(data[key], key) for key in SODA_KEYS[1:11]}
     gravity = check.vector(data["gravity"], "gravity")
     last_wall = data.get("last_wall", "unknown")
     if last_wall not in WALL_BY_NAME:
@@ -282,7 +282,7 @@ def _springs(check: _Checker, items, where: str, keys: tuple[str, str, str], loc
         j = check.index(check.key(item, b_key, at), f"{at}.{b_key}", count)
         if i == j:
             raise check.fail(f"{at} joins mass {i} to itself")
-        # Missing or null take the seed's Spring defaults: the current distance, no muscle.
+        # Missing or null take Soda Constructor's Spring defaults: the current distance, no muscle.
         length = item.get(rest_key)
         if length is None:
             length = float(np.linalg.norm(locations[j] - locations[i]))
@@ -291,7 +291,7 @@ def _springs(check: _Checker, items, where: str, keys: tuple[str, str, str], loc
             raise check.fail(f"{at}.{rest_key} must not be negative, got {length!r}")
         amp = check.number(_or_zero(item.get("amplitude")), f"{at}.amplitude")
         ph = check.number(_or_zero(item.get("phase")), f"{at}.phase")
-        if (min(i, j), max(i, j)) in seen:  # the seed's spring_add keeps the first
+        if (min(i, j), max(i, j)) in seen:  # Soda Constructor's spring_add keeps the first
             continue
         seen.add((min(i, j), max(i, j)))
         pairs.append((i, j))
@@ -334,7 +334,7 @@ def _build(check, masses, springs, gravity, params, last_wall, auto_reverse, nam
 
 
 def model_to_dict(model: SodaModel) -> dict:
-    """The model in the seed's format (plus our optional last_wall / auto_reverse)."""
+    """The model in Soda Constructor's format (plus our optional last_wall / auto_reverse)."""
     s = model.springs
     live = np.flatnonzero(s.alive)
 
@@ -375,7 +375,7 @@ def model_to_dict(model: SodaModel) -> dict:
 
 
 def save_model(model: SodaModel, path) -> Path:
-    """Write the model in the seed's format, atomically (a temp file beside it, then rename)."""
+    """Write the model in Soda Constructor's format, atomically (a temp file beside it, then rename)."""
     path = Path(path)
     text = json.dumps(model_to_dict(model), indent=2, allow_nan=False) + "\n"
     atomic_write(path, lambda out: out.write(text.encode("utf-8")))

@@ -1,7 +1,7 @@
-"""Seed 001's spring experiments: a chain of bobs on springs, the first one tied to the mouse.
+"""The spring experiments article's spring experiments: a chain of bobs on springs, the first one tied to the mouse.
 
-Nine presets (keys 1-9) with the seed's numbers, mode toggles and parameter keys; the HUD lists
-them with their current values. Units are the seed's: pixels, frames, y down, gravity +y.
+Nine presets (keys 1-9) with the article's numbers, mode toggles and parameter keys; the HUD lists
+them with their current values. Units are the article's: pixels, frames, y down, gravity +y.
 The step semantics (damping as a kept fraction of velocity, gravity added after it, bobs updated
 one after another) live in :mod:`slime.physics.yoyo`.
 """
@@ -77,11 +77,11 @@ def ruby_round_text(value: float, digits: int) -> str:
 
 class SpringsScene(Scene2D):
     name = "springs"
-    title = "spring experiments (seed 001)"
+    title = "spring experiments (the spring experiments article)"
     bounds = (0.0, 0.0, WINDOW[0], WINDOW[1])
     y_down = True
     hud_above = True  # the HUD's strip, not the hand's corner of the world
-    dt = 1.0  # the seed counts in frames
+    dt = 1.0  # the spring experiments article counts in frames
     UNATTENDED_PRESET = 7  # headless: the caterpillar's 20-bob chain (one bob is a dot from afar)
     # Headless the hand loops around (0.6, 0.5) of the window (see ``unattended``): the camera
     # shows that loop, moved only if the chain swings out of it.
@@ -109,7 +109,7 @@ class SpringsScene(Scene2D):
     def __init__(self, seed: int = 1):
         self.rng = np.random.default_rng(seed)
         self.anchor = np.array([WINDOW[0] / 2, WINDOW[1] / 2])  # the mouse until it moves
-        self.wind_mode = False  # the presets leave the wind alone, as the seed's do
+        self.wind_mode = False  # the presets leave the wind alone, as the article's do
         self.mass_mode = False
         self.chain_mode = 0
         self.frame_count = 0
@@ -126,7 +126,7 @@ class SpringsScene(Scene2D):
 
     def _add_bobs(self, n: int = 1) -> None:
         for _ in range(n):
-            location = np.asarray(WINDOW) * self.rng.random(2)  # anywhere in the window, as the seed
+            location = np.asarray(WINDOW) * self.rng.random(2)  # anywhere in the window, as the spring experiments article
             self.bobs.append(Particles.create([location], mass=self.mass, radius=BOB_RADIUS))
         self._link()
 
@@ -146,7 +146,7 @@ class SpringsScene(Scene2D):
                 self.parent[0] = n - 1
                 self.child[-1] = 0
 
-    # --- presets (the seed's numbers) -------------------------------------------------------
+    # --- presets (the article's numbers) -------------------------------------------------------
 
     def apply_preset(self, number: int) -> None:
         self.preset = number
@@ -304,7 +304,7 @@ class SpringsScene(Scene2D):
             self.bob_count += 1
             self._add_bobs()
         elif name == "backspace":
-            # The seed lets the count go negative with no bobs left; stop at zero instead.
+            # The spring experiments article lets the count go negative with no bobs left; stop at zero instead.
             if self.bob_count > 0:
                 self.bob_count -= 1
                 self._remove_bobs()
