@@ -10,7 +10,7 @@ from slime.scenes.boxes import GRAVITY, JUMP_SPEED
 INF = np.inf
 
 
-def seed_world(player_min=(300.0, 0.0), player_velocity=(0.0, 0.0)) -> BoxWorld:
+def box_game_world(player_min=(300.0, 0.0), player_velocity=(0.0, 0.0)) -> BoxWorld:
     """The box game's level exactly: player, floor, floating floor, two walls."""
     mins = [player_min, (0, 460), (220, 360), (200, 340), (420, 340)]
     sizes = [(20, 20), (640, 20), (200, 20), (20, 40), (20, 40)]
@@ -26,7 +26,7 @@ def run(world: BoxWorld, frames: int) -> None:
 
 
 def test_lands_on_the_floating_platform_and_stops():
-    world = seed_world()
+    world = box_game_world()
     run(world, 200)
     b = world.boxes
     # Dropped at x = 300, it lands on the floating floor (top y = 360): bottom exactly there, at rest.
@@ -37,7 +37,7 @@ def test_lands_on_the_floating_platform_and_stops():
 
 
 def test_lands_on_the_floor_when_dropped_beside_the_platform():
-    world = seed_world(player_min=(100.0, 0.0))
+    world = box_game_world(player_min=(100.0, 0.0))
     run(world, 300)
     b = world.boxes
     assert b.positions[0, 1] == pytest.approx(440.0, abs=1e-12)
@@ -47,7 +47,7 @@ def test_lands_on_the_floor_when_dropped_beside_the_platform():
 def test_first_contact_frame_matches_free_fall():
     # Free fall with v += g then y += v: y_n = g n (n + 1) / 2. The bottom reaches 360 (y = 340)
     # during the frame where y_n first passes 340; the box stops at exactly 340 in that frame.
-    world = seed_world()
+    world = box_game_world()
     n_contact = next(n for n in range(1, 200) if 0.1 * n * (n + 1) / 2 >= 340.0)
     run(world, n_contact - 1)
     assert world.boxes.positions[0, 1] < 340.0 and not world.grounded[0]
@@ -56,7 +56,7 @@ def test_first_contact_frame_matches_free_fall():
 
 
 def test_walls_block_walking_on_the_platform():
-    world = seed_world()
+    world = box_game_world()
     run(world, 120)
     b = world.boxes
     for direction, expected_x in ((-1.0, 220.0), (1.0, 400.0)):
@@ -174,7 +174,7 @@ def test_scene_walks_and_never_goes_nan():
 
 
 def test_infinite_velocity_recovers():
-    world = seed_world()
+    world = box_game_world()
     world.boxes.velocities[0] = (np.inf, np.nan)
     run(world, 3)
 

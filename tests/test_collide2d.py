@@ -39,7 +39,7 @@ POINT_CASES = [
 
 
 @pytest.mark.parametrize("p1, p2, impact", POINT_CASES)
-def test_impact_between_points_seed_table(p1, p2, impact):
+def test_impact_between_points_original_table(p1, p2, impact):
     dt = 1.0
     x, v, inv_m, e, r = pair_state(p1, p2)
     i, j = contact_pairs(x, r)
@@ -70,12 +70,12 @@ PLANE_CASES = [
 ]
 
 
-@pytest.mark.parametrize("p, seed_normal, point, vel_expected, impact", PLANE_CASES)
-def test_impact_by_fixture_seed_table(p, seed_normal, point, vel_expected, impact):
+@pytest.mark.parametrize("p, original_normal, point, vel_expected, impact", PLANE_CASES)
+def test_impact_by_fixture_original_table(p, original_normal, point, vel_expected, impact):
     dt = 1.0
     pos, vel, r, m, e = p
     x, v = np.array([pos], float), np.array([vel], float)
-    free_side = -np.array(seed_normal, float)
+    free_side = -np.array(original_normal, float)
     f, hit = impact_forces_by_plane(x, v, np.array([1 / m]), np.array([e]), np.array([float(r)]),
                                     free_side, np.array(point, float), dt)
     assert bool(hit[0]) is impact

@@ -246,7 +246,7 @@ def test_dashed_spring_has_gaps(ctx):
 
 @pytest.mark.parametrize("y_down", [False, True])
 def test_y_down_flips(ctx, y_down):
-    # World y = 1 is near the top of the world for y-down scenes (pixel-coordinate seeds), the bottom otherwise.
+    # World y = 1 is near the top of the world for y-down scenes (pixel-coordinate originals), the bottom otherwise.
     scene = SingleDisc((5.0, 1.0), 0.5, y_down=y_down)
     pixels = draw(ctx, scene, (300, 300))
     rows = np.nonzero(np.all(np.abs(pixels[..., :3] - rgb(RED)) <= 8, axis=2))[0]

@@ -37,7 +37,7 @@ RESTORING_CASES = [
 
 
 @pytest.mark.parametrize("x1, x2, k, natural, expected", RESTORING_CASES)
-def test_restoring_force_seed_table(x1, x2, k, natural, expected):
+def test_restoring_force_original_table(x1, x2, k, natural, expected):
     x = np.array([x1, x2], dtype=float)
     f = spring_forces(x, Springs.create([[0, 1]], natural, k))
     np.testing.assert_allclose(f[0], expected, atol=1e-12)
@@ -50,7 +50,7 @@ def test_clicks_add_masses_and_fixed_masses():
     s = make_sandbox(demo=False)
     s.mouse_press((100.0, 100.0), "left")
     s.mouse_press((200.0, 100.0), "right")
-    s.mouse_press((300.0, 100.0), "middle")  # not a seed button: nothing
+    s.mouse_press((300.0, 100.0), "middle")  # not a sandbox button: nothing
     p = s.world.particles
     assert p.count == 2
     assert p.inv_mass[0] == pytest.approx(0.1) and p.inv_mass[1] == 0.0
@@ -175,7 +175,7 @@ def test_slinky_centre_of_mass_falls_freely_while_the_bottom_waits():
     assert p.positions[-1, 1] > bottom0[1] + 1.0  # later it falls too
 
 
-def test_slinky_seed_start_runs_and_r_rehangs():
+def test_slinky_start_runs_and_r_rehangs():
     s = load_scene("slinky")
     x0 = s.positions().copy()
     assert x0.shape == (15, 2) and np.allclose(np.diff(x0[:, 1]), 30.0)

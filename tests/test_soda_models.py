@@ -18,35 +18,35 @@ from slime.scenes import load_scene
 from slime.scenes.soda import make_scene
 from slime.scenes.soda_format import DAINTY_WALKER, ModelError, load_model, model_to_dict, save_model
 
-SEED_DICT = json.loads(DAINTY_WALKER.read_text())
+SODA_DICT = json.loads(DAINTY_WALKER.read_text())
 
 
-def _open_constructor(seed: dict) -> dict:
+def _open_constructor(soda: dict) -> dict:
     """Dainty Walker as OpenConstructor's exportModel() would write it."""
     return {
         "version": 0,
-        "name": seed["name"],
-        "author": seed["author"],
-        "g": seed["gravity"][1],
-        "f": seed["friction"],
-        "k": seed["stiffness"],
-        "width": seed["width"],
-        "height": seed["height"],
+        "name": soda["name"],
+        "author": soda["author"],
+        "g": soda["gravity"][1],
+        "f": soda["friction"],
+        "k": soda["stiffness"],
+        "width": soda["width"],
+        "height": soda["height"],
         "gravityDirection": "gravity on",
-        "surfaceFriction": seed["surface_friction"],
-        "surfaceReflection": seed["surface_reflection"],
-        "waveAmplitude": seed["wave_amplitude"],
-        "wavePhase": seed["wave_phase"],
-        "waveSpeed": seed["wave_speed"],
+        "surfaceFriction": soda["surface_friction"],
+        "surfaceReflection": soda["surface_reflection"],
+        "waveAmplitude": soda["wave_amplitude"],
+        "wavePhase": soda["wave_phase"],
+        "waveSpeed": soda["wave_speed"],
         "waveMode": "auto reverse",
-        "waveDirection": seed["wave_direction"],
+        "waveDirection": soda["wave_direction"],
         "masses": [
             {"s": dict(zip("xy", n["location"])), "v": dict(zip("xy", n["velocity"])), "a": dict(zip("xy", n["acceleration"]))}
-            for n in seed["nodes"]
+            for n in soda["nodes"]
         ],
         "springs": [
             {"m1": s["node_a"], "m2": s["node_b"], "restlength": s["rest_length"], "amplitude": s["amplitude"], "phase": s["phase"], "isBar": False}
-            for s in seed["springs"]
+            for s in soda["springs"]
         ],
     }
 
@@ -73,12 +73,12 @@ def _same_model(a, b):
 # --- reading good files ---------------------------------------------------------------------
 
 
-def test_dainty_walker_loads_with_the_seed_values():
+def test_dainty_walker_loads_with_soda_constructors_values():
     model = load_model(DAINTY_WALKER)
     assert (model.name, model.author) == ("Dainty Walker", "ed")
     assert model.mass_count == 10 and model.spring_count == 22
-    assert model.locations[3].tolist() == SEED_DICT["nodes"][3]["location"]
-    assert model.acceleration[9].tolist() == SEED_DICT["nodes"][9]["acceleration"]
+    assert model.locations[3].tolist() == SODA_DICT["nodes"][3]["location"]
+    assert model.acceleration[9].tolist() == SODA_DICT["nodes"][9]["acceleration"]
     assert model.springs.pairs[21].tolist() == [3, 1]
     assert model.springs.phase[21] == 3.39292
     assert (model.springs.amplitude > 0).sum() == 8  # eight muscles
@@ -86,17 +86,17 @@ def test_dainty_walker_loads_with_the_seed_values():
 
 
 def test_open_constructor_export_loads_to_the_same_model(tmp_path):
-    seed = load_model(DAINTY_WALKER)
-    oc = load_model(_write(tmp_path, _open_constructor(SEED_DICT)))
-    _same_model(seed, oc)
+    soda = load_model(DAINTY_WALKER)
+    oc = load_model(_write(tmp_path, _open_constructor(SODA_DICT)))
+    _same_model(soda, oc)
     for _ in range(3):
-        seed.tick()
+        soda.tick()
         oc.tick()
-    np.testing.assert_array_equal(seed.locations, oc.locations)
+    np.testing.assert_array_equal(soda.locations, oc.locations)
 
 
 def test_open_constructor_gravity_direction_and_wave_mode(tmp_path):
-    data = _open_constructor(SEED_DICT)
+    data = _open_constructor(SODA_DICT)
     data["gravityDirection"], data["waveMode"] = "gravity reverse", "manual"
     data["masses"][0]["s"] = [1.0, 0.5]  # plain lists are accepted as vectors too
     del data["masses"][1]["v"], data["masses"][1]["a"]  # velocity and acceleration default to zero
@@ -109,15 +109,15 @@ def test_open_constructor_gravity_direction_and_wave_mode(tmp_path):
     assert load_model(_write(tmp_path, data)).gravity.tolist() == [0.0, 0.0]
 
 
-def test_spring_defaults_and_duplicates_follow_the_seed(tmp_path):
-    data = copy.deepcopy(SEED_DICT)
+def test_spring_defaults_and_duplicates_follow_soda_constructor(tmp_path):
+    data = copy.deepcopy(SODA_DICT)
     del data["springs"][0]["rest_length"]  # Soda Constructor's Spring takes the current distance
     data["springs"][1]["amplitude"] = None  # and no muscle
     data["springs"].append({"node_a": 0, "node_b": 9, "rest_length": 9.0})  # 9-0 exists: dropped
     model = load_model(_write(tmp_path, data))
     assert model.spring_count == 22
-    a = np.array(SEED_DICT["nodes"][9]["location"])
-    b = np.array(SEED_DICT["nodes"][0]["location"])
+    a = np.array(SODA_DICT["nodes"][9]["location"])
+    b = np.array(SODA_DICT["nodes"][0]["location"])
     assert model.springs.rest_length[0] == pytest.approx(np.linalg.norm(a - b))
     assert model.springs.amplitude[1] == 0.0
 
@@ -137,9 +137,9 @@ def test_save_then_load_gives_the_same_model_and_the_same_future(tmp_path):
         again.tick()
     np.testing.assert_array_equal(model.locations, again.locations)
     data = json.loads(path.read_text())
-    assert set(SEED_DICT) <= set(data)  # Soda Constructor's format, every key of it
-    assert data["nodes"][0].keys() == SEED_DICT["nodes"][0].keys()
-    assert data["springs"][0].keys() == SEED_DICT["springs"][0].keys()
+    assert set(SODA_DICT) <= set(data)  # Soda Constructor's format, every key of it
+    assert data["nodes"][0].keys() == SODA_DICT["nodes"][0].keys()
+    assert data["springs"][0].keys() == SODA_DICT["springs"][0].keys()
 
 
 def test_save_keeps_wall_memory(tmp_path):
@@ -176,7 +176,7 @@ def _error_line(path: Path) -> str:
 
 
 def _variant(change) -> dict:
-    data = copy.deepcopy(SEED_DICT)
+    data = copy.deepcopy(SODA_DICT)
     change(data)
     return data
 
@@ -193,8 +193,8 @@ BAD = [
     ("bool number", _variant(lambda d: d.update(stiffness=True)), "stiffness must be a number"),
     ("short vector", _variant(lambda d: d["nodes"][0].update(location=[1.0])), "nodes[0].location must be a 2-vector"),
     ("NaN literal", json.dumps(_variant(lambda d: d.update(friction=float("nan")))), "not valid JSON"),
-    ("overflowing float", json.dumps(SEED_DICT).replace('"friction": 0.137', '"friction": 1e999'), "friction must be finite"),
-    ("huge integer", json.dumps(SEED_DICT).replace('"friction": 0.137', '"friction": ' + "9" * 400), "friction must be finite"),
+    ("overflowing float", json.dumps(SODA_DICT).replace('"friction": 0.137', '"friction": 1e999'), "friction must be finite"),
+    ("huge integer", json.dumps(SODA_DICT).replace('"friction": 0.137', '"friction": ' + "9" * 400), "friction must be finite"),
     ("index too big", _variant(lambda d: d["springs"][3].update(node_a=10)), "springs[3].node_a = 10 is out of range"),
     ("negative index", _variant(lambda d: d["springs"][3].update(node_b=-1)), "springs[3].node_b = -1 is out of range"),
     ("float index", _variant(lambda d: d["springs"][3].update(node_b=1.0)), "must be a mass index"),
@@ -203,9 +203,9 @@ BAD = [
     ("zero width", _variant(lambda d: d.update(width=0)), "width must be positive"),
     ("odd direction", _variant(lambda d: d.update(wave_direction=2)), "wave direction must be -1, 0 or 1"),
     ("springs not list", _variant(lambda d: d.update(springs={})), "springs must be a list"),
-    ("oc bad mode", dict(_open_constructor(SEED_DICT), waveMode="sideways"), "waveMode must be one of"),
-    ("oc missing k", {k: v for k, v in _open_constructor(SEED_DICT).items() if k != "k"}, "missing the key 'k'"),
-    ("oc bad vector", _open_constructor(SEED_DICT) | {"masses": [{"s": {"x": 1}}]}, "masses[0].s is missing the key 'y'"),
+    ("oc bad mode", dict(_open_constructor(SODA_DICT), waveMode="sideways"), "waveMode must be one of"),
+    ("oc missing k", {k: v for k, v in _open_constructor(SODA_DICT).items() if k != "k"}, "missing the key 'k'"),
+    ("oc bad vector", _open_constructor(SODA_DICT) | {"masses": [{"s": {"x": 1}}]}, "masses[0].s is missing the key 'y'"),
 ]
 
 
@@ -256,7 +256,7 @@ def _delete(data, path):
 
 @st.composite
 def broken_model_files(draw):
-    data = copy.deepcopy(SEED_DICT)
+    data = copy.deepcopy(SODA_DICT)
     kind = draw(st.sampled_from(["missing", "wrong type", "non-finite", "index", "negative rest", "garbage"]))
     if kind == "missing":
         _delete(data, draw(st.sampled_from(_REQUIRED_PATHS)))
@@ -303,7 +303,7 @@ def test_hypothesis_broken_files_always_give_one_model_error_line(tmp_path, text
     phase=st.floats(-10.0, 10.0),
 )
 def test_hypothesis_good_files_round_trip_exactly(tmp_path, shift, friction, phase):
-    data = copy.deepcopy(SEED_DICT)
+    data = copy.deepcopy(SODA_DICT)
     data["friction"] = friction
     data["springs"][14]["phase"] = phase
     for node in data["nodes"]:

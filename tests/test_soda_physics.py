@@ -126,7 +126,7 @@ def _walls(name: str) -> int:
     [(DAINTY_WALKER, "soda_dainty_walker_ruby.json"), (TWO_WALLS, "soda_two_walls_ruby.json")],
     ids=["dainty_walker_600_ticks", "two_walls_200_ticks"],
 )
-def test_tick_matches_the_seeds_ruby_model(model_path, reference):
+def test_tick_matches_soda_constructors_ruby_model(model_path, reference):
     ref = json.loads((DATA / reference).read_text())
     model = load_model(model_path)
     every = ref["every"]

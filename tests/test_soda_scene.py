@@ -29,7 +29,7 @@ def test_is_a_scene2d_named_soda(scene):
     assert any(line.startswith("c") for line in scene.help_lines)
 
 
-def test_step_is_one_seed_tick(scene):
+def test_step_is_one_soda_constructor_tick(scene):
     twin = load_model(DAINTY_WALKER)
     for _ in range(3):
         scene.step()

@@ -1,4 +1,4 @@
-"""Seed 001: the yo-yo step and the spring-experiments scene (presets, keys, HUD, chain order)."""
+"""The spring experiments article: the yo-yo step and the spring-experiments scene (presets, keys, HUD, chain order)."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from slime.scenes import load_scene
 from slime.scenes.springs import SpringsScene, make_scene, ruby_round_text
 
 # The digit strings the spring experiments article prints for its 1D experiments (70 frames, hand 5, yo-yo from 1).
-SEED_SEQUENCES = {
+ARTICLE_SEQUENCES = {
     "approach": "2233444445555555555555555555555555555555555555555555555555555555555555",
     "bounce": "2357899875321123578998753211235789986532112457899865321124679998643111",
     "damped": "2356788875433334556777655444445566666555444455566665555445555555555555",
@@ -22,9 +22,9 @@ SEED_SEQUENCES = {
 }
 
 
-@pytest.mark.parametrize("model", list(SEED_SEQUENCES))
-def test_yoyo_models_print_the_seed_sequences(model):
-    assert yoyo_digits(model) == SEED_SEQUENCES[model]
+@pytest.mark.parametrize("model", list(ARTICLE_SEQUENCES))
+def test_yoyo_models_print_the_article_sequences(model):
+    assert yoyo_digits(model) == ARTICLE_SEQUENCES[model]
 
 
 @pytest.mark.parametrize(
@@ -80,7 +80,7 @@ def reference_chain_frame(x, v, parent, child, k, rest, natural, anchor, damping
 
 
 @pytest.mark.parametrize("natural", [False, True])
-def test_chain_step_follows_the_seed_order_exactly(natural):
+def test_chain_step_follows_the_article_order_exactly(natural):
     rng = np.random.default_rng(7)
     start = rng.random((5, 2)) * 300
     n = len(start)
@@ -122,7 +122,7 @@ PRESETS = {
 
 
 @pytest.mark.parametrize("number", list(PRESETS))
-def test_presets_set_the_seed_values(number):
+def test_presets_set_the_article_values(number):
     s = make_scene()
     s.key("2" if number == 1 else "1")  # start from another preset so every value must change hands
     s.key(str(number))
@@ -146,7 +146,7 @@ def test_preset_9_keeps_mass_and_chain_modes():
     assert not s.mass_mode and s.chain_mode == 0
 
 
-def test_bob_starts_are_reproducible_from_the_seed():
+def test_bob_starts_are_reproducible_from_the_rng_seed():
     assert np.array_equal(make_scene(5).positions(), make_scene(5).positions())
     assert not np.array_equal(make_scene(5).positions(), make_scene(6).positions())
 
