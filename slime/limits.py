@@ -12,6 +12,8 @@ from __future__ import annotations
 # surface; 512 x 512 is 262 000 points, several seconds a frame: past it nothing is gained.
 RESOLUTION = (3, 512)
 SUBSTEPS = (1, 1000)  # symplectic Euler substeps per frame
+# SlimeBody.spike(amount): the scatter, in radii, the body is built (and tested) to come back from.
+SPIKE = (0.0, 1.0)
 
 # --- pictures and windows -----------------------------------------------------------------------
 SIZE = (1, 8192)  # pixels per side of a window or a rendered picture: past any screen, short of GL's texture limits

@@ -79,12 +79,17 @@ class Demo:
     def logged(self, word: str) -> list[str]:
         return [ln for ln in self.lines if ln.startswith(word + " ")]
 
+    def focus(self) -> str:
+        """Wait for the demo's window, give it the keyboard; returns its X window id."""
+        window = self.xdo("search", "--sync", "--name", "^slime$").split()[0]
+        self.xdo("windowfocus", "--sync", window)
+        return window
+
 
 def test_window_click_pokes_and_drag_pulls_the_slime(xvfb, tmp_path):
     demo = Demo(xvfb, tmp_path)
     try:
-        window = demo.xdo("search", "--sync", "--name", "^slime$").split()[0]
-        demo.xdo("windowfocus", "--sync", window)
+        window = demo.focus()
         time.sleep(1.0)
         before = demo.screenshot()
         mask = slime_mask(before)
@@ -180,8 +185,7 @@ def test_holding_the_button_presses_a_dent_that_springs_back(xvfb, tmp_path):
     # a drag a grab; this one logs neither.
     demo = Demo(xvfb, tmp_path)
     try:
-        window = demo.xdo("search", "--sync", "--name", "^slime$").split()[0]
-        demo.xdo("windowfocus", "--sync", window)
+        window = demo.focus()
         time.sleep(1.5)
         before_rgb = demo.screenshot().astype(int)
         before = slime_mask(before_rgb)

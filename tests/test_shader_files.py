@@ -205,8 +205,7 @@ def test_demo_window_reloads_on_save_and_on_f5(xvfb, folder, tmp_path):
 
     demo = Demo(xvfb, tmp_path, shaders=str(folder), stacks=12, slices=12)
     try:
-        window = demo.xdo("search", "--sync", "--name", "^slime$").split()[0]
-        demo.xdo("windowfocus", "--sync", window)
+        demo.focus()
         demo.screenshot()  # the window is drawing: its watch has read the files as they were
         typo_line = line_of(folder / "slime.frag", "float thickness = v_thickness;")
         edit(folder / "slime.frag", "float thickness = v_thickness;", "float thickness = v_thickness")

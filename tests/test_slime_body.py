@@ -19,7 +19,7 @@ from slime.physics.shape_matching import (
     rotation_angle,
     track_rotation,
 )
-from slime.physics.slime_body import SlimeBody, collide_floor, wendland
+from slime.physics.slime_body import MAX_SPIKE, SlimeBody, collide_floor, wendland
 from slime.physics.slime_params import SlimeParams
 from slime.physics.sphere import vertex_count
 from slime.physics.volume import mesh_volume, vertex_area_vectors
@@ -294,7 +294,7 @@ def test_fuzz_never_produces_nan():
         if kind == 0:
             body.poke(c + rng.normal(size=3), rng.normal(size=3) * 10 ** rng.uniform(0, 6))
         elif kind == 1:
-            body.spike(rng.uniform(0, 1), seed=k)  # up to MAX_SPIKE
+            body.spike(rng.uniform(0, MAX_SPIKE), seed=k)
         elif kind == 2:
             body.positions[:] = c  # collapsed to a point
         elif kind == 3:

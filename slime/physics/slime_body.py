@@ -52,6 +52,7 @@ import math
 
 import numpy as np
 
+from slime.limits import SPIKE, span
 from slime.physics import slime_forces as plain
 from slime.physics.integrate import symplectic_euler
 from slime.physics.particles import Particles
@@ -65,7 +66,7 @@ from slime.physics.shape_matching import (
 )
 from slime.physics.slime_params import SlimeParams
 from slime.physics.sphere import ring_grid, sphere_strip, sphere_triangles, uv_sphere, vertex_count
-from slime.physics.volume import GridVolume, fill_grid, mesh_volume, vertex_area_vectors
+from slime.physics.volume import GridVolume, corner_sum, fill_grid, mesh_volume, vertex_area_vectors
 
 __all__ = ["SlimeBody", "SlimeParams", "wendland"]
 
@@ -98,7 +99,7 @@ def _magnitude(vector: np.ndarray) -> float:
     return big * float(np.linalg.norm(vector / big))
 
 
-MAX_SPIKE = 1.0  # spike(amount): the largest scatter, in radii, the body is built to come back from
+MAX_SPIKE = SPIKE[1]  # spike(amount): the largest scatter, in radii (slime.limits.SPIKE)
 MAX_SPREAD = 100.0  # radii from the centroid beyond which a vertex means the state is broken
 
 
@@ -159,9 +160,7 @@ class SlimeBody:
         rest = uv_sphere(s, n, prm.radius)
         tri = rest[self.triangles]
         area = 0.5 * np.linalg.norm(np.cross(tri[:, 1] - tri[:, 0], tri[:, 2] - tri[:, 0]), axis=1)
-        share = np.zeros(rest.shape[0])
-        for k in range(3):
-            share += np.bincount(self.triangles[:, k], weights=area / 3.0, minlength=rest.shape[0])
+        share = corner_sum(self.triangles, lambda k: area / 3.0, rest.shape[0])
         self.rest_area = float(area.sum())
         share = np.maximum(share, share.mean())  # the polar floor: see the module docstring
         self.mass = prm.mass * share / share.sum()  # (P,) per-vertex masses
@@ -610,8 +609,8 @@ class SlimeBody:
             amount = float(amount)
         except (TypeError, ValueError):
             raise ValueError(f"spike amount must be a number, got {amount!r}") from None
-        if not 0.0 <= amount <= MAX_SPIKE:
-            raise ValueError(f"spike amount must be between 0 and {MAX_SPIKE:g} radii, got {amount}")
+        if not SPIKE[0] <= amount <= SPIKE[1]:
+            raise ValueError(f"spike amount must be {span(SPIKE, 'radii')}, got {amount}")
         rng = np.random.default_rng(seed)
         direction = rng.normal(size=self.positions.shape)
         length = np.linalg.norm(direction, axis=1, keepdims=True)

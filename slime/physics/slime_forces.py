@@ -20,7 +20,7 @@ import math
 import numpy as np
 
 from slime.physics.shape_matching import best_rotation
-from slime.physics.volume import mesh_volume, vertex_area_vectors
+from slime.physics.volume import corner_sum, mesh_volume, vertex_area_vectors
 
 
 def centroid(x: np.ndarray, mass: np.ndarray) -> np.ndarray:
@@ -50,37 +50,39 @@ def add_volume_pressure(forces, x, triangles, mass, ideal_volume: float, pressur
     return volume
 
 
+def _corners_and_normals(x, triangles):
+    """The triangles' corner positions (three (T, 3) arrays) and doubled area vectors (T, 3)."""
+    pts = np.asarray(x, dtype=np.float64)
+    corners = [pts[triangles[:, k]] for k in range(3)]
+    return corners, np.cross(corners[1] - corners[0], corners[2] - corners[0])
+
+
+def _opposite_edge(corners, k: int) -> np.ndarray:
+    """The edge facing corner k, counter-clockwise: x_{k+2} - x_{k+1}."""
+    return corners[(k + 2) % 3] - corners[(k + 1) % 3]
+
+
 def area_gradient(x, triangles) -> np.ndarray:
     """(P, 3): the gradient of the total surface area. For a triangle (a, b, c) with unit normal u,
     dA/da = u x (c - b) / 2 (and cyclically): it pulls each corner toward the opposite edge,
     within the triangle's plane. A collapsed triangle (no normal) contributes nothing."""
-    pts = np.asarray(x, dtype=np.float64)
-    corners = [pts[triangles[:, k]] for k in range(3)]
-    normal = np.cross(corners[1] - corners[0], corners[2] - corners[0])
+    corners, normal = _corners_and_normals(x, triangles)
     length = np.linalg.norm(normal, axis=1, keepdims=True)
     unit = np.divide(normal, length, out=np.zeros_like(normal), where=length > 1e-300)
-    out = np.zeros_like(pts)
-    for k in range(3):
-        opposite = corners[(k + 2) % 3] - corners[(k + 1) % 3]
-        half = 0.5 * np.cross(unit, opposite)
-        for axis in range(3):
-            out[:, axis] += np.bincount(triangles[:, k], weights=half[:, axis], minlength=pts.shape[0])
-    return out
+    return corner_sum(triangles, lambda k: 0.5 * np.cross(unit, _opposite_edge(corners, k)), len(x))
 
 
 def area_stiffness(x, triangles) -> np.ndarray:
     """(P,): an upper estimate of how stiff the area is at each vertex, sum over its triangles of
     |opposite edge|^2 / (2 area) (the size of the area's Hessian there, cot-weights summed)."""
-    pts = np.asarray(x, dtype=np.float64)
-    corners = [pts[triangles[:, k]] for k in range(3)]
-    doubled = np.linalg.norm(np.cross(corners[1] - corners[0], corners[2] - corners[0]), axis=1)
-    doubled = np.maximum(doubled, 1e-300)
-    out = np.zeros(pts.shape[0])
-    for k in range(3):
-        opposite = corners[(k + 2) % 3] - corners[(k + 1) % 3]
-        out += np.bincount(triangles[:, k], weights=np.einsum("ij,ij->i", opposite, opposite) / doubled,
-                           minlength=pts.shape[0])
-    return out
+    corners, normal = _corners_and_normals(x, triangles)
+    doubled = np.maximum(np.linalg.norm(normal, axis=1), 1e-300)
+
+    def per_corner(k):
+        opposite = _opposite_edge(corners, k)
+        return np.einsum("ij,ij->i", opposite, opposite) / doubled
+
+    return corner_sum(triangles, per_corner, len(x))
 
 
 def tension_relief(mass, stiffness, tension: float, h: float) -> float:

@@ -170,13 +170,26 @@ def mesh_volume(points: np.ndarray, triangles: np.ndarray) -> float:
     return float(np.einsum("ij,ij->", x0, np.cross(x1, x2))) / 6.0
 
 
+def corner_sum(triangles: np.ndarray, per_corner, count: int) -> np.ndarray:
+    """Scatter-add a value of each triangle corner onto its vertex: ``per_corner(k)`` gives the (T,)
+    or (T, D) values of corner k (0, 1, 2); returns (count,) or (count, D). Corner by corner and
+    axis by axis with ``np.bincount`` (no Python loop over triangles)."""
+    out = None
+    for k in range(3):
+        values = np.asarray(per_corner(k), dtype=np.float64)
+        if out is None:
+            out = np.zeros((count,) + values.shape[1:])
+        if values.ndim == 1:
+            out += np.bincount(triangles[:, k], weights=values, minlength=count)
+        else:
+            for axis in range(values.shape[1]):
+                out[:, axis] += np.bincount(triangles[:, k], weights=values[:, axis], minlength=count)
+    return out
+
+
 def vertex_area_vectors(points: np.ndarray, triangles: np.ndarray) -> np.ndarray:
     """(P, 3): a third of the area vector of every triangle, summed at its vertices (grad V)."""
     pts = np.asarray(points, dtype=np.float64)
     x0, x1, x2 = (pts[triangles[:, k]] for k in range(3))
     third = np.cross(x1 - x0, x2 - x0) / 6.0
-    out = np.zeros_like(pts)
-    for k in range(3):
-        for axis in range(3):
-            out[:, axis] += np.bincount(triangles[:, k], weights=third[:, axis], minlength=pts.shape[0])
-    return out
+    return corner_sum(triangles, lambda k: third, pts.shape[0])
