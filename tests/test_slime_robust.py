@@ -233,6 +233,14 @@ def test_a_held_press_dents_holds_and_springs_back():
     assert_came_back(body)
 
 
+def test_a_grab_during_a_press_ends_the_press():
+    body = SlimeBody(SlimeParams(stacks=12, slices=12))
+    body.press((0.0, 2.0, 0.0), (0.0, -1.0, 0.0))
+    body.step()
+    body.grab((1.0, 1.0, 0.0))
+    assert not body.pressing and body.grabbed is not None
+
+
 def test_press_refuses_a_zero_direction():
     body = SlimeBody(SlimeParams(stacks=8, slices=8))
     with pytest.raises(ValueError):

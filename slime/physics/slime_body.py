@@ -524,6 +524,7 @@ class SlimeBody:
         if reach is None:
             reach = self.params.grab_falloff * self.params.radius
         weight = wendland(np.sqrt(np.einsum("ij,ij->i", d, d)) / reach)
+        self._finger = None  # a new grab ends a press (press() starts its finger after this)
         self._grab_members = np.flatnonzero(weight > 0.0)
         self._grab_weight = weight[self._grab_members]
         self._grab_index = index
