@@ -43,7 +43,7 @@ def _add_resolution(p: argparse.ArgumentParser) -> None:
 
 
 def _color(text: str) -> tuple:
-    from slime.render.look import parse_color
+    from slime.look import parse_color
 
     try:
         return parse_color(text)
@@ -54,7 +54,7 @@ def _color(text: str) -> tuple:
 def _add_look(p: argparse.ArgumentParser) -> None:
     p.add_argument("--color", type=_color, metavar="R,G,B|#RRGGBB",
                    help="the jelly's colour (each channel 0 to 1, or hex); the rest of the look is "
-                        "SlimeLook in slime/render/look.py")
+                        "SlimeLook in slime/look.py")
 
 
 def build_parser() -> argparse.ArgumentParser:

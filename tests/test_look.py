@@ -8,7 +8,7 @@ import pytest
 
 from slime.app.render_slime import HeadlessSlime
 from slime.render.images import read_rgba
-from slime.render.look import SlimeLook, parse_color
+from slime.look import SlimeLook, parse_color
 from test_render_slime import current  # noqa: F401 (the autouse fixture that makes the context current)
 
 SIZE = (400, 300)

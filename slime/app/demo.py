@@ -28,7 +28,7 @@ from slime.app.window_common import (FpsCounter, draw_shader_errors, no_display,
                                      shader_failure, window_failed)
 from slime.render.context import has_display
 from slime.render.images import read_rgba
-from slime.render.look import RANGES, SlimeLook, parse_color
+from slime.look import RANGES, SlimeLook, parse_color
 from slime.render.picking import intersect_plane, pick
 from slime.render.shader_files import ShaderError, ShaderWatch, shader_folder
 from slime.render.slime_renderer import OffscreenTarget, SlimeRenderer

@@ -164,7 +164,7 @@ def render_slime(*, output, frames: int = 1, size=(800, 600), pokes=(), camera=N
     OpenGL raises ``GLUnavailable``; shaders (from the folder ``shaders``, default the package's)
     that do not compile raise ``ShaderError``. A camera inside the slime is moved out along its
     orbit, with one line on stderr."""
-    from slime.render.look import SlimeLook
+    from slime.look import SlimeLook
 
     pokes = list(pokes or ())
     path, size = _check_args(output, frames, size, pokes, camera, stacks, slices)

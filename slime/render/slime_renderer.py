@@ -14,7 +14,7 @@ import moderngl
 import numpy as np
 
 from slime.render.camera import OrbitCamera
-from slime.render.look import SlimeLook
+from slime.look import SlimeLook
 from slime.render.normals import VertexNormals
 from slime.render.shader_files import set_uniform, shader_folder
 
