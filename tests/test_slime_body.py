@@ -453,7 +453,7 @@ def test_pinned_trajectory_hash():
         [sys.executable, "-c", _PINNED, here], env=_portable_env(), capture_output=True, text=True, timeout=120
     )
     assert run_.returncode == 0, run_.stderr
-    assert run_.stdout.strip() == "53cb11ec892af228b6139579caa1393b231af0c9b1d4b9cd0c4da5cacd0613f7"
+    assert run_.stdout.strip() == "1a8cb763bf36da2cb2f16cb11e7b3c78f39439b891fabbd2ca81d7ce65b8765e"
 
 
 # ---------------------------------------------------------------- params

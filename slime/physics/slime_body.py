@@ -65,7 +65,7 @@ from slime.physics.shape_matching import (
     track_rotation,
 )
 from slime.physics.slime_params import SlimeParams
-from slime.physics.sphere import ring_grid, sphere_strip, sphere_triangles, uv_sphere, vertex_count
+from slime.physics.sphere import grid_edges, ring_grid, sphere_strip, sphere_triangles, uv_sphere, vertex_count
 from slime.physics.volume import GridVolume, corner_sum, fill_grid, mesh_volume, vertex_area_vectors
 
 __all__ = ["SlimeBody", "SlimeParams", "wendland"]
@@ -117,6 +117,7 @@ class SlimeBody:
         self.grid = ring_grid(s, n)
         self.triangles = sphere_triangles(s, n)
         self.strip = sphere_strip(s, n)
+        self.grid_edges = grid_edges(s, n)  # the shear viscosity's neighbours (plain path)
         # State as (3, P) structure-of-arrays; the particles hold (P, 3) views of them.
         self._x_soa = np.zeros((3, p))
         self._v_soa = np.zeros((3, p))
@@ -147,6 +148,12 @@ class SlimeBody:
         self._pressure = np.zeros((3, s - 1, n), dtype=np.float32)
         self._tension = np.zeros((3, s - 1, n), dtype=np.float32)
         self._affine = np.zeros((3, 12), dtype=np.float32)
+        self._deformation_map = np.zeros((3, 12), dtype=np.float32)
+        self._u = np.zeros((3, *shape), dtype=np.float32)  # deformation velocity on the grid
+        self._shear_acc = np.zeros((3, *shape), dtype=np.float32)  # wrap column stays 0
+        self._neighbours = np.zeros((3, s - 1, n), dtype=np.float32)
+        self._shear_moments = np.zeros((4, 3), dtype=np.float32)
+        self._shear_moments_part = np.zeros((4, 3), dtype=np.float32)
         self._volume32 = GridVolume(s, n, np.float32)
         self._volume64 = GridVolume(s, n, np.float64)
         self._x5_64 = np.zeros((5, *shape))
@@ -186,6 +193,8 @@ class SlimeBody:
         weight = self.tension / self.mass / 2.0
         self._tension_weight = weight[1:-1].reshape(s - 1, n).astype(np.float32)
         self._tension_pole = (weight[0], weight[-1])
+        self.edge_weights = plain.viscous_edge_weights(self.rest_offsets, self.grid_edges)
+        self._shear_cache = None
         # Regularises the inertia tensor of a collapsed body (a millionth of the rest one).
         self.inertia_floor = 1e-6 * prm.mass * prm.radius**2
         rest5 = np.zeros((5, s + 1, n + 1))
@@ -318,6 +327,7 @@ class SlimeBody:
         np.copyto(buf[_V0 : _V0 + 3, 1:s, :n], v[:, 1:-1].reshape(3, s - 1, n), casting="same_kind")
         buf[_V0 : _V0 + 3, 0, :] = v[:, 0][:, None]
         buf[_V0 : _V0 + 3, s, :] = v[:, -1][:, None]
+        buf[_V0 : _V0 + 3, 1:s, n] = buf[_V0 : _V0 + 3, 1:s, 0]
         flat = buf.reshape(12, -1)
 
         # Moments in one product: row k < 3 is sum m x~_k [r, x~, (x, y), v, 1], row 3 is sum m [...].
@@ -345,6 +355,9 @@ class SlimeBody:
         add_shape_matching(affine, rotation, prm.shape_stiffness, shift)
         drag = 0.0 if internal_only else prm.air_drag
         add_viscosity_and_drag(affine, h, prm.viscosity, drag, vc, omega, shift)
+        if prm.shear_viscosity > 0.0:
+            rigid_part = self._shear_viscosity(h, vc, omega, shift, second)
+            add_rigid_correction(affine, *rigid_part, shift)
         if not internal_only:
             for i in range(3):
                 affine[i][_ONE] += prm.gravity[i]
@@ -353,6 +366,8 @@ class SlimeBody:
         acc_flat = acc.reshape(3, -1)
         for part in self._chunks:
             np.matmul(self._affine, flat[:, part], out=acc_flat[:, part])
+        if prm.shear_viscosity > 0.0:
+            acc += self._shear_acc
 
         # Pressure along the volume gradient (the area-weighted normals). Sum grad = 0, so the
         # volume does not care that x~ is relative to ref rather than to the centroid.
@@ -390,6 +405,88 @@ class SlimeBody:
         np.minimum(out, prm.max_acceleration, out=out)
         np.maximum(out, -prm.max_acceleration, out=out)
         return out
+
+    def _shear_coefficients(self, h: float) -> tuple:
+        """Per ring row, the grid form of ``slime_forces.add_shear_viscosity`` for substep h: the
+        weights of the up, down and side neighbours and of the vertex itself, each times the decay
+        factor (1 - exp(-2 nu d h)) / (2 d h); and the same factor times the weight for each pole."""
+        cached = self._shear_cache
+        if cached is not None and cached[0] == h:
+            return cached[1]
+        s, n = self.params.stacks, self.params.slices
+        nu = self.params.shear_viscosity
+        rest = np.zeros((5, s + 1, n + 1))
+        fill_grid(rest, self.rest_offsets)
+        meridian = np.sum((rest[:3, 1:, 0] - rest[:3, :-1, 0]) ** 2, axis=0)  # (s,) rows i -> i + 1
+        around = np.sum((rest[:3, 1:s, 1] - rest[:3, 1:s, 0]) ** 2, axis=0)  # (s - 1,) ring chords
+        w_up, w_down, w_side = 1.0 / meridian[:-1], 1.0 / meridian[1:], 1.0 / around
+        degree = w_up + w_down + 2.0 * w_side
+        factor = -np.expm1(-2.0 * nu * degree * h) / (2.0 * degree * h)
+        column = lambda a: (a * factor)[:, None].astype(np.float32)  # noqa: E731
+        poles = []
+        for w in (1.0 / meridian[0], 1.0 / meridian[-1]):
+            d = n * w
+            poles.append(float(-math.expm1(-2.0 * nu * d * h) / (2.0 * d * h) * w))
+        coefficients = (column(w_up), column(w_down), column(w_side), column(degree), poles[0], poles[1])
+        self._shear_cache = (h, coefficients)
+        return coefficients
+
+    def _shear_viscosity(self, h: float, vc, omega, shift, second) -> tuple:
+        """``slime_forces.add_shear_viscosity`` on the ring grid: fills ``_shear_acc`` with each
+        vertex's weighted pull toward its four grid neighbours' deformation velocity (a pole:
+        toward its first ring's), and returns the rigid part of that pull (linear acceleration,
+        angular acceleration) for the affine map to take back out."""
+        prm = self.params
+        s, n = prm.stacks, prm.slices
+        up, down, side, own, north, south = self._shear_coefficients(h)
+        # u = v - v_c - omega x (x~ - shift): affine in the buffer, one product.
+        wx, wy, wz = omega
+        spin = ((0.0, -wz, wy), (wz, 0.0, -wx), (-wy, wx, 0.0))
+        rows = [[0.0] * 12 for _ in range(3)]
+        for i in range(3):
+            rows[i][_V0 + i] = 1.0
+            for j in range(3):
+                rows[i][_X0 + j] = -spin[i][j]
+            rows[i][_ONE] = -vc[i] + spin[i][0] * shift[0] + spin[i][1] * shift[1] + spin[i][2] * shift[2]
+        self._deformation_map[:] = rows
+        u = self._u
+        u_flat = u.reshape(3, -1)
+        flat = self._buf.reshape(12, -1)
+        for part in self._chunks:
+            np.matmul(self._deformation_map, flat[:, part], out=u_flat[:, part])
+        # The two side neighbours (the wrap column is column 0; left of column 0 is column n - 1).
+        near = self._neighbours
+        np.copyto(near, u[:, 1:s, 1 : n + 1])
+        near[:, :, 1:] += u[:, 1:s, 0 : n - 1]
+        near[:, :, 0] += u[:, 1:s, n - 1]
+        acc = self._shear_acc
+        inner = acc[:, 1:s, :n]
+        np.multiply(near, side, out=inner)
+        np.multiply(u[:, 0 : s - 1, :n], up, out=near)
+        inner += near
+        np.multiply(u[:, 2 : s + 1, :n], down, out=near)
+        inner += near
+        np.multiply(u[:, 1:s, :n], own, out=near)
+        inner -= near
+        acc[:, 0, :n] = (north * (u[:, 1, :n].sum(axis=1, dtype=np.float64) - n * u[:, 0, 0].astype(np.float64)))[:, None]
+        acc[:, s, :n] = (south * (u[:, s - 1, :n].sum(axis=1, dtype=np.float64) - n * u[:, s, 0].astype(np.float64)))[:, None]
+        # Its moments: row k < 3 is sum m x~_k a, row 3 is sum m a.
+        mx = self._mx.reshape(4, -1)
+        acc_flat = acc.reshape(3, -1)
+        first, *rest = self._chunks
+        np.matmul(mx[:, first], acc_flat[:, first].T, out=self._shear_moments)
+        for part in rest:
+            np.matmul(mx[:, part], acc_flat[:, part].T, out=self._shear_moments_part)
+            self._shear_moments += self._shear_moments_part
+        (c00, c01, c02), (c10, c11, c12), (c20, c21, c22), push = self._shear_moments.tolist()
+        total = prm.mass
+        linear = [push[k] / total for k in range(3)]
+        # Torque about the centroid: sum m (x~ - shift) x a.
+        torque = (c12 - c21 - (shift[1] * push[2] - shift[2] * push[1]),
+                  c20 - c02 - (shift[2] * push[0] - shift[0] * push[2]),
+                  c01 - c10 - (shift[0] * push[1] - shift[1] * push[0]))
+        angular = rigid_angular_velocity(second, torque, self.inertia_floor).tolist()
+        return linear, angular
 
     def _plain_accelerations(self, h: float) -> np.ndarray:
         """The (3, P) acceleration from ``slime_forces.py``'s readable functions (``plain_forces``).
@@ -653,6 +750,18 @@ def add_shape_matching(affine: list, rotation, stiffness: float, shift) -> None:
             row[_R0 + j] += stiffness * rotation[i][j]
         row[_X0 + i] -= stiffness
         row[_ONE] += stiffness * shift[i]
+
+
+def add_rigid_correction(affine: list, linear, angular, shift) -> None:
+    """Take a rigid acceleration a + alpha x (x - c) back out, as rows of the affine map on x~ = x - ref
+    (c = ref + shift)."""
+    ax, ay, az = angular
+    spin = ((0.0, -az, ay), (az, 0.0, -ax), (-ay, ax, 0.0))
+    for i in range(3):
+        row = affine[i]
+        for j in range(3):
+            row[_X0 + j] -= spin[i][j]
+        row[_ONE] += -linear[i] + spin[i][0] * shift[0] + spin[i][1] * shift[1] + spin[i][2] * shift[2]
 
 
 def add_viscosity_and_drag(

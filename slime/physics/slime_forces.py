@@ -145,6 +145,44 @@ def add_internal_viscosity(forces, v, mass, rigid_v, rate: float) -> None:
     forces -= (rate * mass)[:, None] * (v - rigid_v)
 
 
+def add_shear_viscosity(forces, x, v, mass, edges, edge_weights, rigid_v, viscosity: float, h: float,
+                        regulariser: float) -> None:
+    """The jelly's viscosity acting on velocity gradients: nu times the Laplacian of the
+    deformation velocity u = v - v_rigid, on the ring grid's edges (``sphere.grid_edges``) with
+    weights 1 / (rest length)^2, so the sum over a vertex's edges of w (u_j - u_i) is the finite-
+    difference Laplacian. Each vertex's u moves toward its neighbours' weighted mean by the fraction
+    (1 - exp(-2 nu d h)) / 2 of the gap in one substep (d = its summed weights): nu h times the
+    Laplacian while that is small, and never more than half the gap, so even the fastest mode
+    (neighbours moving against each other) decays instead of flipping sign: stable at any
+    viscosity and resolution.
+
+    ``add_internal_viscosity`` damps every deformation at one rate. A real jelly's viscous damping
+    grows with the square of the wave number: a ripple of wavelength lambda dies at about
+    nu (2 pi / lambda)^2 per second. Without it, when a slam stops the vertices on the floor
+    while their neighbours still move, the surface creases between neighbours (a fold of 176
+    degrees at 128 x 128 after the README poke); with it the crease is smoothed within a substep
+    while the whole-body wobble, of wavelength about the diameter, hardly feels it. The rigid part
+    of the change (a push or a spin from nowhere, since the weights and masses are not uniform)
+    is taken out, so it moves no momentum and no angular momentum."""
+    if viscosity <= 0.0:
+        return
+    count = x.shape[0]
+    u = v - rigid_v
+    a, b = edges[:, 0], edges[:, 1]
+    gap = edge_weights[:, None] * (u[b] - u[a])
+    pulled = np.stack([np.bincount(a, gap[:, k], count) - np.bincount(b, gap[:, k], count) for k in range(3)], axis=1)
+    degree = np.bincount(a, edge_weights, count) + np.bincount(b, edge_weights, count)
+    change = (-np.expm1(-2.0 * viscosity * degree * h) / (2.0 * degree))[:, None] * pulled
+    change -= rigid_velocity(x, change, mass, regulariser)
+    forces += mass[:, None] * change / h
+
+
+def viscous_edge_weights(rest_offsets, edges) -> np.ndarray:
+    """1 / (rest length)^2 of each edge: the finite-difference Laplacian's weights."""
+    d = rest_offsets[edges[:, 1]] - rest_offsets[edges[:, 0]]
+    return 1.0 / np.einsum("ij,ij->i", d, d)
+
+
 def add_air_drag(forces, v, mass, rate: float) -> None:
     """A small -m a v on absolute velocity, so a thrown slime slows down in the air."""
     forces -= (rate * mass)[:, None] * v
@@ -156,7 +194,7 @@ def add_gravity(forces, mass, gravity) -> None:
 
 def slime_forces(body, h: float, internal_only: bool = False) -> np.ndarray:
     """All the forces on a ``SlimeBody``'s vertices for a substep of length h (no grab, no floor),
-    in the order the physics reads: volume, surface tension, shape, viscosity, then drag and gravity."""
+    in the order the physics reads: volume, surface tension, shape, viscosity (whole-body and shear), then drag and gravity."""
     prm = body.params
     x, v, m = body.positions, body.velocities, body.mass
     forces = np.zeros_like(x)
@@ -167,10 +205,13 @@ def slime_forces(body, h: float, internal_only: bool = False) -> np.ndarray:
     # Viscosity and drag together decay exactly over the substep; each takes its share of the rate.
     total = prm.viscosity + (0.0 if internal_only else prm.air_drag)
     decay = decay_rate(total, h)
+    rigid_v = rigid_velocity(x, v, m, body.inertia_floor)
     if total > 0.0:
-        add_internal_viscosity(forces, v, m, rigid_velocity(x, v, m, body.inertia_floor), decay * prm.viscosity / total)
+        add_internal_viscosity(forces, v, m, rigid_v, decay * prm.viscosity / total)
         if not internal_only:
             add_air_drag(forces, v, m, decay * prm.air_drag / total)
+    add_shear_viscosity(forces, x, v, m, body.grid_edges, body.edge_weights, rigid_v, prm.shear_viscosity, h,
+                        body.inertia_floor)
     if not internal_only:
         add_gravity(forces, m, prm.gravity)
     return forces

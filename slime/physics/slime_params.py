@@ -10,8 +10,12 @@ squared angular frequencies and do not change with the mesh resolution:
   omega^2 = k_v (+ k_s); a relative volume error e gives a pressure k_v * M * R / (3 A0) * e.
 
 Rates (1/s): ``viscosity`` damps velocity relative to the body's own rigid motion (linear and
-angular), ``air_drag`` damps absolute velocity; both are applied exactly-exponentially per substep
-so they are stable for any value.
+angular), ``air_drag`` damps absolute velocity; both are applied exactly-exponentially per
+substep so they are stable for any value. ``shear_viscosity`` nu (m^2/s) is the jelly's kinematic
+viscosity, nu times the Laplacian of the deformation velocity: a ripple of wavelength lambda dies
+at about nu (2 pi / lambda)^2 per second, so a crease a slam starts between neighbouring vertices
+is gone within a substep while the whole-body wobble hardly feels it; it too is applied
+exactly-exponentially.
 """
 
 from __future__ import annotations
@@ -68,6 +72,7 @@ class SlimeParams:
     shape_stiffness: float = 5000.0  # 1/s^2: pull toward the best-fit rotated rest sphere
     viscosity: float = 25.0  # 1/s: decay rate of motion relative to the body's rigid motion
     surface_tension: float = 2.0  # N/m: the skin's pull toward less area (rounds dents and folds)
+    shear_viscosity: float = 0.12  # m^2/s: kinematic viscosity on velocity differences between neighbours (no creases)
     air_drag: float = 0.05  # 1/s: decay rate of absolute velocity
     # --- world ---
     gravity: tuple = (0.0, -9.81, 0.0)  # m/s^2
@@ -109,6 +114,7 @@ class SlimeParams:
             "shape_stiffness",
             "viscosity",
             "surface_tension",
+            "shear_viscosity",
             "air_drag",
             "floor_friction",
         ):
