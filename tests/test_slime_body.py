@@ -12,13 +12,7 @@ import numpy as np
 import pytest
 
 from slime.physics.planes import Planes, collide_planes
-from slime.physics.shape_matching import (
-    best_rotation,
-    matrix_quaternion,
-    quaternion_matrix,
-    rotation_angle,
-    track_rotation,
-)
+from slime.physics.shape_matching import best_rotation, best_rotations, inverse_inertias, rotation_angle
 from slime.physics.slime_body import MAX_SPIKE, SlimeBody, collide_floor, wendland
 from slime.physics.slime_params import SlimeParams
 from slime.physics.sphere import vertex_count
@@ -244,22 +238,34 @@ def test_a_sideways_push_rolls_it_and_it_keeps_its_shape():
 # ---------------------------------------------------------------- building blocks
 
 
-def test_tracked_rotation_is_the_polar_rotation():
+def test_batched_rotations_are_the_polar_rotations():
     rng = np.random.default_rng(8)
+    trues, covariances = [], []
     for k in range(20):
         true = rotation_about(rng.normal(size=3), rng.uniform(0, math.pi))
         stretch = np.diag(rng.uniform(0.5, 2.0, size=3))
         sym = rotation_about(rng.normal(size=3), 0.7)
-        a = true @ sym @ stretch @ sym.T  # A = R S with S symmetric positive definite
-        start = matrix_quaternion(rotation_about(rng.normal(size=3), 0.3) @ true)  # warm start nearby
-        found = np.array(quaternion_matrix(track_rotation(a.tolist(), start, max_iterations=200, tolerance=1e-10)))
-        np.testing.assert_allclose(found, true, atol=1e-6)
-        np.testing.assert_allclose(best_rotation(a, np.eye(3)), true, atol=1e-9)
-    # A collapsed body keeps the previous rotation; a reflection still gives a proper rotation.
-    q = matrix_quaternion(rotation_about([0, 1, 0], 0.4))
-    assert track_rotation(np.zeros((3, 3)).tolist(), q) == q
-    flipped = best_rotation(np.diag([1.0, 1.0, -1.0]), np.eye(3))
-    assert np.linalg.det(flipped) == pytest.approx(1.0)
+        trues.append(true)
+        covariances.append(true @ sym @ stretch @ sym.T)  # A = R S with S symmetric positive definite
+        np.testing.assert_allclose(best_rotation(covariances[-1], np.eye(3)), true, atol=1e-9)
+    found = best_rotations(np.array(covariances), np.broadcast_to(np.eye(3), (20, 3, 3)))
+    np.testing.assert_allclose(found, np.array(trues), atol=1e-9)
+    # A collapsed or non-finite body keeps its previous rotation; a reflection still gives a proper rotation.
+    previous = rotation_about([0, 1, 0], 0.4)
+    odd = np.array([np.zeros((3, 3)), np.full((3, 3), np.nan), np.diag([1.0, 1.0, -1.0])])
+    kept = best_rotations(odd, np.broadcast_to(previous, (3, 3, 3)))
+    np.testing.assert_allclose(kept[0], previous)
+    np.testing.assert_allclose(kept[1], previous)
+    assert np.linalg.det(kept[2]) == pytest.approx(1.0)
+
+
+def test_inverse_inertia_of_a_ball_and_of_a_collapsed_body():
+    # A solid ball's second moment C = (m r^2 / 5) 1, so I = (2/5) m r^2 1.
+    second = np.array([np.eye(3) * 0.2, np.zeros((3, 3)), np.full((3, 3), np.nan)])
+    inverse = inverse_inertias(second, np.array([0.0, 1e-6, 1e-6]))
+    np.testing.assert_allclose(inverse[0], np.eye(3) / 0.4)
+    np.testing.assert_allclose(inverse[1], np.eye(3) / 1e-6)  # the regulariser keeps it finite
+    assert np.all(inverse[2] == 0.0)  # no rotation from a broken state
 
 
 def test_fast_floor_is_the_engine_plane_collision():
@@ -453,7 +459,7 @@ def test_pinned_trajectory_hash():
         [sys.executable, "-c", _PINNED, here], env=_portable_env(), capture_output=True, text=True, timeout=120
     )
     assert run_.returncode == 0, run_.stderr
-    assert run_.stdout.strip() == "1a8cb763bf36da2cb2f16cb11e7b3c78f39439b891fabbd2ca81d7ce65b8765e"
+    assert run_.stdout.strip() == "b4c75aa627075d124ee7903f5e76d5da24b6d08a8b314a93fc268f0c9675e529"
 
 
 # ---------------------------------------------------------------- params

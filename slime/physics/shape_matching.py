@@ -8,7 +8,6 @@ momentum (sum m r = 0) and angular momentum (A R^T = R S R^T is symmetric: no ne
 
 from __future__ import annotations
 
-import math
 
 import numpy as np
 
@@ -30,107 +29,67 @@ def best_rotation(covariance: np.ndarray, fallback: np.ndarray) -> np.ndarray:
     return u @ vt
 
 
-def rigid_angular_velocity(second_moment, angular_momentum, regulariser: float) -> np.ndarray:
-    """omega = I^-1 L with I = tr(C) 1 - C from the second moment C = sum m (x - c)(x - c)^T; the
-    small ``regulariser`` (kg m^2) keeps a collapsed body (I -> 0) from dividing by zero. Plain
-    Python floats (Cramer's rule): a 3 x 3 solve is far cheaper so than through LAPACK."""
-    (c00, c01, c02), (c10, c11, c12), (c20, c21, c22) = (tuple(map(float, row)) for row in second_moment)
-    trace = c00 + c11 + c22 + regulariser
-    a, b, c = trace - c00, -0.5 * (c01 + c10), -0.5 * (c02 + c20)
-    e, f = trace - c11, -0.5 * (c12 + c21)
-    i = trace - c22
-    # Symmetric [[a, b, c], [b, e, f], [c, f, i]]: cofactors.
-    ca, cb, cc = e * i - f * f, c * f - b * i, b * f - c * e
-    ce, cf, ci = a * i - c * c, b * c - a * f, a * e - b * b
-    det = a * ca + b * cb + c * cc
-    lx, ly, lz = (float(t) for t in angular_momentum)
-    if not (det > 0.0 and np.isfinite(det)):
-        return np.zeros(3)
-    omega = np.array([ca * lx + cb * ly + cc * lz, cb * lx + ce * ly + cf * lz, cc * lx + cf * ly + ci * lz]) / det
-    if not np.all(np.isfinite(omega)):
-        return np.zeros(3)
-    return omega
-
-
 def rotation_angle(rotation: np.ndarray) -> float:
     """Angle (radians) of a rotation matrix."""
     return float(np.arccos(np.clip((np.trace(rotation) - 1.0) / 2.0, -1.0, 1.0)))
 
 
-def quaternion_matrix(q) -> list:
-    """Rotation matrix (nested lists) of a unit quaternion (w, x, y, z)."""
-    w, x, y, z = q
-    return [
-        [1 - 2 * (y * y + z * z), 2 * (x * y - w * z), 2 * (x * z + w * y)],
-        [2 * (x * y + w * z), 1 - 2 * (x * x + z * z), 2 * (y * z - w * x)],
-        [2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y)],
-    ]
+def best_rotations(covariances: np.ndarray, fallback: np.ndarray) -> np.ndarray:
+    """``best_rotation`` for a stack of bodies at once: (B, 3, 3) covariances A = sum m (x - c) r^T
+    in, (B, 3, 3) proper rotations out (one batched SVD). A body whose A is non-finite or of rank
+    below 2 (collapsed to a point or a line) keeps its ``fallback`` rotation."""
+    a = np.asarray(covariances, dtype=np.float64)
+    finite = np.isfinite(a).all(axis=(1, 2))
+    if not finite.all():
+        a = np.where(finite[:, None, None], a, np.eye(3))
+    u, sigma, vt = np.linalg.svd(a)
+    usable = finite & (sigma[:, 0] > 0.0) & (sigma[:, 1] > 1e-6 * sigma[:, 0])
+    # A reflection (the body inverted or flattened: det A < 0) becomes the nearest rotation by
+    # flipping the axis of the smallest singular value.
+    flip = np.linalg.det(a) < 0.0
+    if flip.any():
+        u[flip, :, 2] *= -1.0
+    rotation = u @ vt
+    if usable.all():
+        return rotation
+    return np.where(usable[:, None, None], rotation, fallback)
 
 
-def track_rotation(covariance, q, max_iterations: int = 20, tolerance: float = 1e-6):
-    """The rotation of ``covariance`` (3 x 3 nested lists, A = sum m (x - c) r^T), found by the
-    iteration of Müller, Bender, Chentanez and Macklin (2016), warm-started from the unit quaternion
-    ``q`` of the previous substep: each pass turns R about sum_j R e_j x A e_j (the torque that
-    aligns R's columns with A's), which converges to the polar rotation in one or two passes when
-    the body turns a little per substep. It never yields a reflection and, on a collapsed body
-    (A -> 0), keeps the previous rotation. Plain Python floats: far cheaper than an SVD call.
-    The default tolerance (1e-6 rad per pass) matches the float32 moments the slime feeds it: a
-    tighter one only chases their rounding, up to ``max_iterations`` passes per substep.
-    Returns the new unit quaternion (w, x, y, z)."""
-    a = [[float(v) for v in row] for row in covariance]
-    if not all(math.isfinite(v) for row in a for v in row):
-        return q
-    scale = sum(v * v for row in a for v in row) ** 0.5
-    if not scale > 0.0:
-        return q
-    eps = 1e-9 * scale
-    w, x, y, z = q
-    for _ in range(max_iterations):
-        r = quaternion_matrix((w, x, y, z))
-        ox = oy = oz = 0.0
-        dot = 0.0
-        for j in range(3):
-            rx, ry, rz = r[0][j], r[1][j], r[2][j]
-            ax, ay, az = a[0][j], a[1][j], a[2][j]
-            ox += ry * az - rz * ay
-            oy += rz * ax - rx * az
-            oz += rx * ay - ry * ax
-            dot += rx * ax + ry * ay + rz * az
-        inv = 1.0 / (abs(dot) + eps)
-        ox, oy, oz = ox * inv, oy * inv, oz * inv
-        angle = math.sqrt(ox * ox + oy * oy + oz * oz)
-        if angle < tolerance:
-            break
-        half = 0.5 * angle
-        s = math.sin(half) / angle
-        dw, dx, dy, dz = math.cos(half), ox * s, oy * s, oz * s
-        # q <- dq * q
-        w, x, y, z = (
-            dw * w - dx * x - dy * y - dz * z,
-            dw * x + dx * w + dy * z - dz * y,
-            dw * y - dx * z + dy * w + dz * x,
-            dw * z + dx * y - dy * x + dz * w,
-        )
-        norm = math.sqrt(w * w + x * x + y * y + z * z)
-        w, x, y, z = w / norm, x / norm, y / norm, z / norm
-    return (w, x, y, z)
+def inverse_inertias(second_moment: np.ndarray, regulariser) -> np.ndarray:
+    """(B, 3, 3) I^-1 with I = (tr C + regulariser) 1 - C, from (B, 3, 3) second moments
+    C = sum m (x - c)(x - c)^T. The regulariser (kg m^2, per body) keeps a collapsed body from
+    dividing by zero; a body whose inertia is still singular or non-finite gets 0 (no rotation)."""
+    c = 0.5 * (second_moment + np.swapaxes(second_moment, 1, 2))
+    trace = np.trace(c, axis1=1, axis2=2) + regulariser
+    inertia = trace[:, None, None] * np.eye(3) - c
+    det = np.linalg.det(inertia)
+    ok = np.isfinite(det) & (det > 1e-300)
+    if not ok.all():
+        inertia = np.where(ok[:, None, None], inertia, np.eye(3))
+    inverse = np.linalg.inv(inertia)
+    if not ok.all():
+        inverse[~ok] = 0.0
+    return inverse
 
 
-def matrix_quaternion(rotation) -> tuple:
-    """Unit quaternion (w, x, y, z) of a rotation matrix (Shepperd's method)."""
-    m = [[float(v) for v in row] for row in np.asarray(rotation)]
-    trace = m[0][0] + m[1][1] + m[2][2]
-    if trace > 0.0:
-        s = 2.0 * math.sqrt(1.0 + trace)
-        q = (0.25 * s, (m[2][1] - m[1][2]) / s, (m[0][2] - m[2][0]) / s, (m[1][0] - m[0][1]) / s)
-    elif m[0][0] > m[1][1] and m[0][0] > m[2][2]:
-        s = 2.0 * math.sqrt(1.0 + m[0][0] - m[1][1] - m[2][2])
-        q = ((m[2][1] - m[1][2]) / s, 0.25 * s, (m[0][1] + m[1][0]) / s, (m[0][2] + m[2][0]) / s)
-    elif m[1][1] > m[2][2]:
-        s = 2.0 * math.sqrt(1.0 + m[1][1] - m[0][0] - m[2][2])
-        q = ((m[0][2] - m[2][0]) / s, (m[0][1] + m[1][0]) / s, 0.25 * s, (m[1][2] + m[2][1]) / s)
-    else:
-        s = 2.0 * math.sqrt(1.0 + m[2][2] - m[0][0] - m[1][1])
-        q = ((m[1][0] - m[0][1]) / s, (m[0][2] + m[2][0]) / s, (m[1][2] + m[2][1]) / s, 0.25 * s)
-    norm = math.sqrt(sum(v * v for v in q))
-    return tuple(v / norm for v in q)
+def apply3(matrices: np.ndarray, vectors: np.ndarray) -> np.ndarray:
+    """(B, 3): each (3, 3) matrix times its 3-vector."""
+    return np.matmul(matrices, vectors[:, :, None])[:, :, 0]
+
+
+def cross3(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """(B, 3) a x b, without np.cross's per-call cost."""
+    out = np.empty_like(a)
+    out[:, 0] = a[:, 1] * b[:, 2] - a[:, 2] * b[:, 1]
+    out[:, 1] = a[:, 2] * b[:, 0] - a[:, 0] * b[:, 2]
+    out[:, 2] = a[:, 0] * b[:, 1] - a[:, 1] * b[:, 0]
+    return out
+
+
+def spin_matrices(omega: np.ndarray) -> np.ndarray:
+    """(B, 3, 3) cross-product matrices: spin @ d = omega x d."""
+    out = np.zeros((omega.shape[0], 3, 3))
+    out[:, 0, 1], out[:, 0, 2] = -omega[:, 2], omega[:, 1]
+    out[:, 1, 0], out[:, 1, 2] = omega[:, 2], -omega[:, 0]
+    out[:, 2, 0], out[:, 2, 1] = -omega[:, 1], omega[:, 0]
+    return out

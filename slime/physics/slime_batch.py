@@ -1,0 +1,296 @@
+"""The slime's forces, fast: every body of one mesh resolution at once, on the ring grid.
+
+``slime_forces.py`` writes each force plainly; this module computes the same numbers for a whole
+stack of B bodies of the same ``stacks x slices`` (each with its own size, mass, stiffnesses and
+viscosities) in a fixed number of numpy calls, whatever B. ``tests/test_slime_forces.py`` holds
+the two equal.
+
+Layout. Each substep copies positions (relative to each body's last centroid) and velocities into
+one float32 grid buffer of 12 rows over B ring grids of (stacks + 1, slices + 1) nodes (pole rows
+repeated, a wrap column):
+
+    rows 0-2 rest offsets r, rows 3-7 x - c with cyclic components (x, y, z, x, y),
+    rows 8-10 velocity, row 11 ones.
+
+Shape matching, viscosity, air drag and gravity are affine in (r, x - c, v, 1), so their
+accelerations are one (3, 12) matrix per body applied to that buffer in one batched product, and
+the moments they need (centroid shift, centroid velocity, A = sum m x r^T, the second moment, the
+angular momentum) are one (4, 12) product per body of the mass-weighted positions with the same
+buffer. The 3 x 3 algebra in between (best-fit rotations by one batched SVD, inertia solves,
+assembling the maps) works on (B, 3, 3) stacks. Masses on the grid are split over the repeated pole
+entries and zero in the wrap column, so grid sums are exact vertex sums. The pressure and the
+surface tension come from ``GridVolume`` on rows 3-7, the shear viscosity from shifted slices of
+the deformation velocity. Everything is accumulated as acceleration; volume sums are float64.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from slime.physics.shape_matching import apply3, best_rotations, cross3, inverse_inertias, spin_matrices
+from slime.physics.slime_shape import SlimeShape
+from slime.physics.volume import GridVolume
+
+_R0, _X0, _V0, _ONE = 0, 3, 8, 11  # row offsets in the float32 grid buffer
+# Grid nodes per matrix product: 4 x 12 x 4096 stays under OpenBLAS's threading threshold, whose
+# worker threads spin between calls and, on a small shared machine, cost far more than they save
+# on products this thin (measured: 128 x 128 goes from 6 ms to 1 ms).
+_CHUNK = 4096
+
+
+def _cross_vector(c: np.ndarray) -> np.ndarray:
+    """(B, 3): the vector of the antisymmetric part of (B, 3, 3) sums C = sum a b^T: sum a x b."""
+    out = np.empty((c.shape[0], 3))
+    out[:, 0] = c[:, 1, 2] - c[:, 2, 1]
+    out[:, 1] = c[:, 2, 0] - c[:, 0, 2]
+    out[:, 2] = c[:, 0, 1] - c[:, 1, 0]
+    return out
+
+
+class _LoopedVolume:
+    """Stand-in for a batched GridVolume: one per body, looped (temporary)."""
+
+    def __init__(self, s, n, dtype, b):
+        self.parts = [GridVolume(s, n, dtype) for _ in range(b)]
+        self.grad6 = np.zeros((3, b, s + 1, n + 1), dtype=dtype)
+        self.area2 = np.zeros((3, b, s + 1, n + 1), dtype=dtype)
+
+    def compute(self, x5):
+        for i, part in enumerate(self.parts):
+            self.grad6[:, i] = part.compute(np.ascontiguousarray(x5[:, i]))
+        return self.grad6
+
+    def volume_from_gradient(self, x5):
+        return np.array([part.volume_from_gradient(np.ascontiguousarray(x5[:, i])) for i, part in enumerate(self.parts)])
+
+    def area_gradient(self):
+        for i, part in enumerate(self.parts):
+            self.area2[:, i] = part.area_gradient()
+        return self.area2
+
+
+def _batched_volume(s, n, dtype, b):
+    try:
+        return GridVolume(s, n, dtype, batch=(b,))
+    except TypeError:
+        return _LoopedVolume(s, n, dtype, b)
+
+
+class SlimeBatch:
+    """B slime bodies of one mesh resolution: their constants stacked, their grid buffers, and the
+    rotation and centroid each body's shape matching tracks from substep to substep."""
+
+    def __init__(self, shapes: list[SlimeShape], gravity=(0.0, -9.81, 0.0)):
+        s, n = shapes[0].stacks, shapes[0].slices
+        if any((sh.stacks, sh.slices) != (s, n) for sh in shapes):
+            raise ValueError("a SlimeBatch holds bodies of one resolution")
+        b = len(shapes)
+        self.shapes = list(shapes)
+        self.stacks, self.slices, self.size = s, n, b
+        self.count = shapes[0].count  # vertices per body
+        shape = (s + 1, n + 1)
+        nodes = (s + 1) * (n + 1)
+        self._nodes = nodes
+        self._chunks = [slice(a, min(a + _CHUNK, nodes)) for a in range(0, nodes, _CHUNK)]
+        f32 = np.float32
+        self.buf = np.zeros((12, b, *shape), dtype=f32)
+        self.buf[_ONE] = 1.0
+        self.buf[_R0 : _R0 + 3] = np.stack([sh.rest_grid for sh in shapes], axis=1)
+        self._mx = np.zeros((4, b, *shape), dtype=f32)  # m x~ rows, then m
+        self._mx[3] = np.stack([sh.grid_mass for sh in shapes])
+        self._acc = np.zeros((3, b, *shape), dtype=f32)
+        self._u = np.zeros((3, b, *shape), dtype=f32)  # deformation velocity
+        self._shear_acc = np.zeros((3, b, *shape), dtype=f32)  # wrap column stays 0
+        self._near = np.zeros((3, b, s - 1, n), dtype=f32)
+        self._pressure = np.zeros((3, b, s - 1, n), dtype=f32)
+        self._tension = np.zeros((3, b, s - 1, n), dtype=f32)
+        self._volume = _batched_volume(s, n, f32, b)
+        # Per-body constants, stacked.
+        prm = [sh.params for sh in shapes]
+        column = lambda values: np.array(values, dtype=np.float64)  # noqa: E731
+        self.total_mass = column([p.mass for p in prm])
+        self.shape_stiffness = column([p.shape_stiffness for p in prm])
+        self.viscosity = column([p.viscosity for p in prm])
+        self.air_drag = column([p.air_drag for p in prm])
+        self.gravity = np.broadcast_to(np.asarray(gravity, dtype=np.float64), (b, 3)).copy()
+        self.ideal_volume = column([sh.ideal_volume for sh in shapes])
+        self.pressure_scale = column([sh.pressure_scale for sh in shapes])
+        self.rest_pressure = column([sh.rest_pressure for sh in shapes])
+        self.rest_spread = column([sh.rest_spread for sh in shapes])
+        self.inertia_floor = column([sh.inertia_floor for sh in shapes])
+        self.pole_mass = np.array([[sh.mass[0], sh.mass[-1]] for sh in shapes])
+        self.grid_inv_mass = np.stack([sh.grid_inv_mass for sh in shapes])
+        self.tension_weight = np.stack([sh.tension_weight for sh in shapes])
+        self.tension_pole = np.array([sh.tension_pole for sh in shapes])
+        self.any_tension = any(sh.tension > 0.0 for sh in shapes)
+        self.shear = [np.stack([sh.shear[k] for sh in shapes]) for k in range(4)]  # (B, s - 1, 1) each
+        self.shear_pole = np.array([sh.shear[4:] for sh in shapes])  # (B, 2)
+        self.any_shear = any(p.shear_viscosity > 0.0 for p in prm)
+        # Tracked state: each body's centroid from the last substep, and its best-fit rotation.
+        self.ref = np.zeros((b, 3))
+        self.rotation = np.broadcast_to(np.eye(3), (b, 3, 3)).copy()
+        self.last_volume = self.ideal_volume.copy()
+
+    # ------------------------------------------------------------------ the forces
+    def accelerations(self, x: np.ndarray, v: np.ndarray, out: np.ndarray, h: float,
+                      internal_only: bool = False) -> None:
+        """Write the acceleration of every vertex into ``out``. ``x``, ``v``, ``out``: (3, B, P)
+        views of the world's arrays for this batch's bodies. ``internal_only`` leaves out gravity
+        and air drag (the internal forces alone sum to zero)."""
+        s, n, b = self.stacks, self.slices, self.size
+        buf = self.buf
+        ref = self.ref.T[:, :, None, None]
+        # Positions relative to last substep's centroid (float32 keeps its precision near it; the
+        # small shift to this substep's centroid comes out of the moments), then velocities.
+        xs = buf[_X0 : _X0 + 3]
+        np.subtract(x[:, :, 1:-1].reshape(3, b, s - 1, n), ref, out=xs[:, :, 1:s, :n])
+        xs[:, :, 0, :] = (x[:, :, 0] - self.ref.T)[:, :, None]
+        xs[:, :, s, :] = (x[:, :, -1] - self.ref.T)[:, :, None]
+        xs[:, :, 1:s, n] = xs[:, :, 1:s, 0]
+        buf[_X0 + 3 : _X0 + 5] = buf[_X0 : _X0 + 2]
+        vs = buf[_V0 : _V0 + 3]
+        np.copyto(vs[:, :, 1:s, :n], v[:, :, 1:-1].reshape(3, b, s - 1, n), casting="same_kind")
+        vs[:, :, 0, :] = v[:, :, 0][:, :, None]
+        vs[:, :, s, :] = v[:, :, -1][:, :, None]
+        vs[:, :, 1:s, n] = vs[:, :, 1:s, 0]
+        flat = buf.reshape(12, b, -1)
+
+        # Moments in one product per body: row k < 3 is sum m x~_k [r, x~, (x, y), v, 1], row 3 sum m [...].
+        np.multiply(xs, self._mx[3], out=self._mx[:3])
+        mom = self._product(self._mx.reshape(4, b, -1), flat)  # (B, 4, 12) float64
+        total = self.total_mass
+        shift = mom[:, 3, _X0 : _X0 + 3] / total[:, None]  # centroid - ref
+        vc = mom[:, 3, _V0 : _V0 + 3] / total[:, None]  # centroid velocity
+        self.ref = self.ref + shift
+        # sum m (x - c) r^T = sum m x~ r^T, since sum m r = 0.
+        self.rotation = best_rotations(mom[:, :3, _R0 : _R0 + 3], self.rotation)
+        second = mom[:, :3, _X0 : _X0 + 3] - total[:, None, None] * shift[:, :, None] * shift[:, None, :]
+        kxv = mom[:, :3, _V0 : _V0 + 3] - total[:, None, None] * shift[:, :, None] * vc[:, None, :]
+        inverse_inertia = inverse_inertias(second, self.inertia_floor)
+        omega = apply3(inverse_inertia, _cross_vector(kxv))
+        spin = spin_matrices(omega)
+
+        affine = np.zeros((b, 3, 12))
+        eye = np.eye(3)
+        # Shape restoring: k (R r - (x - c)) = k R r - k x~ + k shift.
+        k = self.shape_stiffness[:, None, None]
+        affine[:, :, _R0 : _R0 + 3] = k * self.rotation
+        affine[:, :, _X0 : _X0 + 3] = -k * eye
+        affine[:, :, _ONE] = self.shape_stiffness[:, None] * shift
+        # Viscosity relative to the rigid motion and air drag, -mu (v - v_c - omega x (x - c)) - a v,
+        # at the exact exponential decay over the substep (never overshoots).
+        drag = 0.0 if internal_only else self.air_drag
+        rate = self.viscosity + drag
+        decay = np.where(rate > 0.0, -np.expm1(-rate * h) / h, 0.0)
+        mu = np.where(rate > 0.0, decay * self.viscosity / np.where(rate > 0.0, rate, 1.0), 0.0)
+        affine[:, :, _V0 : _V0 + 3] = -decay[:, None, None] * eye
+        affine[:, :, _X0 : _X0 + 3] += mu[:, None, None] * spin
+        affine[:, :, _ONE] += mu[:, None] * (vc - np.einsum("bij,bj->bi", spin, shift))
+        if not internal_only:
+            affine[:, :, _ONE] += self.gravity
+        if self.any_shear:
+            linear, angular = self._shear_viscosity(flat, vc, spin, shift, inverse_inertia)
+            turn = spin_matrices(angular)
+            affine[:, :, _X0 : _X0 + 3] -= turn
+            affine[:, :, _ONE] += -linear + np.einsum("bij,bj->bi", turn, shift)
+        acc = self._acc
+        self._apply(affine, flat, acc.reshape(3, b, -1))
+        if self.any_shear:
+            acc += self._shear_acc
+
+        # Pressure along the volume gradient (the area-weighted normals). Sum grad = 0, so the
+        # volume does not care that x~ is relative to ref rather than to the centroid.
+        x5 = buf[_X0 : _X0 + 5]
+        grad6 = self._volume.compute(x5)
+        volume = np.asarray(self._volume.volume_from_gradient(x5), dtype=np.float64).reshape(b)
+        self.last_volume = volume
+        ratio = np.clip((self.ideal_volume - volume) / self.ideal_volume, -1.0, 1.0)
+        ratio[~np.isfinite(ratio)] = 0.0
+        pressure_vec = self._pressure
+        np.multiply(grad6[:, :, 1:s, :n], self.grid_inv_mass, out=pressure_vec)
+        pole_n = grad6[:, :, 0, :n].sum(axis=2, dtype=np.float64)  # (3, B)
+        pole_s = grad6[:, :, s, :n].sum(axis=2, dtype=np.float64)
+        spread = (np.einsum("kbij,kbij->b", pressure_vec, grad6[:, :, 1:s, :n]).astype(np.float64)
+                  + (pole_n * pole_n).sum(axis=0) / self.pole_mass[:, 0]
+                  + (pole_s * pole_s).sum(axis=0) / self.pole_mass[:, 1]) / 36.0
+        limit = np.where(spread > self.rest_spread, self.rest_spread / np.where(spread > 0.0, spread, 1.0), 1.0)
+        pressure = (self.rest_pressure + self.pressure_scale * limit * ratio) / 6.0  # (B,)
+        pressure_vec *= pressure.astype(np.float32)[:, None, None]
+        acc[:, :, 1:s, :n] += pressure_vec
+
+        tension_n = tension_s = 0.0
+        if self.any_tension:
+            area2 = self._volume.area_gradient()
+            np.multiply(area2[:, :, 1:s, :n], self.tension_weight, out=self._tension)
+            acc[:, :, 1:s, :n] -= self._tension
+            tension_n = self.tension_pole[:, 0] * area2[:, :, 0, :n].sum(axis=2, dtype=np.float64)
+            tension_s = self.tension_pole[:, 1] * area2[:, :, s, :n].sum(axis=2, dtype=np.float64)
+
+        np.copyto(out[:, :, 1:-1].reshape(3, b, s - 1, n), acc[:, :, 1:s, :n])
+        out[:, :, 0] = acc[:, :, 0, 0] + pressure * pole_n / self.pole_mass[:, 0] - tension_n
+        out[:, :, -1] = acc[:, :, s, 0] + pressure * pole_s / self.pole_mass[:, 1] - tension_s
+
+    def _shear_viscosity(self, flat, vc, spin, shift, inverse_inertia) -> tuple:
+        """``slime_forces.add_shear_viscosity`` on the ring grids: fills ``_shear_acc`` with each
+        vertex's weighted pull toward its four grid neighbours' deformation velocity (a pole:
+        toward its first ring's), and returns the rigid part of that pull ((B, 3) linear and
+        angular accelerations) for the affine map to take back out."""
+        s, n, b = self.stacks, self.slices, self.size
+        up, down, side, own = self.shear
+        # u = v - v_c - omega x (x~ - shift): affine in the buffer, one product.
+        deformation = np.zeros((b, 3, 12))
+        deformation[:, :, _V0 : _V0 + 3] = np.eye(3)
+        deformation[:, :, _X0 : _X0 + 3] = -spin
+        deformation[:, :, _ONE] = -vc + np.einsum("bij,bj->bi", spin, shift)
+        u = self._u
+        self._apply(deformation, flat, u.reshape(3, b, -1))
+        # The two side neighbours (the wrap column is column 0; left of column 0 is column n - 1).
+        near = self._near
+        np.copyto(near, u[:, :, 1:s, 1 : n + 1])
+        near[:, :, :, 1:] += u[:, :, 1:s, : n - 1]
+        near[:, :, :, 0] += u[:, :, 1:s, n - 1]
+        acc = self._shear_acc
+        inner = acc[:, :, 1:s, :n]
+        np.multiply(near, side, out=inner)
+        np.multiply(u[:, :, 0 : s - 1, :n], up, out=near)
+        inner += near
+        np.multiply(u[:, :, 2 : s + 1, :n], down, out=near)
+        inner += near
+        np.multiply(u[:, :, 1:s, :n], own, out=near)
+        inner -= near
+        north = self.shear_pole[:, 0] * (u[:, :, 1, :n].sum(axis=2, dtype=np.float64) - n * u[:, :, 0, 0].astype(np.float64))
+        south = self.shear_pole[:, 1] * (u[:, :, s - 1, :n].sum(axis=2, dtype=np.float64) - n * u[:, :, s, 0].astype(np.float64))
+        acc[:, :, 0, :n] = north[:, :, None]
+        acc[:, :, s, :n] = south[:, :, None]
+        # Its moments: row k < 3 is sum m x~_k a, row 3 is sum m a.
+        mom = self._product(self._mx.reshape(4, b, -1), acc.reshape(3, b, -1))  # (B, 4, 3)
+        push = mom[:, 3, :]
+        linear = push / self.total_mass[:, None]
+        torque = _cross_vector(mom[:, :3, :]) - cross3(shift, push)  # about the centroid
+        return linear, apply3(inverse_inertia, torque)
+
+    def _product(self, left: np.ndarray, right: np.ndarray) -> np.ndarray:
+        """(B, K, J) float64 sums over the grid nodes of left (K, B, nodes) times right (J, B, nodes)."""
+        out = None
+        for part in self._chunks:
+            p = np.matmul(left[:, :, part].transpose(1, 0, 2), right[:, :, part].transpose(1, 2, 0))
+            out = p.astype(np.float64) if out is None else out + p
+        return out
+
+    def _apply(self, maps: np.ndarray, flat: np.ndarray, out: np.ndarray) -> None:
+        """out (3, B, nodes) = maps (B, 3, 12) applied to the buffer (12, B, nodes), in float32."""
+        maps32 = maps.astype(np.float32)
+        for part in self._chunks:
+            out[:, :, part] = np.matmul(maps32, flat[:, :, part].transpose(1, 0, 2)).transpose(1, 0, 2)
+
+    # ------------------------------------------------------------------ tracking
+    def track(self, x: np.ndarray, bodies=None) -> None:
+        """Start tracking from positions ``x`` (3, B, P): each body's centroid now, and its
+        best-fit rotation (kept where the shape has none)."""
+        index = np.arange(self.size) if bodies is None else np.atleast_1d(bodies)
+        for i in index:
+            sh = self.shapes[i]
+            c = x[:, i] @ sh.mass / sh.params.mass
+            self.ref[i] = c
+            a = (sh.mass * (x[:, i] - c[:, None])) @ sh.rest_offsets
+            self.rotation[i] = best_rotations(a[None], self.rotation[i][None])[0]

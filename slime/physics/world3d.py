@@ -1,0 +1,446 @@
+"""A world of slimes: any number of slime bodies, each with its own size, resolution and
+``SlimeParams``, and static obstacles, stepped together.
+
+All bodies' vertices live in one set of structure-of-arrays buffers, ``x`` and ``v`` of shape
+(3, P), body after body; bodies of one mesh resolution sit next to each other, so each resolution
+is one ``SlimeBatch`` whose forces are a fixed number of numpy calls however many bodies it holds
+(the step loops over resolutions, never over bodies). A substep is Ten Minute Physics' order:
+
+1. forces: each batch's internal forces, gravity and drag (``slime_batch.py``; a body with
+   ``plain_forces`` is recomputed by the readable ``slime_forces.py``), and the hand's pull;
+2. symplectic Euler on every vertex at once;
+3. contacts, each a projection with its velocity change: the floor, the obstacles
+   (``obstacles.py``), and slime against slime (``contact.py``).
+
+After each frame every body is checked (finite, no speed over ``max_speed``, no vertex farther
+than ``MAX_SPREAD`` radii from its centroid); a broken body is put back to its last good pose,
+still, and the others go on.
+
+The single slime of the demo is this world with one body (``slime_body.SlimeBody``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from slime.physics import slime_forces as plain
+from slime.physics.hand import BodyView, Hand, poke as hand_poke, spike as hand_spike, vector3
+from slime.physics.planes import Planes
+from slime.physics.slime_batch import SlimeBatch
+from slime.physics.slime_params import SlimeParams
+from slime.physics.slime_shape import SlimeShape
+
+MAX_SPREAD = 100.0  # radii from the centroid beyond which a vertex means the body is broken
+
+
+@dataclass
+class Body:
+    """One slime of a world: its parameters and constants, and where its vertices are."""
+
+    params: SlimeParams
+    shape: SlimeShape
+    start: int = 0  # its vertices are x[:, start:stop]
+    stop: int = 0
+    group: int = 0  # which batch
+    slot: int = 0  # its index within the batch
+
+    @property
+    def triangles(self) -> np.ndarray:
+        return self.shape.triangles
+
+    @property
+    def strip(self) -> np.ndarray:
+        return self.shape.strip
+
+
+class _PlainBody:
+    """What ``slime_forces.slime_forces`` reads of a body: its state views and its constants."""
+
+    def __init__(self, shape: SlimeShape, x: np.ndarray, v: np.ndarray):
+        self.shape, self.positions, self.velocities = shape, x, v
+
+    def __getattr__(self, name):
+        return getattr(self.shape, name)
+
+
+class World3D:
+    """Slimes, obstacles, a floor and gravity; see the module docstring."""
+
+    def __init__(self, gravity=(0.0, -9.81, 0.0), floor_height: float | None = 0.0, floor_friction: float = 0.8,
+                 floor_restitution: float = 0.0, dt: float = 1.0 / 60.0, substeps: int = 8,
+                 max_speed: float = 40.0, max_acceleration: float = 1.0e4):
+        # Validated the way a slime's own settings are.
+        settings = SlimeParams(gravity=gravity, floor_height=0.0 if floor_height is None else floor_height,
+                               floor_friction=floor_friction, floor_restitution=floor_restitution, dt=dt,
+                               substeps=substeps, max_speed=max_speed, max_acceleration=max_acceleration)
+        self.gravity = np.asarray(settings.gravity)
+        self.floor_height = None if floor_height is None else settings.floor_height
+        self.floor = (None if floor_height is None else
+                      Planes.floor(3, settings.floor_height, settings.floor_restitution, settings.floor_friction))
+        self.dt, self.substeps = settings.dt, settings.substeps
+        self.max_speed, self.max_acceleration = settings.max_speed, settings.max_acceleration
+        self.obstacles: list = []
+        self._obstacle_set = None
+        self.bodies: list[Body] = []
+        self.batches: list[SlimeBatch] = []
+        self.hand = Hand()
+        self.time = 0.0
+        self.recoveries = 0
+        self._assemble([])
+
+    @classmethod
+    def for_slime(cls, params: SlimeParams) -> "World3D":
+        """The world of one slime, with the world settings of its own parameters."""
+        return cls(gravity=params.gravity, floor_height=params.floor_height, floor_friction=params.floor_friction,
+                   floor_restitution=params.floor_restitution, dt=params.dt, substeps=params.substeps,
+                   max_speed=params.max_speed, max_acceleration=params.max_acceleration)
+
+    # ------------------------------------------------------------------ bodies
+    def settle_params(self, params: SlimeParams) -> SlimeParams:
+        """A slime's parameters with this world's gravity, floor, time step and speed limits."""
+        return params.with_(gravity=tuple(self.gravity), dt=self.dt, substeps=self.substeps,
+                            floor_height=params.floor_height if self.floor_height is None else self.floor_height,
+                            floor_friction=float(self.floor.friction[0]) if self.floor is not None else params.floor_friction,
+                            max_speed=self.max_speed, max_acceleration=self.max_acceleration)
+
+    def add_slime(self, params: SlimeParams, velocity=(0.0, 0.0, 0.0)) -> int:
+        """Add a slime at rest in its rest shape at ``params.center``, moving at ``velocity``;
+        returns its body index (indices are positions in the world's vertex order: adding or
+        removing a slime may renumber the others, and lets go of whatever the hand holds)."""
+        velocity = vector3("velocity", velocity)
+        params = self.settle_params(params)
+        shape = SlimeShape(params)
+        x = (shape.rest_offsets + np.asarray(params.center)).T.copy()
+        v = np.repeat(velocity[:, None], shape.count, axis=1)
+        states = self._states()
+        states.append({"params": params, "shape": shape, "x": x, "v": v, "good": x.copy(),
+                       "ref": np.asarray(params.center, dtype=np.float64), "rotation": np.eye(3),
+                       "good_rotation": np.eye(3), "new": True})
+        self._assemble(states)
+        return next(i for i, b in enumerate(self.bodies) if b.shape is shape)
+
+    def remove_slime(self, index: int) -> None:
+        """Take body ``index`` out of the world."""
+        index = self._check_body(index)
+        states = self._states()
+        del states[index]
+        self._assemble(states)
+
+    def set_slime_params(self, index: int, params: SlimeParams) -> None:
+        """New parameters for body ``index``, keeping its state (a new resolution remakes it in
+        its rest shape at its current centroid)."""
+        index = self._check_body(index)
+        params = self.settle_params(params)
+        states = self._states()
+        state = states[index]
+        old = state["shape"]
+        shape = SlimeShape(params)
+        if (shape.stacks, shape.slices) != (old.stacks, old.slices):
+            centroid = state["x"] @ old.mass / old.params.mass
+            x = (shape.rest_offsets + centroid).T.copy()
+            state.update(x=x, v=np.zeros_like(x), good=x.copy(), ref=centroid, rotation=np.eye(3),
+                         good_rotation=np.eye(3))
+        state.update(params=params, shape=shape)
+        self._assemble(states)
+
+    def _check_body(self, index) -> int:
+        if isinstance(index, (bool, np.bool_)) or not isinstance(index, (int, np.integer)):
+            raise ValueError(f"a body index must be an integer, got {index!r}")
+        if not 0 <= int(index) < len(self.bodies):
+            raise ValueError(f"body index {index} out of range 0..{len(self.bodies) - 1}")
+        return int(index)
+
+    def _states(self) -> list[dict]:
+        """Every body's state, copied out of the shared arrays (to be reassembled)."""
+        out = []
+        for body in self.bodies:
+            batch = self.batches[body.group]
+            sl = slice(body.start, body.stop)
+            out.append({"params": body.params, "shape": body.shape, "x": self.x[:, sl].copy(),
+                        "v": self.v[:, sl].copy(), "good": self._good_x[:, sl].copy(),
+                        "ref": batch.ref[body.slot].copy(), "rotation": batch.rotation[body.slot].copy(),
+                        "good_rotation": self._good_rotation[body.group][body.slot].copy(), "new": False})
+        return out
+
+    def _assemble(self, states: list[dict]) -> None:
+        """Lay the bodies out in the shared arrays, grouped by resolution (in order of first
+        appearance, each group in the order given), and make one batch per resolution."""
+        self.hand = Hand()
+        keys: list[tuple] = []
+        for st in states:
+            key = (st["shape"].stacks, st["shape"].slices)
+            if key not in keys:
+                keys.append(key)
+        ordered = sorted(states, key=lambda st: keys.index((st["shape"].stacks, st["shape"].slices)))
+        total = sum(st["shape"].count for st in ordered)
+        self.x = np.zeros((3, total))
+        self.v = np.zeros((3, total))
+        self._acc = np.zeros((3, total))
+        self._good_x = np.zeros((3, total))
+        self.mass = np.zeros(total)
+        self.body_of_vertex = np.zeros(total, dtype=np.int64)
+        self.bodies, self.batches, self._good_rotation, self._group_spans = [], [], [], []
+        start = 0
+        for group, key in enumerate(keys):
+            members = [st for st in ordered if (st["shape"].stacks, st["shape"].slices) == key]
+            batch = SlimeBatch([st["shape"] for st in members], gravity=self.gravity)
+            group_start = start
+            for slot, st in enumerate(members):
+                stop = start + st["shape"].count
+                self.bodies.append(Body(st["params"], st["shape"], start, stop, group, slot))
+                self.x[:, start:stop] = st["x"]
+                self.v[:, start:stop] = st["v"]
+                self._good_x[:, start:stop] = st["good"]
+                self.mass[start:stop] = st["shape"].mass
+                self.body_of_vertex[start:stop] = len(self.bodies) - 1
+                batch.ref[slot] = st["ref"]
+                batch.rotation[slot] = st["rotation"]
+                start = stop
+            self.batches.append(batch)
+            self._good_rotation.append(np.stack([st["good_rotation"] for st in members]))
+            self._group_spans.append((group_start, start))
+        for index, (body, st) in enumerate(zip(self.bodies, ordered)):
+            if st["new"]:
+                self._track(index)
+        self.triangles = (np.concatenate([b.triangles + b.start for b in self.bodies])
+                          if self.bodies else np.zeros((0, 3), dtype=np.int64))
+        self._plain = [i for i, b in enumerate(self.bodies) if b.params.plain_forces]
+        self._max_acceleration = np.zeros((3, total))
+        for b in self.bodies:
+            self._max_acceleration[:, b.start : b.stop] = b.params.max_acceleration
+
+    def _group_view(self, array: np.ndarray, group: int) -> np.ndarray:
+        """(3, B, P) view of a (3, P) world array over one batch's bodies."""
+        a, b = self._group_spans[group]
+        batch = self.batches[group]
+        return array[:, a:b].reshape(3, batch.size, batch.count)
+
+    def _track(self, index: int) -> None:
+        body = self.bodies[index]
+        self.batches[body.group].track(self._group_view(self.x, body.group), body.slot)
+        self._good_rotation[body.group][body.slot] = self.batches[body.group].rotation[body.slot]
+        self._good_x[:, body.start : body.stop] = self.x[:, body.start : body.stop]
+
+    # ------------------------------------------------------------------ views and measurements
+    @property
+    def positions(self) -> np.ndarray:
+        """(P, 3) float64 view of every vertex, body after body."""
+        return self.x.T
+
+    @property
+    def velocities(self) -> np.ndarray:
+        return self.v.T
+
+    def view(self, index: int) -> BodyView:
+        body = self.bodies[index]
+        sl = slice(body.start, body.stop)
+        return BodyView(self.x[:, sl].T, self.v[:, sl].T, body.shape.mass, body.params)
+
+    def body_positions(self, index: int) -> np.ndarray:
+        body = self.bodies[index]
+        return self.x[:, body.start : body.stop].T
+
+    def centroids(self) -> np.ndarray:
+        """(B, 3) centres of mass."""
+        sums = np.stack([np.bincount(self.body_of_vertex, self.mass * self.x[k], len(self.bodies)) for k in range(3)], 1)
+        totals = np.bincount(self.body_of_vertex, self.mass, len(self.bodies))
+        return sums / totals[:, None]
+
+    def volumes(self) -> np.ndarray:
+        """(B,) enclosed volume of each body (the engine's float32 volume of the last substep)."""
+        return np.concatenate([batch.last_volume for batch in self.batches]) if self.batches else np.zeros(0)
+
+    def kinetic_energy(self) -> float:
+        return 0.5 * float(self.mass @ np.einsum("ij,ij->j", self.v, self.v))
+
+    def momentum(self) -> np.ndarray:
+        return self.v @ self.mass
+
+    def rotations(self) -> np.ndarray:
+        """(B, 3, 3) the best-fit rotation each body's shape matching tracks."""
+        return np.concatenate([batch.rotation for batch in self.batches]) if self.batches else np.zeros((0, 3, 3))
+
+    # ------------------------------------------------------------------ obstacles
+    def add_obstacle(self, obstacle) -> None:
+        from slime.physics.obstacles import ObstacleSet
+
+        self.obstacles.append(obstacle)
+        self._obstacle_set = ObstacleSet(self.obstacles)
+
+    def clear_obstacles(self) -> None:
+        self.obstacles = []
+        self._obstacle_set = None
+
+    # ------------------------------------------------------------------ stepping
+    def accelerations(self, h: float, internal_only: bool = False) -> np.ndarray:
+        """Fill and return the (3, P) acceleration of every vertex for a substep of length h."""
+        acc = self._acc
+        for group, batch in enumerate(self.batches):
+            batch.accelerations(self._group_view(self.x, group), self._group_view(self.v, group),
+                                self._group_view(acc, group), h, internal_only)
+        for index in self._plain:
+            # Looked up through the module at every call, so an edited or monkeypatched force
+            # function in slime_forces.py is what moves the slime.
+            body = self.bodies[index]
+            sl = slice(body.start, body.stop)
+            view = _PlainBody(body.shape, self.x[:, sl].T, self.v[:, sl].T)
+            acc[:, sl] = (plain.slime_forces(view, h, internal_only) / body.shape.mass[:, None]).T
+        held = self.hand.body
+        if held is not None and not internal_only:
+            body = self.bodies[held]
+            self.hand.add_pull(self.view(held), acc[:, body.start : body.stop].T, h)
+        acc[~np.isfinite(acc)] = 0.0  # an experiment gone wrong must not put NaN into the state
+        np.minimum(acc, self._max_acceleration, out=acc)
+        np.maximum(acc, -self._max_acceleration, out=acc)
+        return acc
+
+    def substep(self, h: float) -> None:
+        held = self.hand.body
+        if held is not None:
+            self.hand.advance(self.view(held), h)
+        acc = self.accelerations(h)
+        x, v = self.x, self.v
+        if self._obstacle_set is not None:
+            x_prev = x.copy()
+        v += acc * h
+        x += v * h
+        if self.floor is not None:
+            collide_floor(x, v, self.floor)
+        if self._obstacle_set is not None:
+            from slime.physics.obstacles import collide_obstacles
+
+            collide_obstacles(x.T, v.T, x_prev.T, self._obstacle_set)
+        if len(self.bodies) > 1:
+            self._collide_slimes()
+        np.minimum(v, self.max_speed, out=v)
+        np.maximum(v, -self.max_speed, out=v)
+        self.time += h
+
+    def _collide_slimes(self) -> None:
+        """Slime against slime (``contact.py``); nothing until that module is in."""
+        try:
+            from slime.physics import contact
+        except ImportError:
+            return
+        contact.collide_world(self)
+
+    def step(self) -> None:
+        """One frame: ``substeps`` substeps of ``dt / substeps``; a broken body is recovered."""
+        h = self.dt / self.substeps
+        with np.errstate(all="ignore"):
+            for _ in range(self.substeps):
+                self.substep(h)
+            self._check_health()
+
+    def _check_health(self) -> None:
+        """Per body: finite, no speed over max_speed, no vertex farther than ``MAX_SPREAD`` radii
+        from the centroid. The forces keep a body inside these; a state outside them was written
+        from outside or came from an edited force, and it is recovered. Healthy bodies' state is
+        kept as their last good one (after every good frame, not before each one, so that state
+        broken from outside between frames is not taken for good)."""
+        for group, batch in enumerate(self.batches):
+            x = self._group_view(self.x, group)
+            v = self._group_view(self.v, group)
+            mass = batch.shapes[0].mass if False else None  # noqa: F841 (masses differ per body)
+            finite = np.isfinite(x.sum(axis=(0, 2))) & np.isfinite(v.sum(axis=(0, 2)))
+            fast = np.abs(v).max(axis=(0, 2)) <= self.max_speed
+            centroid = batch.ref  # within one substep's shift of the true centroid
+            spread = np.abs(x - centroid.T[:, :, None]).max(axis=(0, 2))
+            radius = np.array([sh.params.radius for sh in batch.shapes])
+            healthy = finite & fast & (spread <= MAX_SPREAD * radius * 1.01)
+            good = self._group_view(self._good_x, group)
+            for slot in np.flatnonzero(~healthy):
+                self._recover(group, int(slot))
+            keep = np.flatnonzero(healthy)
+            good[:, keep] = x[:, keep]
+            self._good_rotation[group][keep] = batch.rotation[keep]
+
+    def _recover(self, group: int, slot: int) -> None:
+        """Broken body: the rest shape back at its last good centroid and orientation, still."""
+        self.recoveries += 1
+        batch = self.batches[group]
+        shape = batch.shapes[slot]
+        good = self._group_view(self._good_x, group)[:, slot]
+        rotation = self._good_rotation[group][slot]
+        centroid = good @ shape.mass / shape.params.mass
+        if not np.all(np.isfinite(centroid)):
+            centroid = np.asarray(shape.params.center)
+        self._group_view(self.x, group)[:, slot] = (centroid + shape.rest_offsets @ rotation.T).T
+        self._group_view(self.v, group)[:, slot] = 0.0
+        batch.ref[slot] = centroid
+        batch.rotation[slot] = rotation
+
+    def reset_body(self, index: int) -> None:
+        """Body ``index`` back to its rest shape at its parameters' centre, at rest."""
+        body = self.bodies[self._check_body(index)]
+        sl = slice(body.start, body.stop)
+        self.x[:, sl] = (body.shape.rest_offsets + np.asarray(body.params.center)).T
+        self.v[:, sl] = 0.0
+        batch = self.batches[body.group]
+        batch.ref[body.slot] = np.asarray(body.params.center)
+        batch.rotation[body.slot] = np.eye(3)
+        self._good_rotation[body.group][body.slot] = np.eye(3)
+        self._good_x[:, sl] = self.x[:, sl]
+        if self.hand.body == index:
+            self.hand = Hand()
+
+    # ------------------------------------------------------------------ the hand
+    def poke(self, index: int, point, force, radius: float | None = None) -> int:
+        return hand_poke(self.view(self._check_body(index)), point, force, radius)
+
+    def spike(self, index: int, amount: float = 0.5, seed=None) -> None:
+        hand_spike(self.view(self._check_body(index)), amount, seed)
+
+    def grab(self, index: int, index_or_point, reach: float | None = None) -> int:
+        index = self._check_body(index)
+        return self.hand.grab(index, self.view(index), index_or_point, reach)
+
+    def drag_to(self, target) -> None:
+        self.hand.drag_to(target)
+
+    def release(self, velocity=None) -> None:
+        held = self.hand.body
+        self.hand.release(self.view(held) if held is not None else None, velocity)
+
+    def press(self, index: int, point, direction) -> int:
+        index = self._check_body(index)
+        return self.hand.press(index, self.view(index), point, direction)
+
+    def unpress(self) -> None:
+        self.hand.unpress()
+
+    def squash(self, factor: float = 0.25) -> None:
+        """Every slime squashed flat onto its lowest point (its height times ``factor``, its width
+        kept) and let go: the volume and shape forces blow it back up."""
+        if not 0.0 < factor <= 1.0:
+            raise ValueError(f"squash factor must be in (0, 1], got {factor}")
+        for index, body in enumerate(self.bodies):
+            sl = slice(body.start, body.stop)
+            y = self.x[1, sl]
+            low = float(y.min())
+            self.x[1, sl] = low + (y - low) * factor
+
+
+def collide_floor(x: np.ndarray, v: np.ndarray, floor: Planes) -> None:
+    """``collide_planes`` for the one +y floor plane, on (3, P) position/velocity arrays, touching
+    only the few vertices below it: they are put back on the plane, their approaching normal
+    speed is reflected by the restitution (stopped below the bounce threshold) and their
+    tangential speed loses at most ``friction`` times the normal speed change (Coulomb), never
+    reversing. Same numbers as ``collide_planes`` (a test holds them equal); without its per-call
+    overhead, which at the default mesh size cost more than all the slime's forces together."""
+    height = floor.point[0, 1]
+    below = np.flatnonzero(x[1] < height)
+    if below.size == 0:
+        return
+    x[1, below] = height
+    vx, vn, vz = v[0, below], v[1, below], v[2, below]
+    # Bounce only above the plane's threshold speed (so resting contacts do not hop), as the engine.
+    threshold = float(getattr(floor, "bounce_threshold", 0.0))
+    new_vn = np.where(vn < -threshold, -floor.restitution[0] * vn, np.maximum(vn, 0.0))
+    speed_t = np.sqrt(vx * vx + vz * vz)
+    keep = np.clip(1.0 - floor.friction[0] * np.abs(new_vn - vn) / np.where(speed_t > 0.0, speed_t, 1.0), 0.0, 1.0)
+    v[0, below] = vx * keep
+    v[1, below] = new_vn
+    v[2, below] = vz * keep
