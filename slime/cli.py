@@ -205,6 +205,11 @@ def _cmd_scenes(args) -> int:
         except SceneError as exc:  # one broken add-on does not hide the others
             title = f"(cannot load: {exc})"
         print(f"{name:<10} {title}  [{ep.value}]")
+    from slime.scenes import world_scene_names
+    from slime.scenes.world_format import load_world_scene
+
+    for name in world_scene_names():
+        print(f"{name:<10} [3D] {load_world_scene(name).description}")
     print("A scene file (my_scene.py, defining a Scene2D subclass) or a Soda model (.json) runs by its path.")
     return 0
 

@@ -45,3 +45,19 @@ def span(limits: tuple, unit: str = "") -> str:
     low, high = limits
     return f"{low:g} to {high:g}" + (f" {unit}" if unit else "")
 
+
+# --- 3D scene files (slime/scenes/world_format.py) ----------------------------------------------------
+SCENE_SLIMES = (1, 256)  # slimes in one scene file
+SCENE_OBSTACLES = (0, 1024)  # boxes, balls and planes in one scene file
+# Vertices of all a scene's slimes together: four of the finest single slime (512 x 512). Past it
+# one frame takes seconds and the arrays no longer fit a laptop's memory.
+MAX_SCENE_VERTICES = 4 * 512 * 512
+SLIME_RADIUS = (0.02, 50.0)  # m: from a droplet to a hill; outside it the default stiffnesses stop making sense
+OBSTACLE_SIZE = (0.001, 1000.0)  # m: a box's half sizes, a ball's radius
+SCENE_EXTENT = (-10000.0, 10000.0)  # m: every position (centres, points, the camera's target)
+LAUNCH_SPEED = (0.0, 100.0)  # m/s: a slime's starting speed (SlimeParams.max_speed still clamps each step)
+FRICTION = (0.0, 10.0)  # Coulomb coefficient of an obstacle's surface
+CAMERA_DISTANCE = (0.1, 1000.0)  # m from the camera's target
+# Degrees: a camera's yaw and a box's yaw, pitch and roll (one turn either way says every angle).
+ANGLE = (-360.0, 360.0)
+SCENE_FILE_BYTES = 8 * 1024 * 1024  # a scene file with every slime and obstacle above is well under 1 MiB

@@ -8,6 +8,9 @@ A scene is found, in this order, as
 - a Python file, ``my_scene.py``: the Scene2D subclass it defines (the one no other class in the
   file derives from; with several, the file names its own as ``SCENE = MyScene``);
 - a Soda model file, ``model.json``.
+
+3D scenes (several slimes and obstacles, slime/scenes/world_format.py) are files too: the bundled
+ones are listed by ``world_scene_names()``, and a ``.json`` file with a ``"slimes"`` key is one.
 """
 
 from __future__ import annotations
@@ -49,6 +52,13 @@ def installed_scenes() -> dict:
 
 def scene_names() -> list[str]:
     return ["slime", *SCENES, *installed_scenes()]
+
+
+def world_scene_names() -> list[str]:
+    """The bundled 3D scenes (assets/NAME.json), listed after the 2D ones."""
+    from slime.scenes.world_format import world_scene_names as names  # it imports SceneError from here
+
+    return names()
 
 
 def _as_scene(made, origin: str) -> Scene2D:
@@ -142,4 +152,4 @@ def load_scene(name_or_path: str) -> Scene2D:
 
 
 __all__ = ["ENTRY_POINT_GROUP", "Param", "Scene2D", "SceneError", "installed_scenes", "load_scene",
-           "load_scene_file", "scene_names", "SCENES"]
+           "load_scene_file", "scene_names", "SCENES", "world_scene_names"]

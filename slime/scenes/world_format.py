@@ -1,0 +1,621 @@
+"""3D scene files: several slimes, the obstacles they land on, gravity, the floor and the camera,
+as JSON. This module reads, checks and writes them; it simulates nothing (the world is
+``slime.physics.world3d.World3D``, the specs here are what it is built from).
+
+A file is a 3D scene, and not a Soda model (slime/scenes/soda_format.py), because its top level
+has the key ``"slimes"``. Units: metres, kilograms, seconds, degrees; +y is up. Every range below
+is in slime/limits.py. Keys not listed are refused (a typo is an error, not a silently ignored
+setting). ``assets/pile.json``, ``ramp.json`` and ``duel.json`` are examples.
+
+Top level::
+
+    slimes        required  list of 1 to 256 slimes (limits.SCENE_SLIMES), below
+    obstacles     optional  list of 0 to 1024 obstacles (limits.SCENE_OBSTACLES), below; default []
+    gravity       optional  [gx, gy, gz] in m/s^2, length at most 30 (limits.GRAVITY); default [0, -9.81, 0]
+    floor_height  optional  y of the floor plane in m; default 0; null: no floor
+    camera        optional  the view to open on, below; default null (the viewer frames the scene)
+    name          optional  a title (string); default ""
+    description   optional  one line saying what happens (string); default ""
+
+A slime (a UV sphere of ``stacks`` x ``slices``, see slime/physics/sphere.py)::
+
+    center        required  [x, y, z] in m: the centre of its rest sphere
+    radius        required  m, 0.02 to 50 (limits.SLIME_RADIUS)
+    stacks        optional  latitude divisions, an integer 3 to 512 (limits.RESOLUTION); default 20
+    slices        optional  longitude divisions, likewise; default 20
+    velocity      optional  [vx, vy, vz] in m/s, the starting velocity of every vertex, at most
+                            100 m/s (limits.LAUNCH_SPEED); default [0, 0, 0]
+    color         optional  the jelly's colour, "#rrggbb" or [r, g, b] each 0 to 1 (SlimeLook.with_color);
+                            default: the look's own colours
+    look          optional  {field: value} of slime.look.SlimeLook (glow, absorption, rim, fresnel,
+                            highlight, shininess, refraction, deep_color, glow_color...), applied after
+                            ``color``; checked by SlimeLook.from_dict; default {}
+    params        optional  {name: value} of slime.physics.slime_params.SlimeParams (mass,
+                            volume_stiffness, shape_stiffness, viscosity, surface_tension, air_drag,
+                            floor_friction, floor_restitution, max_speed...); checked by building
+                            SlimeParams; default {} (SlimeParams' defaults). Not radius, stacks, slices
+                            or center (the slime's own keys), nor gravity, floor_height, dt or
+                            substeps (the world's).
+
+An obstacle (fixed: it pushes the slimes and never moves)::
+
+    kind          required  "box", "ball" or "plane"
+    friction      optional  Coulomb coefficient, 0 to 10 (limits.FRICTION); default 0.5
+    color         optional  "#rrggbb" or [r, g, b] each 0 to 1; default null (the renderer's grey)
+    box:   center     required  [x, y, z] in m
+           half_size  required, or size (the full edge lengths; give one of the two): [hx, hy, hz]
+                      in m, each 0.001 to 1000 (limits.OBSTACLE_SIZE)
+           rotation   optional  [yaw, pitch, roll] in degrees, each -360 to 360 (limits.ANGLE);
+                      default [0, 0, 0]. The box is turned by roll about z, then pitch about x,
+                      then yaw about y (all right-handed, about its centre):
+                      ``ObstacleSpec.rotation_matrix()``
+    ball:  center     required  [x, y, z] in m
+           radius     required  m, 0.001 to 1000
+    plane: normal     required  [nx, ny, nz] pointing out of the solid side; any length but zero (made unit)
+           point      optional  [x, y, z], a point of the plane; default [0, 0, 0]
+
+The camera (an orbit around ``target``, as ``slime render --camera``)::
+
+    yaw           optional  degrees around +y, -360 to 360; 0 looks from +z toward the target; default 35
+    elevation     optional  degrees above the horizon, 0 to 85 (limits.CAMERA_ELEVATION); default 17
+    distance      optional  m from the target, 0.1 to 1000 (limits.CAMERA_DISTANCE); default 4.6
+    target        optional  [x, y, z]; default [0, 0.7, 0]
+
+Every position lies within +-10 000 m (limits.SCENE_EXTENT) and all slimes together have at most
+limits.MAX_SCENE_VERTICES vertices. A scene must start physically possible: no slime may start
+below the floor, inside an obstacle or overlapping another slime (touching is allowed), because a
+soft body started inside a solid is pushed out violently in the first step.
+
+Anything wrong (not JSON, a missing or unknown key, a wrong type, NaN or infinity, a value out of
+range, a bad look field, a start that overlaps, a folder, a FIFO, an oversized file) raises
+``WorldFileError`` with one line naming the file and the problem.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass, field, fields
+from pathlib import Path
+
+import numpy as np
+
+from slime import limits
+from slime.fileio import atomic_write, read_input
+from slime.look import COLOR_FIELDS, SlimeLook, parse_color
+from slime.paths import ASSETS
+from slime.physics.slime_params import SlimeParams
+from slime.physics.sphere import vertex_count
+from slime.scenes import SceneError
+
+# The bundled scenes, by the name `slime scenes` lists them under: assets/NAME.json.
+WORLD_SCENES = ("pile", "ramp", "duel")
+
+DEFAULT_GRAVITY = (0.0, -9.81, 0.0)
+DEFAULT_RESOLUTION = 20
+DEFAULT_FRICTION = 0.5
+OBSTACLE_KINDS = ("box", "ball", "plane")
+# SlimeParams fields a slime's "params" may not set: its own keys, and the world's.
+OWN_KEYS = ("radius", "stacks", "slices", "center")
+WORLD_KEYS = ("gravity", "floor_height", "dt", "substeps")
+PARAM_KEYS = tuple(f.name for f in fields(SlimeParams) if f.name not in OWN_KEYS + WORLD_KEYS)
+# A start "overlaps" only past this depth (m): spheres that exactly touch, written to a few
+# decimals, do not count.
+OVERLAP_TOLERANCE = 1e-6
+
+
+class WorldFileError(SceneError):
+    """A 3D scene file (or dict) that cannot be used; the message is one line: '<origin>: <problem>'."""
+
+
+# --- the specs ------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class CameraSpec:
+    """The view a scene opens on: an orbit camera (see slime/render/camera.py's OrbitCamera)."""
+
+    yaw: float = 35.0  # degrees around +y
+    elevation: float = 17.0  # degrees above the horizon
+    distance: float = 4.6  # m
+    target: tuple = (0.0, 0.7, 0.0)
+
+
+@dataclass(frozen=True)
+class SlimeSpec:
+    """One slime as the file gives it; ``look`` and ``params`` hold only the keys the file sets
+    (JSON-ready values), already checked."""
+
+    center: tuple
+    radius: float
+    stacks: int = DEFAULT_RESOLUTION
+    slices: int = DEFAULT_RESOLUTION
+    color: tuple | None = None  # linear RGB 0..1
+    look: dict = field(default_factory=dict)
+    params: dict = field(default_factory=dict)
+    velocity: tuple = (0.0, 0.0, 0.0)
+
+    @property
+    def vertex_count(self) -> int:
+        return vertex_count(self.stacks, self.slices)
+
+    def slime_params(self, gravity=DEFAULT_GRAVITY, floor_height: float | None = 0.0) -> SlimeParams:
+        """The SlimeParams to build this slime with in a world of that gravity and floor (None: no
+        floor; SlimeParams then keeps its own floor height, which the world does not use)."""
+        floor = {} if floor_height is None else {"floor_height": floor_height}
+        return SlimeParams(radius=self.radius, stacks=self.stacks, slices=self.slices, center=self.center,
+                           gravity=gravity, **floor, **self.params)
+
+    def slime_look(self, base: SlimeLook | None = None) -> SlimeLook:
+        """Its look: ``base`` (default SlimeLook()) recoloured by ``color``, then ``look``'s fields."""
+        look = base if base is not None else SlimeLook()
+        if self.color is not None:
+            look = look.with_color(self.color)
+        return SlimeLook.from_dict(dict(self.look), base=look)
+
+
+@dataclass(frozen=True)
+class ObstacleSpec:
+    """A fixed box, ball or plane. Fields a kind does not use are None."""
+
+    kind: str
+    center: tuple | None = None  # box, ball
+    half_size: tuple | None = None  # box
+    rotation: tuple | None = None  # box: (yaw, pitch, roll) in degrees
+    radius: float | None = None  # ball
+    point: tuple | None = None  # plane
+    normal: tuple | None = None  # plane, unit length
+    friction: float = DEFAULT_FRICTION
+    color: tuple | None = None
+
+    def rotation_matrix(self) -> np.ndarray:
+        """(3, 3) R with world = center + R @ local: its columns are the box's axes in world
+        coordinates. R = Ry(yaw) @ Rx(pitch) @ Rz(roll); the identity for a ball or plane."""
+        yaw, pitch, roll = (math.radians(a) for a in (self.rotation or (0.0, 0.0, 0.0)))
+        cy, sy, cp, sp, cr, sr = math.cos(yaw), math.sin(yaw), math.cos(pitch), math.sin(pitch), math.cos(roll), math.sin(roll)
+        about_y = np.array([[cy, 0.0, sy], [0.0, 1.0, 0.0], [-sy, 0.0, cy]])
+        about_x = np.array([[1.0, 0.0, 0.0], [0.0, cp, -sp], [0.0, sp, cp]])
+        about_z = np.array([[cr, -sr, 0.0], [sr, cr, 0.0], [0.0, 0.0, 1.0]])
+        return about_y @ about_x @ about_z
+
+
+@dataclass(frozen=True)
+class WorldSpec:
+    """A whole 3D scene file, checked."""
+
+    slimes: tuple  # of SlimeSpec
+    obstacles: tuple = ()  # of ObstacleSpec
+    gravity: tuple = DEFAULT_GRAVITY
+    floor_height: float | None = 0.0
+    camera: CameraSpec | None = None
+    name: str = ""
+    description: str = ""
+
+    @property
+    def vertex_count(self) -> int:
+        return sum(s.vertex_count for s in self.slimes)
+
+    def slime_params(self) -> tuple:
+        """Every slime's SlimeParams, in file order."""
+        return tuple(s.slime_params(self.gravity, self.floor_height) for s in self.slimes)
+
+
+# --- reading ------------------------------------------------------------------------------------
+
+
+def _kind(value) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return f"boolean {str(value).lower()}"
+    if isinstance(value, int) and abs(value) > 10**15:
+        return f"an integer of {value.bit_length()} bits"  # repr() refuses past 4300 digits
+    if isinstance(value, (int, float)):
+        return f"number {value!r}"
+    if isinstance(value, str):
+        shown = value if len(value) <= 20 else value[:17] + "..."
+        return f"string {shown!r}"
+    if isinstance(value, (list, tuple)):
+        return f"a list of {len(value)}"
+    return "an object" if isinstance(value, dict) else type(value).__name__
+
+
+class _Checker:
+    """Typed access into parsed JSON that reports the first problem as a WorldFileError."""
+
+    def __init__(self, origin):
+        self.origin = origin
+
+    def fail(self, problem: str) -> WorldFileError:
+        return WorldFileError(f"{self.origin}: {problem}")
+
+    def table(self, value, where: str, known: tuple, required: tuple = ()) -> dict:
+        if not isinstance(value, dict):
+            raise self.fail(f"{where} must be an object, got {_kind(value)}")
+        unknown = [k for k in value if k not in known]
+        if unknown:
+            shown = unknown[0] if len(unknown[0]) <= 30 else unknown[0][:27] + "..."
+            raise self.fail(f"{where} has an unknown key {shown!r}; known: {', '.join(known)}")
+        for key in required:
+            if key not in value:
+                raise self.fail(f"{where} is missing the key {key!r}")
+        return value
+
+    def items(self, value, where: str, limits_: tuple) -> list:
+        if not isinstance(value, list):
+            raise self.fail(f"{where} must be a list, got {_kind(value)}")
+        low, high = limits_
+        if not low <= len(value) <= high:
+            raise self.fail(f"{where} must have {low} to {high} entries, got {len(value)}")
+        return value
+
+    def number(self, value, where: str, within: tuple | None = None, unit: str = "") -> float:
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            raise self.fail(f"{where} must be a number, got {_kind(value)}")
+        try:
+            number = float(value)
+        except OverflowError:  # an integer literal beyond any float
+            raise self.fail(f"{where} must be finite, got {_kind(value)}") from None
+        if not math.isfinite(number):
+            raise self.fail(f"{where} must be finite, got {value!r}")
+        if within is not None and not within[0] <= number <= within[1]:
+            raise self.fail(f"{where} must be from {limits.span(within, unit)}, got {number:g}")
+        return number
+
+    def integer(self, value, where: str, within: tuple) -> int:
+        if isinstance(value, float) and value.is_integer():
+            value = int(value)  # 20.0 is 20 (a writer that keeps every number a float)
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise self.fail(f"{where} must be an integer, got {_kind(value)}")
+        if not within[0] <= value <= within[1]:
+            raise self.fail(f"{where} must be from {limits.span(within)}, got {_kind(value)}")
+        return value
+
+    def vector(self, value, where: str, within: tuple | None = limits.SCENE_EXTENT, unit: str = "m") -> tuple:
+        if not isinstance(value, (list, tuple)) or len(value) != 3:
+            raise self.fail(f"{where} must be a 3-vector [x, y, z], got {_kind(value)}")
+        return tuple(self.number(c, f"{where}[{i}]", within, unit) for i, c in enumerate(value))
+
+    def text(self, value, where: str) -> str:
+        if not isinstance(value, str):
+            raise self.fail(f"{where} must be a string, got {_kind(value)}")
+        return value
+
+    def color(self, value, where: str) -> tuple:
+        if isinstance(value, str):
+            try:
+                return tuple(float(c) for c in parse_color(value))
+            except ValueError:
+                raise self.fail(f"{where} {_kind(value)} is not a colour: give \"#rrggbb\" or [r, g, b] "
+                                "each 0 to 1") from None
+        return self.vector(value, where, (0.0, 1.0), "")
+
+
+def _reject_constant(name: str):
+    raise ValueError(f"{name} is not a number JSON allows")
+
+
+def _parse_json(path: Path):
+    try:
+        raw = read_input(path, limits.SCENE_FILE_BYTES)
+    except OSError as error:
+        raise WorldFileError(f"{path}: cannot read ({error.strerror or error})") from None
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise WorldFileError(f"{path}: not a scene file (not UTF-8 text)") from None
+    if not text.strip():
+        raise WorldFileError(f"{path}: empty file (a scene file is a JSON object with a \"slimes\" list)")
+    try:
+        return json.loads(text, parse_constant=_reject_constant)
+    except json.JSONDecodeError as error:
+        what = error.msg.removesuffix(" at")  # "Unterminated string starting at" names its place below
+        raise WorldFileError(f"{path}: not valid JSON ({what} at line {error.lineno} column {error.colno})") from None
+    except (ValueError, RecursionError) as error:  # NaN/Infinity literals, absurd nesting
+        raise WorldFileError(f"{path}: not valid JSON ({str(error).splitlines()[0]})") from None
+
+
+def load_world_spec(path) -> WorldSpec:
+    """Read and check a 3D scene file (see the module docstring); WorldFileError in one line otherwise."""
+    path = Path(path)
+    return world_spec_from_dict(_parse_json(path), path)
+
+
+def is_world_file(path_or_dict) -> bool:
+    """Whether this parsed JSON, or the JSON file at this path, is a 3D scene (an object with
+    "slimes"), not a Soda model. A file that cannot be read or parsed is not one (False): its
+    loader says what is wrong with it."""
+    data = path_or_dict
+    if not isinstance(data, dict):
+        try:
+            data = _parse_json(Path(path_or_dict))
+        except (WorldFileError, TypeError):
+            return False
+    return isinstance(data, dict) and "slimes" in data
+
+
+TOP_KEYS = ("name", "description", "gravity", "floor_height", "camera", "slimes", "obstacles")
+SLIME_KEYS = ("center", "radius", "stacks", "slices", "velocity", "color", "look", "params")
+CAMERA_KEYS = ("yaw", "elevation", "distance", "target")
+OBSTACLE_KEYS = {
+    "box": ("kind", "center", "half_size", "size", "rotation", "friction", "color"),
+    "ball": ("kind", "center", "radius", "friction", "color"),
+    "plane": ("kind", "point", "normal", "friction", "color"),
+}
+
+
+def world_spec_from_dict(data, origin="<scene>") -> WorldSpec:
+    """Check and convert a parsed scene file; ``origin`` only names the source in errors."""
+    check = _Checker(origin)
+    if isinstance(data, dict) and "slimes" not in data:
+        soda = " (this is a Soda model: open it with slime scene FILE)" if "nodes" in data or "masses" in data else ""
+        raise check.fail(f"the scene is missing the key 'slimes'{soda}")
+    data = check.table(data, "the scene", TOP_KEYS, ("slimes",))
+    name = check.text(data.get("name", ""), "name")
+    description = check.text(data.get("description", ""), "description")
+    gravity = check.vector(data.get("gravity", list(DEFAULT_GRAVITY)), "gravity", None)
+    if math.hypot(*gravity) > limits.GRAVITY[1]:
+        raise check.fail(f"gravity must be at most {limits.GRAVITY[1]:g} m/s^2 long, got {math.hypot(*gravity):g}")
+    floor = data.get("floor_height", 0.0)
+    floor_height = None if floor is None else check.number(floor, "floor_height", limits.SCENE_EXTENT, "m")
+    camera = None if data.get("camera") is None else _camera(check, data["camera"])
+    slimes = tuple(_slime(check, item, f"slimes[{i}]", gravity)
+                   for i, item in enumerate(check.items(data["slimes"], "slimes", limits.SCENE_SLIMES)))
+    vertices = sum(s.vertex_count for s in slimes)
+    if vertices > limits.MAX_SCENE_VERTICES:
+        raise check.fail(f"the slimes have {vertices} vertices together, more than the "
+                         f"{limits.MAX_SCENE_VERTICES} a scene may have (fewer stacks and slices)")
+    obstacles = tuple(_obstacle(check, item, f"obstacles[{i}]")
+                      for i, item in enumerate(check.items(data.get("obstacles", []), "obstacles", limits.SCENE_OBSTACLES)))
+    spec = WorldSpec(slimes=slimes, obstacles=obstacles, gravity=gravity, floor_height=floor_height, camera=camera,
+                     name=name, description=description)
+    problem = start_overlap(spec)
+    if problem:
+        raise check.fail(problem)
+    return spec
+
+
+def _camera(check: _Checker, data) -> CameraSpec:
+    data = check.table(data, "camera", CAMERA_KEYS)
+    default = CameraSpec()
+    return CameraSpec(
+        yaw=check.number(data.get("yaw", default.yaw), "camera.yaw", limits.ANGLE, "degrees"),
+        elevation=check.number(data.get("elevation", default.elevation), "camera.elevation", limits.CAMERA_ELEVATION, "degrees"),
+        distance=check.number(data.get("distance", default.distance), "camera.distance", limits.CAMERA_DISTANCE, "m"),
+        target=check.vector(data.get("target", list(default.target)), "camera.target"),
+    )
+
+
+def _slime(check: _Checker, data, where: str, gravity: tuple) -> SlimeSpec:
+    data = check.table(data, where, SLIME_KEYS, ("center", "radius"))
+    center = check.vector(data["center"], f"{where}.center")
+    radius = check.number(data["radius"], f"{where}.radius", limits.SLIME_RADIUS, "m")
+    stacks = check.integer(data.get("stacks", DEFAULT_RESOLUTION), f"{where}.stacks", limits.RESOLUTION)
+    slices = check.integer(data.get("slices", DEFAULT_RESOLUTION), f"{where}.slices", limits.RESOLUTION)
+    velocity = check.vector(data.get("velocity", [0.0, 0.0, 0.0]), f"{where}.velocity", None)
+    if math.hypot(*velocity) > limits.LAUNCH_SPEED[1]:
+        raise check.fail(f"{where}.velocity must be at most {limits.LAUNCH_SPEED[1]:g} m/s, got {math.hypot(*velocity):g}")
+    color = None if data.get("color") is None else check.color(data["color"], f"{where}.color")
+    look = _look(check, data.get("look", {}), f"{where}.look", color is not None)
+    params = _params(check, data.get("params", {}), f"{where}.params")
+    spec = SlimeSpec(center=center, radius=radius, stacks=stacks, slices=slices, color=color, look=look,
+                     params=params, velocity=velocity)
+    try:
+        spec.slime_params(gravity)  # SlimeParams' own checks: signs, ranges, the stiffness bound
+    except ValueError as error:
+        raise check.fail(f"{where}.params: {error}") from None
+    return spec
+
+
+def _look(check: _Checker, data, where: str, has_color: bool) -> dict:
+    if not isinstance(data, dict):
+        raise check.fail(f"{where} must be an object of SlimeLook fields, got {_kind(data)}")
+    if has_color and "color" in data:
+        raise check.fail(f"{where}.color and the slime's color both set its colour: give one")
+    look = {}
+    for key, value in data.items():
+        # JSON-ready values only (SlimeLook would take a dict's keys as a triple's numbers).
+        if isinstance(value, (list, tuple)):
+            look[key] = [check.number(v, f"{where}.{key}[{i}]") for i, v in enumerate(value)]
+        elif isinstance(value, str) and key in ("color", *COLOR_FIELDS):
+            look[key] = value  # "#rrggbb"
+        else:
+            look[key] = check.number(value, f"{where}.{key}")
+    try:
+        SlimeLook.from_dict(look)
+    except ValueError as error:
+        raise check.fail(f"{where}: {' '.join(str(error).split())}") from None
+    return look
+
+
+def _params(check: _Checker, data, where: str) -> dict:
+    if not isinstance(data, dict):
+        raise check.fail(f"{where} must be an object of SlimeParams fields, got {_kind(data)}")
+    params = {}
+    for key, value in data.items():
+        if key in OWN_KEYS:
+            raise check.fail(f"{where}.{key} is the slime's own key: set it beside params, not in it")
+        if key in WORLD_KEYS:
+            raise check.fail(f"{where}.{key} is the world's, the same for every slime: "
+                             + ("set it at the top of the file" if key in ("gravity", "floor_height")
+                                else "the world's step sets it"))
+        if key not in PARAM_KEYS:
+            raise check.fail(f"{where} has an unknown key {key[:30]!r}; known: {', '.join(PARAM_KEYS)}")
+        if key == "plain_forces":
+            if not isinstance(value, bool):
+                raise check.fail(f"{where}.plain_forces must be true or false, got {_kind(value)}")
+            params[key] = value
+        else:
+            params[key] = check.number(value, f"{where}.{key}")
+    return params
+
+
+def _obstacle(check: _Checker, data, where: str) -> ObstacleSpec:
+    if not isinstance(data, dict):
+        raise check.fail(f"{where} must be an object, got {_kind(data)}")
+    kind = data.get("kind")
+    if kind not in OBSTACLE_KINDS:
+        if "kind" not in data:
+            raise check.fail(f"{where} is missing the key 'kind' (one of {', '.join(OBSTACLE_KINDS)})")
+        raise check.fail(f"{where}.kind must be one of {', '.join(OBSTACLE_KINDS)}, got {_kind(kind)}")
+    required = {"box": ("center",), "ball": ("center", "radius"), "plane": ("normal",)}[kind]
+    data = check.table(data, f"{where} (a {kind})", OBSTACLE_KEYS[kind], required)
+    friction = check.number(data.get("friction", DEFAULT_FRICTION), f"{where}.friction", limits.FRICTION)
+    color = None if data.get("color") is None else check.color(data["color"], f"{where}.color")
+    if kind == "box":
+        sizes = [k for k in ("half_size", "size") if k in data]
+        if len(sizes) != 1:
+            raise check.fail(f"{where} (a box) needs one of 'half_size' or 'size', got "
+                             + ("both" if sizes else "neither"))
+        scale = 0.5 if sizes[0] == "size" else 1.0
+        low, high = limits.OBSTACLE_SIZE
+        half_size = tuple(scale * v for v in check.vector(data[sizes[0]], f"{where}.{sizes[0]}",
+                                                          (low / scale, high / scale)))
+        rotation = check.vector(data.get("rotation", [0.0, 0.0, 0.0]), f"{where}.rotation", limits.ANGLE, "degrees")
+        return ObstacleSpec(kind, center=check.vector(data["center"], f"{where}.center"), half_size=half_size,
+                            rotation=rotation, friction=friction, color=color)
+    if kind == "ball":
+        return ObstacleSpec(kind, center=check.vector(data["center"], f"{where}.center"),
+                            radius=check.number(data["radius"], f"{where}.radius", limits.OBSTACLE_SIZE, "m"),
+                            friction=friction, color=color)
+    normal = check.vector(data["normal"], f"{where}.normal", None)
+    length = math.hypot(*normal)
+    if length < 1e-9:
+        raise check.fail(f"{where}.normal must not be the zero vector")
+    return ObstacleSpec(kind, point=check.vector(data.get("point", [0.0, 0.0, 0.0]), f"{where}.point"),
+                        normal=tuple(c / length for c in normal), friction=friction, color=color)
+
+
+# --- a possible start -----------------------------------------------------------------------------
+
+
+def start_overlap(spec: WorldSpec) -> str | None:
+    """The first way the scene's rest spheres start where they cannot be (below the floor, inside
+    an obstacle, inside each other), as one line; None when they all start free."""
+    centers = np.array([s.center for s in spec.slimes], dtype=np.float64).reshape(-1, 3)
+    radii = np.array([s.radius for s in spec.slimes], dtype=np.float64)
+    depth_limit = radii - OVERLAP_TOLERANCE
+    if spec.floor_height is not None:
+        below = np.flatnonzero(centers[:, 1] - spec.floor_height < depth_limit)
+        if below.size:
+            i = int(below[0])
+            return (f"slimes[{i}] starts below the floor: its bottom is at y = {centers[i, 1] - radii[i]:g}, "
+                    f"the floor at {spec.floor_height:g}")
+    gaps = np.linalg.norm(centers[:, None, :] - centers[None, :, :], axis=-1) - radii[:, None] - radii[None, :]
+    gaps[np.tril_indices(len(radii))] = np.inf  # each pair once, no slime against itself
+    pair = np.argwhere(gaps < -OVERLAP_TOLERANCE)
+    if pair.size:
+        i, j = (int(k) for k in pair[0])
+        return f"slimes[{i}] and slimes[{j}] start overlapping by {-gaps[i, j]:.3g} m"
+    for k, obstacle in enumerate(spec.obstacles):
+        # The distance from each slime's centre to the obstacle's solid (0 inside it).
+        if obstacle.kind == "box":
+            local = (centers - np.asarray(obstacle.center)) @ obstacle.rotation_matrix()  # R^T (c - center), row-wise
+            outside = local - np.clip(local, -np.asarray(obstacle.half_size), np.asarray(obstacle.half_size))
+            distance = np.linalg.norm(outside, axis=1)
+        elif obstacle.kind == "ball":
+            distance = np.maximum(np.linalg.norm(centers - np.asarray(obstacle.center), axis=1) - obstacle.radius, 0.0)
+        else:
+            distance = np.maximum((centers - np.asarray(obstacle.point)) @ np.asarray(obstacle.normal), 0.0)
+        inside = np.flatnonzero(distance < depth_limit)
+        if inside.size:
+            i = int(inside[0])
+            return f"slimes[{i}] starts inside obstacles[{k}] (a {obstacle.kind}) by {radii[i] - distance[i]:.3g} m"
+    return None
+
+
+# --- writing ------------------------------------------------------------------------------------
+
+
+def _floats(values) -> list:
+    return [float(v) for v in values]
+
+
+def spec_to_dict(spec: WorldSpec) -> dict:
+    """The scene as JSON-ready values, in the file format (world_spec_from_dict reads it back equal)."""
+    out = {"name": spec.name, "description": spec.description, "gravity": _floats(spec.gravity),
+           "floor_height": spec.floor_height}
+    if spec.camera is not None:
+        c = spec.camera
+        out["camera"] = {"yaw": c.yaw, "elevation": c.elevation, "distance": c.distance, "target": _floats(c.target)}
+    slimes = []
+    for s in spec.slimes:
+        item = {"center": _floats(s.center), "radius": s.radius, "stacks": s.stacks, "slices": s.slices,
+                "velocity": _floats(s.velocity)}
+        if s.color is not None:
+            item["color"] = _floats(s.color)
+        if s.look:
+            item["look"] = {k: (list(v) if isinstance(v, (list, tuple)) else v) for k, v in s.look.items()}
+        if s.params:
+            item["params"] = dict(s.params)
+        slimes.append(item)
+    out["slimes"] = slimes
+    obstacles = []
+    for o in spec.obstacles:
+        item = {"kind": o.kind}
+        if o.kind == "box":
+            item.update(center=_floats(o.center), half_size=_floats(o.half_size), rotation=_floats(o.rotation))
+        elif o.kind == "ball":
+            item.update(center=_floats(o.center), radius=o.radius)
+        else:
+            item.update(point=_floats(o.point), normal=_floats(o.normal))
+        item["friction"] = o.friction
+        if o.color is not None:
+            item["color"] = _floats(o.color)
+        obstacles.append(item)
+    out["obstacles"] = obstacles
+    return out
+
+
+def dumps_world(data: dict) -> str:
+    """JSON a person reads and edits: each vector on one line, each slime or obstacle on one
+    line where it fits in 100 characters."""
+    return _dumps(data, 0) + "\n"
+
+
+def _dumps(value, depth: int) -> str:
+    flat = json.dumps(value, allow_nan=False, separators=(", ", ": "))
+    nested = isinstance(value, (dict, list)) and any(
+        isinstance(v, (dict, list)) and (isinstance(v, dict) or any(isinstance(w, (dict, list)) for w in v))
+        for v in (value.values() if isinstance(value, dict) else value))
+    if not isinstance(value, (dict, list)) or (not nested and len(flat) + 2 * depth <= 100):
+        return flat
+    pad, inner = "  " * depth, "  " * (depth + 1)
+    if isinstance(value, dict):
+        body = [f"{inner}{json.dumps(k)}: {_dumps(v, depth + 1)}" for k, v in value.items()]
+        return "{\n" + ",\n".join(body) + f"\n{pad}}}"
+    return "[\n" + ",\n".join(f"{inner}{_dumps(v, depth + 1)}" for v in value) + f"\n{pad}]"
+
+
+def save_world_spec(spec: WorldSpec, path) -> Path:
+    """Write the scene file, atomically (a temp file beside it, then rename)."""
+    path = Path(path)
+    text = dumps_world(spec_to_dict(spec))
+    atomic_write(path, lambda out: out.write(text.encode("utf-8")))
+    return path
+
+
+# --- the bundled scenes ---------------------------------------------------------------------------
+
+
+def world_scene_names() -> list[str]:
+    """The bundled 3D scenes, in the order `slime scenes` lists them."""
+    return list(WORLD_SCENES)
+
+
+def world_scene_path(name: str) -> Path:
+    if name not in WORLD_SCENES:
+        raise SceneError(f"unknown 3D scene {name!r}; choose one of: {', '.join(WORLD_SCENES)}")
+    return ASSETS / f"{name}.json"
+
+
+def load_world_scene(name_or_path) -> WorldSpec:
+    """A bundled 3D scene by name (``pile``), or a 3D scene file by its path."""
+    if isinstance(name_or_path, str) and name_or_path in WORLD_SCENES:
+        return load_world_spec(world_scene_path(name_or_path))
+    return load_world_spec(name_or_path)
+
+
+__all__ = ["CameraSpec", "ObstacleSpec", "SlimeSpec", "WorldFileError", "WorldSpec", "WORLD_SCENES", "is_world_file",
+           "load_world_scene", "load_world_spec", "save_world_spec", "spec_to_dict", "start_overlap",
+           "world_scene_names", "world_scene_path", "world_spec_from_dict"]
