@@ -9,6 +9,7 @@ uniform vec3 u_fill_dir;
 uniform vec3 u_sky_top;      // ambient from above
 uniform vec3 u_horizon;      // ambient from the side, and the haze
 uniform float u_fog_distance;
+uniform float u_floor_height; // below it the obstacle is hidden by the floor (the camera is above)
 uniform int u_casters;       // how many slimes cast (the block holds up to 64)
 
 // Each slime's bounding ellipsoid (WorldRenderer._fit): centre, and the rows of the map from world
@@ -28,6 +29,7 @@ in vec3 v_color;
 out vec4 f_color;
 
 void main() {
+    if (v_world.y < u_floor_height) discard;
     vec3 n = normalize(v_normal);
     vec3 v = normalize(u_eye - v_world);
     if (dot(n, v) < 0.0) n = -n;  // a plane seen from behind is lit on the side one sees

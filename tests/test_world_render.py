@@ -250,3 +250,57 @@ def test_default_camera_frames_every_slime():
     for positions, _, _ in bodies:
         x, y = cam.project(positions, SIZE).T
         assert x.min() > 0 and x.max() < SIZE[0] and y.min() > 0 and y.max() < SIZE[1]
+
+
+def test_an_obstacle_sunk_into_the_floor_is_cut_by_it(ctx, tmp_path):
+    sunk = {"center": (0.0, 0.0, 0.0), "radius": 0.5, "color": (0.9, 0.2, 0.2)}
+    cam = camera(0.0, elevation=20.0, distance=3.0, target=(0.0, 0.0, 0.0))
+    img = picture(ctx, [], [sunk], cam, tmp_path / "sunk.png")
+    empty = picture(ctx, [], [], cam)
+    above, below = at(cam, (0.0, 0.3, 0.4)), at(cam, (0.0, -0.3, 0.4))
+    assert patch(img, above)[0] > patch(img, above)[2] + 60, "the ball above the floor is missing"
+    assert np.abs(patch(img, below, 1) - patch(empty, below, 1)).max() < 3, "the floor does not hide the sunk half"
+
+
+def test_sixty_four_slimes_draw_and_survive_a_shader_reload(ctx, tmp_path):
+    small = sphere_strip(8, 8)
+    bodies = [(uv_sphere(8, 8, 0.3, ((i % 8) * 0.8 - 2.8, 0.3, (i // 8) * 0.8 - 2.8)), small,
+               SlimeLook().with_color(("#e02828", "#28c040", "#2848e0", "#e0c020")[i % 4])) for i in range(64)]
+    cam = camera(0.0, elevation=60.0, distance=9.0, target=(0.0, 0.0, 0.0))
+    renderer = WorldRenderer(ctx)
+    texture = ctx.texture(SIZE, 4)
+    fbo = ctx.framebuffer(color_attachments=[texture])
+    try:
+        renderer.set_obstacles([{"center": (0.0, 0.2, -3.6), "half_size": (3.0, 0.2, 0.2)}])
+        renderer.update(bodies)
+        renderer.render(fbo, cam)
+        first = np.frombuffer(fbo.read(components=3), np.uint8).reshape(SIZE[1], SIZE[0], 3)[::-1].copy()
+        save_png(tmp_path / "sixty_four.png", first)
+        renderer.use_programs(renderer.shaders.programs(ctx, renderer.shader_names))  # as a live reload does
+        renderer.update(bodies)
+        renderer.render(fbo, cam)
+        again = np.frombuffer(fbo.read(components=3), np.uint8).reshape(SIZE[1], SIZE[0], 3)[::-1]
+        assert np.array_equal(first, again)
+        empty = picture(ctx, [], [{"center": (0.0, 0.2, -3.6), "half_size": (3.0, 0.2, 0.2)}], cam)
+        for positions, _, _ in bodies:
+            px = at(cam, positions.mean(axis=0) + (0.0, 0.15, 0.0))
+            assert np.abs(patch(first, px, 1) - patch(empty, px, 1)).sum() > 30, "a slime is missing"
+    finally:
+        renderer.release()
+        fbo.release()
+        texture.release()
+
+
+def test_bodies_of_world_reads_each_slimes_vertices_and_strip():
+    from types import SimpleNamespace
+
+    a, b = uv_sphere(STACKS, SLICES, 0.5, (0, 0.5, 0)), uv_sphere(STACKS, SLICES, 0.5, (2, 0.5, 0))
+    world = SimpleNamespace(positions=np.concatenate([a, b]), bodies=[
+        SimpleNamespace(start=0, stop=len(a), strip=STRIP), SimpleNamespace(start=len(a), stop=2 * len(a), strip=STRIP)])
+    from slime.render.world_renderer import bodies_of_world
+
+    bodies = bodies_of_world(world, [RED, BLUE])
+    assert np.array_equal(bodies[1][0], b) and bodies[1][1] is STRIP and bodies[1][2] is BLUE
+    assert bodies_of_world(world)[0][2] is None
+    with pytest.raises(ValueError, match="3 looks for 2 slimes"):
+        bodies_of_world(world, [RED] * 3)

@@ -7,8 +7,8 @@ A frame, into the renderer's own framebuffer (colour and depth, with the target'
 2. **Contact shadows on the floor**: each slime's soft shadow (``shadow`` program, the single-slime
    renderer's), multiplied into its patch of floor; overlapping patches multiply, so two slimes
    side by side darken the floor between them more than one.
-3. **Floor depth** (no colour), then the **obstacles** (``obstacle`` program): boxes, balls and
-   planes, opaque, depth-tested (an obstacle sunk into the floor is cut by it), lit by the look's
+3. **Obstacles** (``obstacle`` program): boxes, balls and planes, opaque, depth-tested (and cut
+   where sunk into the floor: the camera stays above it), lit by the look's
    key and fill lights and a sky ambient. Each slime shades them: a soft shadow of its fitted
    ellipsoid along the key light (the ray from the surface toward the light, in the ellipsoid's
    unit-sphere space, passes within a band around radius 1: darker the closer to the centre) and a
@@ -55,12 +55,12 @@ from slime.render.normals import VertexNormals
 from slime.render.shader_files import set_uniform, shader_folder
 from slime.render.slime_renderer import contact_shadow, ellipsoid_inverse, fit_ellipsoid
 
-__all__ = ["WorldRenderer", "render_world_picture", "strip_triangles", "obstacle_mesh"]
+__all__ = ["WorldRenderer", "bodies_of_world", "obstacle_mesh", "render_world_picture", "strip_triangles",
+           "world_camera"]
 
 RESTART = 0xFFFFFFFF
 MAX_CASTERS = 64  # the size of obstacle.frag's Casters block
 PLANE_EXTENT = 60.0  # half-size, metres, of the square a plane obstacle is drawn as (lost in the haze)
-FLOOR_EXTENT = 60.0  # half-size of the floor's depth square around the camera's target
 DEFAULT_OBSTACLE_COLOR = (0.72, 0.66, 0.58)
 BALL_STACKS, BALL_SLICES = 24, 32
 # How far, as a share of its screen rectangle's larger side, a slime's refracted rays may land
@@ -267,7 +267,6 @@ class WorldRenderer:
         self._backdrop_key = None
         self._obstacle_rows = np.zeros((0, 9), dtype="f4")
         self._obstacle_vbo = self._obstacle_vao = None
-        self._floor_vbo = ctx.buffer(reserve=6 * 9 * 4, dynamic=True)
         self._shadow_vbo = ctx.buffer(np.array([[-1, -1], [1, -1], [-1, 1], [1, 1]], dtype="f4").tobytes())
         self._casters = ctx.buffer(reserve=5 * MAX_CASTERS * 16, dynamic=True)
         self._vaos = []
@@ -287,8 +286,7 @@ class WorldRenderer:
         self._backdrop_vao = ctx.vertex_array(self.backdrop_prog, [])
         self._present_vao = ctx.vertex_array(self.present_prog, [])
         self._shadow_vao = ctx.vertex_array(self.shadow_prog, [(self._shadow_vbo, "2f", "in_xz")], skip_errors=True)
-        self._floor_vao = self._obstacle_array(self._floor_vbo)
-        self._vaos = [self._backdrop_vao, self._present_vao, self._shadow_vao, self._floor_vao]
+        self._vaos = [self._backdrop_vao, self._present_vao, self._shadow_vao]
         self._obstacle_vao = None
         if self._obstacle_vbo is not None:
             self._obstacle_vao = self._obstacle_array(self._obstacle_vbo)
@@ -375,7 +373,7 @@ class WorldRenderer:
             self._floor_shadows(view, proj, eye)
         ctx.enable(moderngl.DEPTH_TEST)
         ctx.depth_func = "<="
-        self._obstacles(draw, camera, view, proj, eye)
+        self._obstacles(view, proj, eye)
 
         self._copy_behind(targets, None)
         dirty = []
@@ -481,7 +479,7 @@ class WorldRenderer:
         ctx.blend_func = moderngl.DEFAULT_BLENDING
         ctx.disable(moderngl.BLEND)
 
-    def _obstacles(self, draw, camera: OrbitCamera, view, proj, eye) -> None:
+    def _obstacles(self, view, proj, eye) -> None:
         op = self.obstacle_prog
         look = self.look
         set_uniform(op, "u_view", view)
@@ -492,21 +490,10 @@ class WorldRenderer:
         set_uniform(op, "u_sky_top", tuple(look.sky_top))
         set_uniform(op, "u_horizon", tuple(look.sky_horizon))
         set_uniform(op, "u_fog_distance", look.fog_distance)
-        set_uniform(op, "u_casters", min(len(self._fits), MAX_CASTERS))
-        if self.floor_height is not None:
-            # The floor's depth only (its colour is the backdrop's): an obstacle sunk into it is cut.
-            x, z = float(camera.target[0]), float(camera.target[2])
-            square = np.array([[-1, -1], [1, -1], [1, 1], [-1, -1], [1, 1], [-1, 1]], dtype="f4") * FLOOR_EXTENT
-            rows = np.zeros((6, 9), dtype="f4")
-            rows[:, 0], rows[:, 1], rows[:, 2] = x + square[:, 0], self.floor_height, z + square[:, 1]
-            rows[:, 4] = 1.0
-            self._floor_vbo.write(rows.tobytes())
-            draw.color_mask = (False, False, False, False)
-            draw.use()
-            self._floor_vao.render(moderngl.TRIANGLES)
-            draw.color_mask = (True, True, True, True)
-            draw.use()
+        # Cut where sunk into the floor (the camera is above it: what is below is hidden).
+        set_uniform(op, "u_floor_height", self.floor_height if self.floor_height is not None else -1e30)
         if self._obstacle_vao is not None:
+            set_uniform(op, "u_casters", min(len(self._fits), MAX_CASTERS))
             self._casters.bind_to_uniform_block(0)
             self._obstacle_vao.render(moderngl.TRIANGLES)
 
@@ -599,9 +586,21 @@ class WorldRenderer:
             self._bodies.pop().release()
         if self._obstacle_vbo is not None:
             self._obstacle_vbo.release()
-        for obj in self._vaos + [self._floor_vbo, self._shadow_vbo, self._casters, self.slime_prog,
+        for obj in self._vaos + [self._shadow_vbo, self._casters, self.slime_prog,
                                  self.backdrop_prog, self.present_prog, self.shadow_prog, self.obstacle_prog]:
             obj.release()
+
+
+def bodies_of_world(world, looks=None) -> list:
+    """A world's slimes as WorldRenderer takes them, read from its fields only (``positions``,
+    ``bodies[i].start, .stop, .strip``): ``looks`` a SlimeLook per body, one for all, or None."""
+    positions = world.positions
+    count = len(world.bodies)
+    if looks is None or isinstance(looks, SlimeLook):
+        looks = [looks] * count
+    if len(looks) != count:
+        raise ValueError(f"{len(looks)} looks for {count} slimes")
+    return [(positions[body.start:body.stop], body.strip, look) for body, look in zip(world.bodies, looks)]
 
 
 # --- headless -----------------------------------------------------------------------------------------
