@@ -25,8 +25,12 @@ A frame, into the renderer's own framebuffer (colour and depth, with the target'
 The texture is refreshed from the frame (a resolving blit) only where needed: once after the
 obstacles, then before a slime only where its screen rectangle, widened by what refraction may
 reach (``REFRACTION_MARGIN``), overlaps a slime drawn since the last refresh, and only over the
-rectangles involved (a scissored blit). Sixteen slimes apart on the floor cost one full copy; a
-row of slimes one behind another costs one small copy each. ``stats`` counts them per frame.
+rectangles involved (a scissored blit). Slimes apart on screen cost one full copy in all; a row of
+slimes one behind another, one small copy each. ``stats`` counts them per frame. On llvmpipe at
+800x600, 4x multisampled, a full resolving copy costs about 2.5 ms; a 4 x 4 grid of slimes seen
+from above at an angle needs 10 copies of 0.93 M pixels in all and draws in 59 ms, against 17
+copies (8.2 M pixels) and 102 ms copying before every slime; 64 slimes: 31 copies, 160 ms against
+297 ms; one slime: 18 ms, as the single-slime renderer.
 
 The floor shadow seen through the jelly is already in the texture, so the jelly's own
 shadow-at-the-landing-point term (the single-slime renderer adds it because its texture is the bare
