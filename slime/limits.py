@@ -15,6 +15,11 @@ SUBSTEPS = (1, 1000)  # symplectic Euler substeps per frame
 # SlimeBody.spike(amount): the scatter, in radii, the body is built (and tested) to come back from.
 SPIKE = (0.0, 1.0)
 
+# --- worlds ----------------------------------------------------------------------------------------
+# Slimes one WorldRenderer draws: obstacle.frag loops over every slime's shadow per pixel, from a
+# uniform block of 64 (a few kB, inside every GL 3.3's 16 kB block).
+DRAWN_SLIMES = (0, 64)
+
 # --- pictures and windows -----------------------------------------------------------------------
 SIZE = (1, 8192)  # pixels per side of a window or a rendered picture: past any screen, short of GL's texture limits
 # Pixels per picture: a 4096x4096 frame. The slime's headless frame holds about 40 bytes a pixel

@@ -119,40 +119,15 @@ class SlimeRenderer:
         self._vertex_data[:, 3:] = normals
         self._vbo.write(self._vertex_data)
 
-        lo = positions.min(axis=0)
-        hi = positions.max(axis=0)
         centre = positions.mean(axis=0)
-        half = np.maximum(0.5 * (hi - lo), 1e-3)
-        # The key light comes from above and slightly in front: shift the shadow away from it by
-        # the centroid's height, a little (a long hard offset looks wrong on a soft blob).
-        height = centre[1] - self.floor_height
-        key_dir = np.asarray(self.look.key_dir)
-        offset = -key_dir[[0, 2]] / max(key_dir[1], 0.05) * 0.15 * height
-        self._shadow = (centre[0] + offset[0], centre[2] + offset[1], half[0] * 1.05, half[2] * 1.05)
-        self._shadow_lift = float(lo[1] - self.floor_height)
-        self._shadow_depth = float(np.clip((hi[1] - lo[1]) / max(hi[0] - lo[0], hi[2] - lo[2], 1e-6), 0.0, 1.0))
+        self._shadow, self._shadow_lift, self._shadow_depth = contact_shadow(positions, centre, self.floor_height,
+                                                                             self.look.key_dir)
         self._fit_ellipsoid(positions, centre)
 
     def _fit_ellipsoid(self, positions: np.ndarray, centre: np.ndarray) -> None:
-        """The body's bounding ellipsoid for the jelly's thickness: axes along the principal
-        directions of the vertices, centred on their extent along each axis and sized to hold
-        them all."""
-        offsets = positions.T - centre[:, None]  # (3, N): numpy is fast along long rows, slow on (N, 3)
-        _, axes = np.linalg.eigh(offsets @ offsets.T)
-        along = axes.T @ offsets
-        lo, hi = along.min(axis=1), along.max(axis=1)
-        radii = np.maximum(0.5 * (hi - lo), 1e-4)
-        middle = 0.5 * (hi + lo)
-        # Grown until every vertex is inside (a flat-bottomed body pokes out of the ellipsoid
-        # through its box's faces): a point of the surface outside would read as no thickness.
-        scaled = (along - middle[:, None]) / radii[:, None]
-        scaled *= scaled
-        radii *= max(float(np.sqrt(scaled.sum(axis=0).max())), 1.0)
-        self.ellipsoid = (centre + axes @ middle, axes, radii)
-        # world offset -> unit sphere: diag(1 / radii) @ axes.T; GLSL reads mat3 column-major.
-        inverse = (axes / radii).T
+        self.ellipsoid = fit_ellipsoid(positions, centre)
         set_uniform(self.slime_prog, "u_body_center", tuple(self.ellipsoid[0]))
-        set_uniform(self.slime_prog, "u_body_inverse", np.ascontiguousarray(inverse.T, dtype="f4"))
+        set_uniform(self.slime_prog, "u_body_inverse", ellipsoid_inverse(self.ellipsoid))
 
     # --- drawing ------------------------------------------------------------------------------
     def _set_look_uniforms(self) -> None:
@@ -327,6 +302,48 @@ class SlimeRenderer:
         for obj in (self._vao, self._vbo, self._ibo, self._backdrop_vao, self._present_vao, self._shadow_vao,
                     self._shadow_vbo, self.slime_prog, self.backdrop_prog, self.present_prog, self.shadow_prog):
             obj.release()
+
+
+def contact_shadow(positions: np.ndarray, centre: np.ndarray, floor_height: float, key_dir) -> tuple:
+    """The contact shadow's footprint for shadow.glsl: ((x, z, half_x, half_z), lift, depth)."""
+    lo = positions.min(axis=0)
+    hi = positions.max(axis=0)
+    half = np.maximum(0.5 * (hi - lo), 1e-3)
+    # The key light comes from above and slightly in front: shift the shadow away from it by
+    # the centroid's height, a little (a long hard offset looks wrong on a soft blob).
+    height = centre[1] - floor_height
+    key_dir = np.asarray(key_dir)
+    offset = -key_dir[[0, 2]] / max(key_dir[1], 0.05) * 0.15 * height
+    footprint = (centre[0] + offset[0], centre[2] + offset[1], half[0] * 1.05, half[2] * 1.05)
+    lift = float(lo[1] - floor_height)
+    depth = float(np.clip((hi[1] - lo[1]) / max(hi[0] - lo[0], hi[2] - lo[2], 1e-6), 0.0, 1.0))
+    return footprint, lift, depth
+
+
+def fit_ellipsoid(positions: np.ndarray, centre: np.ndarray) -> tuple:
+    """The body's bounding ellipsoid for the jelly's thickness, (centre, axes, radii): axes along
+    the principal directions of the vertices, centred on their extent along each axis and sized to
+    hold them all."""
+    offsets = positions.T - centre[:, None]  # (3, N): numpy is fast along long rows, slow on (N, 3)
+    _, axes = np.linalg.eigh(offsets @ offsets.T)
+    along = axes.T @ offsets
+    lo, hi = along.min(axis=1), along.max(axis=1)
+    radii = np.maximum(0.5 * (hi - lo), 1e-4)
+    middle = 0.5 * (hi + lo)
+    # Grown until every vertex is inside (a flat-bottomed body pokes out of the ellipsoid
+    # through its box's faces): a point of the surface outside would read as no thickness.
+    scaled = (along - middle[:, None]) / radii[:, None]
+    scaled *= scaled
+    radii *= max(float(np.sqrt(scaled.sum(axis=0).max())), 1.0)
+    return centre + axes @ middle, axes, radii
+
+
+def ellipsoid_inverse(ellipsoid) -> np.ndarray:
+    """The map from world offsets to the ellipsoid's unit sphere, diag(1 / radii) @ axes.T, laid
+    out for a GLSL mat3 (column-major)."""
+    _, axes, radii = ellipsoid
+    inverse = (axes / radii).T
+    return np.ascontiguousarray(inverse.T, dtype="f4")
 
 
 class OffscreenTarget:
