@@ -45,6 +45,7 @@ class Body:
     stop: int = 0
     group: int = 0  # which batch
     slot: int = 0  # its index within the batch
+    tag: object = None  # whatever the caller keeps with this body (its look, its name): kept across renumbering
 
     @property
     def triangles(self) -> np.ndarray:
@@ -105,10 +106,11 @@ class World3D:
                             floor_friction=float(self.floor.friction[0]) if self.floor is not None else params.floor_friction,
                             max_speed=self.max_speed, max_acceleration=self.max_acceleration)
 
-    def add_slime(self, params: SlimeParams, velocity=(0.0, 0.0, 0.0)) -> int:
+    def add_slime(self, params: SlimeParams, velocity=(0.0, 0.0, 0.0), tag=None) -> int:
         """Add a slime at rest in its rest shape at ``params.center``, moving at ``velocity``;
         returns its body index (indices are positions in the world's vertex order: adding or
-        removing a slime may renumber the others, and lets go of whatever the hand holds)."""
+        removing a slime may renumber the others, and lets go of whatever the hand holds; ``tag``
+        stays with the body)."""
         velocity = vector3("velocity", velocity)
         params = self.settle_params(params)
         shape = SlimeShape(params)
@@ -117,7 +119,7 @@ class World3D:
         states = self._states()
         states.append({"params": params, "shape": shape, "x": x, "v": v, "good": x.copy(),
                        "ref": np.asarray(params.center, dtype=np.float64), "rotation": np.eye(3),
-                       "good_rotation": np.eye(3), "new": True})
+                       "good_rotation": np.eye(3), "new": True, "tag": tag})
         self._assemble(states)
         return next(i for i, b in enumerate(self.bodies) if b.shape is shape)
 
@@ -161,7 +163,8 @@ class World3D:
             out.append({"params": body.params, "shape": body.shape, "x": self.x[:, sl].copy(),
                         "v": self.v[:, sl].copy(), "good": self._good_x[:, sl].copy(),
                         "ref": batch.ref[body.slot].copy(), "rotation": batch.rotation[body.slot].copy(),
-                        "good_rotation": self._good_rotation[body.group][body.slot].copy(), "new": False})
+                        "good_rotation": self._good_rotation[body.group][body.slot].copy(), "new": False,
+                        "tag": body.tag})
         return out
 
     def _assemble(self, states: list[dict]) -> None:
@@ -189,7 +192,7 @@ class World3D:
             group_start = start
             for slot, st in enumerate(members):
                 stop = start + st["shape"].count
-                self.bodies.append(Body(st["params"], st["shape"], start, stop, group, slot))
+                self.bodies.append(Body(st["params"], st["shape"], start, stop, group, slot, st["tag"]))
                 self.x[:, start:stop] = st["x"]
                 self.v[:, start:stop] = st["v"]
                 self._good_x[:, start:stop] = st["good"]
@@ -207,6 +210,16 @@ class World3D:
         self.triangles = (np.concatenate([b.triangles + b.start for b in self.bodies])
                           if self.bodies else np.zeros((0, 3), dtype=np.int64))
         self._plain = [i for i, b in enumerate(self.bodies) if b.params.plain_forces]
+        self._contact_table = None
+        self._candidates = None
+        if len(self.bodies) > 1:
+            from slime.physics.contact import BodyTable
+
+            self._contact_table = BodyTable(
+                start=[b.start for b in self.bodies], stop=[b.stop for b in self.bodies],
+                stacks=[b.shape.stacks for b in self.bodies], slices=[b.shape.slices for b in self.bodies],
+                radius=[b.params.radius for b in self.bodies], mass=self.mass,
+                friction=[b.params.contact_friction for b in self.bodies])
         self._max_acceleration = np.zeros((3, total))
         for b in self.bodies:
             self._max_acceleration[:, b.start : b.stop] = b.params.max_acceleration
@@ -312,24 +325,30 @@ class World3D:
             from slime.physics.obstacles import collide_obstacles
 
             collide_obstacles(x.T, v.T, x_prev.T, self._obstacle_set)
-        if len(self.bodies) > 1:
-            self._collide_slimes()
+        if self._contact_table is not None:
+            from slime.physics.contact import body_centroids, collide_slimes
+
+            if self._candidates is None:
+                self._find_contacts()
+            centroids = body_centroids(self._contact_table, x.T)
+            collide_slimes(self._contact_table, self._candidates, x.T, v.T, centroids, h)
         np.minimum(v, self.max_speed, out=v)
         np.maximum(v, -self.max_speed, out=v)
         self.time += h
 
-    def _collide_slimes(self) -> None:
-        """Slime against slime (``contact.py``); nothing until that module is in."""
-        try:
-            from slime.physics import contact
-        except ImportError:
-            return
-        contact.collide_world(self)
+    def _find_contacts(self) -> None:
+        """The broad phase of slime-slime contact, once a frame: which bodies and vertices can
+        touch within it (``contact.broad_phase``)."""
+        from slime.physics.contact import broad_phase
+
+        self._candidates = broad_phase(self._contact_table, self.x.T, self.v.T, self.dt)
 
     def step(self) -> None:
         """One frame: ``substeps`` substeps of ``dt / substeps``; a broken body is recovered."""
         h = self.dt / self.substeps
         with np.errstate(all="ignore"):
+            if self._contact_table is not None:
+                self._find_contacts()
             for _ in range(self.substeps):
                 self.substep(h)
             self._check_health()
