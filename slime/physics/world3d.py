@@ -89,6 +89,7 @@ class World3D:
         self.hand = Hand()
         self.time = 0.0
         self.recoveries = 0
+        self.contacts = 0
         self._assemble([])
 
     @classmethod
@@ -331,7 +332,8 @@ class World3D:
             if self._candidates is None:
                 self._find_contacts()
             centroids = body_centroids(self._contact_table, x.T)
-            collide_slimes(self._contact_table, self._candidates, x.T, v.T, centroids, h)
+            self.contacts = max(self.contacts, collide_slimes(self._contact_table, self._candidates, x.T, v.T,
+                                                              centroids, h))
         np.minimum(v, self.max_speed, out=v)
         np.maximum(v, -self.max_speed, out=v)
         self.time += h
@@ -347,6 +349,7 @@ class World3D:
         """One frame: ``substeps`` substeps of ``dt / substeps``; a broken body is recovered."""
         h = self.dt / self.substeps
         with np.errstate(all="ignore"):
+            self.contacts = 0  # the most vertices in slime-slime contact in one substep of this frame
             if self._contact_table is not None:
                 self._find_contacts()
             for _ in range(self.substeps):
