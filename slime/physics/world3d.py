@@ -400,11 +400,8 @@ class World3D:
         sl = slice(body.start, body.stop)
         self.x[:, sl] = (body.shape.rest_offsets + np.asarray(body.params.center)).T
         self.v[:, sl] = 0.0
-        batch = self.batches[body.group]
-        batch.ref[body.slot] = np.asarray(body.params.center)
-        batch.rotation[body.slot] = np.eye(3)
-        self._good_rotation[body.group][body.slot] = np.eye(3)
-        self._good_x[:, sl] = self.x[:, sl]
+        self.batches[body.group].rotation[body.slot] = np.eye(3)
+        self._track(index)
         if self.hand.body == index:
             self.hand = Hand()
 
