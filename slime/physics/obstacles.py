@@ -91,7 +91,8 @@ def _rotation(value) -> np.ndarray:
 def rotation_from_degrees(yaw: float = 0.0, pitch: float = 0.0, roll: float = 0.0) -> np.ndarray:
     """(3, 3) rotation turning a body by ``roll`` about z, then ``pitch`` about x, then ``yaw``
     about y (degrees, right-handed): R = R_y(yaw) R_x(pitch) R_z(roll). A box's columns of R are
-    its local axes in the world: ``pitch=-20`` tilts a flat board into a ramp falling toward +z."""
+    its local axes in the world: ``pitch=20`` turns a flat board's top toward +z, a ramp going
+    down toward +z."""
     yaw = math.radians(_number("yaw", yaw, -math.inf, False))
     pitch = math.radians(_number("pitch", pitch, -math.inf, False))
     roll = math.radians(_number("roll", roll, -math.inf, False))
@@ -413,7 +414,7 @@ def ray_hit(origin, direction, obstacle_set) -> float:
         return 0.0
     best = math.inf
     if ob.box_half.shape[0]:
-        lo = np.einsum("kji,j->ki", ob.box_rotation, o - ob.box_center)
+        lo = np.einsum("kji,kj->ki", ob.box_rotation, o - ob.box_center)
         ld = np.einsum("kji,j->ki", ob.box_rotation, d)
         with np.errstate(divide="ignore", invalid="ignore"):
             t_a = (-ob.box_half - lo) / ld
