@@ -353,9 +353,9 @@ def collide_obstacles(x: np.ndarray, v: np.ndarray, x_prev: np.ndarray, obstacle
     for k, ob_low, ob_high, contacts, friction in kinds:
         if k == 0:
             continue
-        if ob_low is None:  # half-spaces are unbounded: every vertex is a candidate
-            vertex = np.repeat(np.arange(x.shape[0]), k)
-            which = np.tile(np.arange(k), x.shape[0])
+        if ob_low is None:  # half-spaces are unbounded: one product finds the vertices behind them
+            behind = (ob.plane_point * ob.plane_normal).sum(axis=1) - x @ ob.plane_normal.T
+            vertex, which = np.nonzero(behind > 0.0)
         else:
             vertex, which = _candidate_pairs(low, high, ob_low, ob_high)
         for _ in range(_ROUNDS):
