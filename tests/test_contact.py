@@ -127,3 +127,16 @@ def test_three_stacked_slimes_come_to_rest_without_sinking_into_each_other():
     assert np.all(np.diff(heights) > 1.6 * radius)  # squashed a little, not sunk into each other
     assert np.abs(np.array([b.centroid()[[0, 2]] for b in pile.bodies])).max() < 0.05  # still a stack
     assert _deepest(pile) < 0.02 * radius
+
+
+def test_a_broken_body_does_not_spread_to_the_others():
+    """A body whose state went non-finite (it is recovered by its own step) finds no candidates
+    and changes nothing in the others."""
+    pile = SlimePile([_free(8, center=(-0.45, 0, 0)), _free(8, center=(0.45, 0, 0))])
+    pile.x[: int(pile.table.stop[0])] = np.nan
+    candidates = broad_phase(pile.table, pile.x, pile.v, 1 / 60)
+    assert candidates.empty
+    x1 = pile.x[int(pile.table.start[1]) :].copy()
+    centroids = np.array([[np.nan] * 3, pile.bodies[1].centroid()])
+    collide_slimes(pile.table, candidates, pile.x, pile.v, centroids)
+    assert np.array_equal(pile.x[int(pile.table.start[1]) :], x1)

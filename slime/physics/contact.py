@@ -305,6 +305,12 @@ def collide_slimes(
     several times slower in numpy than gathering three columns."""
     if candidates.empty:
         return 0
+    # A body broken within the frame (non-finite; its own step recovers it) compares false.
+    with np.errstate(invalid="ignore", over="ignore"):
+        return _collide(table, candidates, x, v, centroids)
+
+
+def _collide(table: BodyTable, candidates: Candidates, x, v, centroids) -> int:
     c = np.asarray(centroids, dtype=np.float64)
     first, second, vertex, pair, side = candidates.first, candidates.second, candidates.vertex, candidates.pair, candidates.side
     normal, gap = _pair_axes(c, first, second)

@@ -350,6 +350,12 @@ def collide_obstacles(x: np.ndarray, v: np.ndarray, x_prev: np.ndarray, obstacle
     if len(ob) == 0 or x.shape[0] == 0:
         return 0
     restitution = _number("restitution", restitution, 0.0, False)
+    # A non-finite vertex (state broken elsewhere; its body recovers it) compares false everywhere.
+    with np.errstate(invalid="ignore", over="ignore"):
+        return _collide(x, v, x_prev, ob, restitution)
+
+
+def _collide(x, v, x_prev, ob: ObstacleSet, restitution: float) -> int:
     # Contiguous columns: numpy is several times faster on them than on the rows of (P, 3) views.
     columns = [np.ascontiguousarray(x[:, a]) for a in range(3)]
     low = high = None
