@@ -224,12 +224,24 @@ def broad_phase(table: BodyTable, x: np.ndarray, v: np.ndarray, horizon: float, 
         table.blocks = _blocks(table)
     block_start, body_blocks = table.blocks
     block_len = np.diff(np.r_[block_start, x.shape[0]])
-    centre = np.add.reduceat(x, block_start, axis=0) / block_len[:, None]
-    rel = x - np.repeat(centre, block_len, axis=0)
-    block_radius = np.sqrt(np.maximum.reduceat(np.einsum("ij,ij->i", rel, rel), block_start))
-    vc = np.add.reduceat(table.mass[:, None] * v, table.start, axis=0) / table.body_mass[:, None]
-    dv = v - np.repeat(vc, table.stop - table.start, axis=0)
-    wobble = np.sqrt(np.maximum.reduceat(np.einsum("ij,ij->i", dv, dv), table.start))
+    # Column by column (contiguous): numpy reduces and broadcasts rows of (P, 3) arrays slowly.
+    xs = [np.ascontiguousarray(x[:, a]) for a in range(3)]
+    centre_cols = [np.add.reduceat(col, block_start) / block_len for col in xs]
+    spread = np.zeros(x.shape[0])
+    for col, mid in zip(xs, centre_cols):
+        d = col - np.repeat(mid, block_len)
+        spread += d * d
+    block_radius = np.sqrt(np.maximum.reduceat(spread, block_start))
+    centre = np.stack(centre_cols, axis=1)
+    sizes = table.stop - table.start
+    wobble2 = np.zeros(x.shape[0])
+    vc = np.empty((table.count, 3))
+    for a in range(3):
+        col = np.ascontiguousarray(v[:, a])
+        vc[:, a] = np.add.reduceat(table.mass * col, table.start) / table.body_mass
+        d = col - np.repeat(vc[:, a], sizes)
+        wobble2 += d * d
+    wobble = np.sqrt(np.maximum.reduceat(wobble2, table.start))
     to_centroid = centre - np.repeat(c, np.diff(body_blocks), axis=0)
     reach = np.maximum.reduceat(np.sqrt(np.einsum("ij,ij->i", to_centroid, to_centroid)) + block_radius, body_blocks[:-1])
     if not (np.all(np.isfinite(reach)) and np.all(np.isfinite(wobble)) and np.all(np.isfinite(vc))):
