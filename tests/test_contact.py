@@ -22,7 +22,7 @@ def _deepest(pile):
     xs = [b.positions.copy() for b in pile.bodies]
     cs = [b.centroid() for b in pile.bodies]
     reach = [float(np.linalg.norm(x - c, axis=1).max()) for x, c in zip(xs, cs)]
-    return deepest_inside(None, xs, [b.triangles for b in pile.bodies], cs, reach)
+    return deepest_inside(xs, [b.triangles for b in pile.bodies], cs, reach)
 
 
 # ------------------------------------------------------------------------------------ table

@@ -345,7 +345,8 @@ def _respond(v, vertex, normal, friction, restitution):
 def collide_obstacles(x: np.ndarray, v: np.ndarray, x_prev: np.ndarray, obstacle_set, restitution: float = 0.0) -> int:
     """Resolve every vertex against the static obstacles, in place on (P, 3) float64 ``x`` and
     ``v`` (views allowed); ``x_prev`` are the positions before this substep's integration (for
-    the swept test). Returns the number of vertex contacts resolved."""
+    the swept test); ``obstacle_set`` an ``ObstacleSet`` (pack it once per scene) or a list of
+    obstacles. Returns the number of vertex contacts resolved."""
     ob = _as_set(obstacle_set)
     if len(ob) == 0 or x.shape[0] == 0:
         return 0
