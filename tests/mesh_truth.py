@@ -47,7 +47,7 @@ def surface_distance(points: np.ndarray, vertices: np.ndarray, triangles: np.nda
     return out
 
 
-def deepest_inside(x: np.ndarray, bodies_vertices: list, triangles: list, centroids, reach) -> float:
+def deepest_inside(bodies_vertices: list, triangles: list, centroids, reach) -> float:
     """Largest depth of any body's vertex inside any other body (0 when none is inside)."""
     worst = 0.0
     for i, xi in enumerate(bodies_vertices):

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from slime.physics.contact import BodyTable, broad_phase, collide_slimes
+from slime.physics.contact import BodyTable, broad_phase, collide_slimes, damp_contacts
 from slime.physics.obstacles import ObstacleSet, collide_obstacles
 from slime.physics.slime_body import SlimeBody
 
@@ -48,11 +48,15 @@ class SlimePile:
             if self.contact:
                 centroids = np.array([b.centroid() for b in self.bodies])
                 t0 = timer() if timer else 0.0
-                collide_slimes(self.table, candidates, self.x, self.v, centroids, h)
+                collide_slimes(self.table, candidates, self.x, self.v, centroids)
                 if timer:
                     self.contact_seconds.append(timer() - t0)
             if len(self.obstacles):
                 collide_obstacles(self.x, self.v, x_prev, self.obstacles)
+            self._scatter()
+        if self.contact:
+            centroids = np.array([b.centroid() for b in self.bodies])
+            damp_contacts(self.table, candidates, self.x, self.v, centroids, prm.dt)
             self._scatter()
 
     def momentum(self):

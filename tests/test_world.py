@@ -20,7 +20,7 @@ def _penetration(world: World3D) -> float:
     xs = [world.body_positions(i).copy() for i in range(len(world.bodies))]
     tris = [b.triangles for b in world.bodies]
     reach = [1.5 * b.params.radius for b in world.bodies]
-    return deepest_inside(None, xs, tris, world.centroids(), reach)
+    return deepest_inside(xs, tris, world.centroids(), reach)
 
 
 def test_the_single_slime_is_the_world_with_one_body():

@@ -26,7 +26,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from slime.physics import slime_forces as plain
+from slime.physics.contact import BodyTable, body_centroids, broad_phase, collide_slimes, damp_contacts
 from slime.physics.hand import BodyView, Hand, poke as hand_poke, spike as hand_spike, vector3
+from slime.physics.obstacles import ObstacleSet, collide_obstacles
 from slime.physics.planes import Planes
 from slime.physics.slime_batch import SlimeBatch
 from slime.physics.slime_params import SlimeParams
@@ -214,8 +216,6 @@ class World3D:
         self._contact_table = None
         self._candidates = None
         if len(self.bodies) > 1:
-            from slime.physics.contact import BodyTable
-
             self._contact_table = BodyTable(
                 start=[b.start for b in self.bodies], stop=[b.stop for b in self.bodies],
                 stacks=[b.shape.stacks for b in self.bodies], slices=[b.shape.slices for b in self.bodies],
@@ -278,8 +278,6 @@ class World3D:
 
     # ------------------------------------------------------------------ obstacles
     def add_obstacle(self, obstacle) -> None:
-        from slime.physics.obstacles import ObstacleSet
-
         self.obstacles.append(obstacle)
         self._obstacle_set = ObstacleSet(self.obstacles)
 
@@ -323,17 +321,13 @@ class World3D:
         if self.floor is not None:
             collide_floor(x, v, self.floor)
         if self._obstacle_set is not None:
-            from slime.physics.obstacles import collide_obstacles
-
             collide_obstacles(x.T, v.T, x_prev.T, self._obstacle_set)
         if self._contact_table is not None:
-            from slime.physics.contact import body_centroids, collide_slimes
-
             if self._candidates is None:
                 self._find_contacts()
             centroids = body_centroids(self._contact_table, x.T)
             self.contacts = max(self.contacts, collide_slimes(self._contact_table, self._candidates, x.T, v.T,
-                                                              centroids, h))
+                                                              centroids))
         np.minimum(v, self.max_speed, out=v)
         np.maximum(v, -self.max_speed, out=v)
         self.time += h
@@ -341,9 +335,8 @@ class World3D:
     def _find_contacts(self) -> None:
         """The broad phase of slime-slime contact, once a frame: which bodies and vertices can
         touch within it (``contact.broad_phase``)."""
-        from slime.physics.contact import broad_phase
-
-        self._candidates = broad_phase(self._contact_table, self.x.T, self.v.T, self.dt)
+        self._centroids = body_centroids(self._contact_table, self.x.T)
+        self._candidates = broad_phase(self._contact_table, self.x.T, self.v.T, self.dt, self._centroids)
 
     def step(self) -> None:
         """One frame: ``substeps`` substeps of ``dt / substeps``; a broken body is recovered."""
@@ -354,6 +347,9 @@ class World3D:
                 self._find_contacts()
             for _ in range(self.substeps):
                 self.substep(h)
+            if self._contact_table is not None:
+                damp_contacts(self._contact_table, self._candidates, self.x.T, self.v.T,
+                              body_centroids(self._contact_table, self.x.T), self.dt)
             self._check_health()
 
     def _check_health(self) -> None:
