@@ -221,9 +221,13 @@ class World3D:
                 stacks=[b.shape.stacks for b in self.bodies], slices=[b.shape.slices for b in self.bodies],
                 radius=[b.params.radius for b in self.bodies], mass=self.mass,
                 friction=[b.params.contact_friction for b in self.bodies])
-        self._max_acceleration = np.zeros((3, total))
-        for b in self.bodies:
-            self._max_acceleration[:, b.start : b.stop] = b.params.max_acceleration
+        limits = {b.params.max_acceleration for b in self.bodies}
+        if len(limits) <= 1:  # one bound for all: a scalar clip, one pass
+            self._max_acceleration = float(limits.pop()) if limits else self.max_acceleration
+        else:
+            self._max_acceleration = np.zeros((3, total))
+            for b in self.bodies:
+                self._max_acceleration[:, b.start : b.stop] = b.params.max_acceleration
 
     def _group_view(self, array: np.ndarray, group: int) -> np.ndarray:
         """(3, B, P) view of a (3, P) world array over one batch's bodies."""
@@ -298,14 +302,19 @@ class World3D:
             body = self.bodies[index]
             sl = slice(body.start, body.stop)
             view = _PlainBody(body.shape, self.x[:, sl].T, self.v[:, sl].T)
-            acc[:, sl] = (plain.slime_forces(view, h, internal_only) / body.shape.mass[:, None]).T
+            part = plain.slime_forces(view, h, internal_only) / body.shape.mass[:, None]
+            part[~np.isfinite(part)] = 0.0  # an experiment gone wrong must not put NaN into the state
+            acc[:, sl] = part.T
         held = self.hand.body
         if held is not None and not internal_only:
             body = self.bodies[held]
             self.hand.add_pull(self.view(held), acc[:, body.start : body.stop].T, h)
-        acc[~np.isfinite(acc)] = 0.0  # an experiment gone wrong must not put NaN into the state
-        np.minimum(acc, self._max_acceleration, out=acc)
-        np.maximum(acc, -self._max_acceleration, out=acc)
+        limit = self._max_acceleration
+        if isinstance(limit, float):
+            np.clip(acc, -limit, limit, out=acc)
+        else:
+            np.minimum(acc, limit, out=acc)
+            np.maximum(acc, -limit, out=acc)
         return acc
 
     def substep(self, h: float) -> None:
@@ -316,8 +325,11 @@ class World3D:
         x, v = self.x, self.v
         if self._obstacle_set is not None:
             x_prev = x.copy()
-        v += acc * h
-        x += v * h
+        # Symplectic Euler, with the acceleration array as scratch (it is made anew each substep).
+        acc *= h
+        v += acc
+        np.multiply(v, h, out=acc)
+        x += acc
         if self.floor is not None:
             collide_floor(x, v, self.floor)
         if self._obstacle_set is not None:
