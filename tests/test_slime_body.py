@@ -459,7 +459,7 @@ def test_pinned_trajectory_hash():
         [sys.executable, "-c", _PINNED, here], env=_portable_env(), capture_output=True, text=True, timeout=120
     )
     assert run_.returncode == 0, run_.stderr
-    assert run_.stdout.strip() == "8e4d043dd46bab64646a6125c98eb06d9c7e324ef9fd591de1ecc60ed653102f"
+    assert run_.stdout.strip() == "cf97b628dc71bd33df527bba7ae7476155c781490a00e2b87f4e1b5560ca7085"
 
 
 # ---------------------------------------------------------------- params

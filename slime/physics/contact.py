@@ -152,6 +152,9 @@ class Candidates:
     side: np.ndarray
     starts: np.ndarray | None = None  # where each (pair, side) run of candidates starts
     groups: np.ndarray | None = None  # and its (pair * 2 + (side < 0)) number
+    # Each pair's plane normal for this frame, where the caller holds it (a pair that does not
+    # slide keeps its contact face: see World3D); None: the line of centres, substep by substep.
+    normals: np.ndarray | None = None
 
     @property
     def empty(self) -> bool:
@@ -188,8 +191,13 @@ def _body_pairs(centroid: np.ndarray, reach: np.ndarray) -> tuple[np.ndarray, np
     return first[keep], second[keep]
 
 
-def _pair_axes(c, first, second):
+def _pair_axes(c, first, second, normals=None):
+    """Each pair's plane normal (from ``first`` toward ``second``) and the distance between the
+    two centroids along it: the line of centres, or the frame's held ``normals`` (see
+    ``Candidates.normals``)."""
     axis = c[second] - c[first]
+    if normals is not None:
+        return normals, np.einsum("ij,ij->i", axis, normals)
     gap = np.sqrt(np.einsum("ij,ij->i", axis, axis))
     normal = axis / np.where(gap > 0.0, gap, 1.0)[:, None]
     return normal, gap
@@ -325,7 +333,7 @@ def collide_slimes(
 def _collide(table: BodyTable, candidates: Candidates, x, v, centroids) -> int:
     c = np.asarray(centroids, dtype=np.float64)
     first, second, vertex, pair, side = candidates.first, candidates.second, candidates.vertex, candidates.pair, candidates.side
-    normal, gap = _pair_axes(c, first, second)
+    normal, gap = _pair_axes(c, first, second, candidates.normals)
     cn = np.einsum("ij,ij->i", c[first], normal)
     nx, ny, nz = normal[:, 0].take(pair), normal[:, 1].take(pair), normal[:, 2].take(pair)
     along = x[:, 0].take(vertex) * nx
@@ -400,7 +408,7 @@ def damp_contacts(
         return
     c = np.asarray(centroids, dtype=np.float64)
     first, second, vertex, pair, side = candidates.first, candidates.second, candidates.vertex, candidates.pair, candidates.side
-    normal, gap = _pair_axes(c, first, second)
+    normal, gap = _pair_axes(c, first, second, candidates.normals)
     along = np.einsum("ij,ij->i", x[vertex] - c[first[pair]], normal[pair])
     reach = np.full(2 * first.size, -np.inf)
     np.maximum.at(reach, pair * 2 + (side < 0.0), side * along)

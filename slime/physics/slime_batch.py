@@ -73,8 +73,8 @@ class SlimeBatch:
         self._u = np.zeros((3, b, *shape), dtype=f32)  # deformation velocity
         self._shear_acc = np.zeros((3, b, *shape), dtype=f32)  # wrap column stays 0
         self._near = np.zeros((3, b, s - 1, n), dtype=f32)
-        self._pressure = np.zeros((3, b, s - 1, n), dtype=f32)
-        self._tension = np.zeros((3, b, s - 1, n), dtype=f32)
+        self._pressure = np.zeros((3, b, *shape), dtype=f32)
+        self._tension = np.zeros((3, b, *shape), dtype=f32)
         self._volume = GridVolume(s, n, f32, batch=(b,))
         # Per-body constants, stacked.
         prm = [sh.params for sh in shapes]
@@ -178,24 +178,26 @@ class SlimeBatch:
         ratio = np.clip((self.ideal_volume - volume) / self.ideal_volume, -1.0, 1.0)
         ratio[~np.isfinite(ratio)] = 0.0
         pressure_vec = self._pressure
-        np.multiply(grad6[:, :, 1:s, :n], self.grid_inv_mass, out=pressure_vec)
-        pole_n = grad6[:, :, 0, :n].sum(axis=2, dtype=np.float64)  # (3, B)
-        pole_s = grad6[:, :, s, :n].sum(axis=2, dtype=np.float64)
-        spread = (np.einsum("kbij,kbij->b", pressure_vec, grad6[:, :, 1:s, :n]).astype(np.float64)
-                  + (pole_n * pole_n).sum(axis=0) / self.pole_mass[:, 0]
+        np.multiply(grad6, self.grid_inv_mass, out=pressure_vec)  # grad / m, 0 off the rings
+        poles = grad6[:, :, ::s, :n].sum(axis=3, dtype=np.float64)  # (3, B, 2): rows 0 and s at once
+        pole_n, pole_s = poles[:, :, 0], poles[:, :, 1]
+        ring = (np.einsum("kbn,kbn->b", pressure_vec.reshape(3, b, -1), grad6.reshape(3, b, -1))
+                .astype(np.float64))
+        spread = (ring + (pole_n * pole_n).sum(axis=0) / self.pole_mass[:, 0]
                   + (pole_s * pole_s).sum(axis=0) / self.pole_mass[:, 1]) / 36.0
         limit = np.where(spread > self.rest_spread, self.rest_spread / np.where(spread > 0.0, spread, 1.0), 1.0)
         pressure = (self.rest_pressure + self.pressure_scale * limit * ratio) / 6.0  # (B,)
         pressure_vec *= pressure.astype(np.float32)[:, None, None]
-        acc[:, :, 1:s, :n] += pressure_vec
+        acc += pressure_vec
 
         tension_n = tension_s = 0.0
         if self.any_tension:
             area2 = self._volume.area_gradient()
-            np.multiply(area2[:, :, 1:s, :n], self.tension_weight, out=self._tension)
-            acc[:, :, 1:s, :n] -= self._tension
-            tension_n = self.tension_pole[:, 0] * area2[:, :, 0, :n].sum(axis=2, dtype=np.float64)
-            tension_s = self.tension_pole[:, 1] * area2[:, :, s, :n].sum(axis=2, dtype=np.float64)
+            np.multiply(area2, self.tension_weight, out=self._tension)
+            acc -= self._tension
+            pole_area = area2[:, :, ::s, :n].sum(axis=3, dtype=np.float64)
+            tension_n = self.tension_pole[:, 0] * pole_area[:, :, 0]
+            tension_s = self.tension_pole[:, 1] * pole_area[:, :, 1]
 
         np.copyto(out[:, :, 1:-1].reshape(3, b, s - 1, n), acc[:, :, 1:s, :n])
         out[:, :, 0] = acc[:, :, 0, 0] + pressure * pole_n / self.pole_mass[:, 0] - tension_n

@@ -74,10 +74,14 @@ class SlimeShape:
         grid_mass[0, :n] = self.mass[0] / n  # a pole's mass split over its repeated entries
         grid_mass[s, :n] = self.mass[-1] / n
         self.grid_mass = grid_mass.astype(np.float32)
-        self.grid_inv_mass = (1.0 / self.mass[1:-1].reshape(s - 1, n)).astype(np.float32)
+        # Per-node weights over the whole grid, 0 on the pole rows and the wrap column (the poles are
+        # summed apart): the pressure and tension are then whole contiguous passes.
+        self.grid_inv_mass = np.zeros((s + 1, n + 1), dtype=np.float32)
+        self.grid_inv_mass[1:s, :n] = 1.0 / self.mass[1:-1].reshape(s - 1, n)
         # Tension / m per ring vertex (the grid's area gradient is doubled: / 2), and at the poles.
         weight = self.tension / self.mass / 2.0
-        self.tension_weight = weight[1:-1].reshape(s - 1, n).astype(np.float32)
+        self.tension_weight = np.zeros((s + 1, n + 1), dtype=np.float32)
+        self.tension_weight[1:s, :n] = weight[1:-1].reshape(s - 1, n)
         self.tension_pole = (float(weight[0]), float(weight[-1]))
         self.shear = _shear_coefficients(rest5, prm.shear_viscosity, h, n)
 

@@ -35,6 +35,8 @@ from slime.physics.slime_params import SlimeParams
 from slime.physics.slime_shape import SlimeShape
 
 MAX_SPREAD = 100.0  # radii from the centroid beyond which a vertex means the body is broken
+STICK_SPEED = 0.05  # m/s: touching slimes sliding past each other slower than this keep their contact face
+HOLD_ANGLE = 25.0  # degrees: the most a held contact face may turn from the line between the centres
 
 
 @dataclass
@@ -215,6 +217,7 @@ class World3D:
         self._plain = [i for i, b in enumerate(self.bodies) if b.params.plain_forces]
         self._contact_table = None
         self._candidates = None
+        self._pair_faces = (np.zeros(0, dtype=np.int64), np.zeros((0, 3)))  # held contact faces (sorted keys)
         if len(self.bodies) > 1:
             self._contact_table = BodyTable(
                 start=[b.start for b in self.bodies], stop=[b.stop for b in self.bodies],
@@ -349,6 +352,38 @@ class World3D:
         touch within it (``contact.broad_phase``)."""
         self._centroids = body_centroids(self._contact_table, self.x.T)
         self._candidates = broad_phase(self._contact_table, self.x.T, self.v.T, self.dt, self._centroids)
+        self._candidates.normals = self._held_normals(self._candidates, self._centroids)
+
+    def _held_normals(self, candidates, centroids) -> np.ndarray:
+        """Each candidate pair's contact plane normal for this frame. Two jellies pressed
+        together touch over a flattened face that belongs to both: while they do not slide
+        against each other (static friction), the face keeps its orientation instead of swinging
+        with the line between their centres, so a slime sitting on another is held as on a floor
+        and a stack stands. A pair whose centres slide past each other faster than
+        ``STICK_SPEED``, or whose face has turned ``HOLD_ANGLE`` from the line of centres, follows
+        that line (two smooth balls); a new pair starts on it."""
+        first, second = candidates.first, candidates.second
+        axis = centroids[second] - centroids[first]
+        line = axis / np.maximum(np.linalg.norm(axis, axis=1, keepdims=True), 1e-12)
+        normals = line.copy()
+        count = len(self.bodies)
+        keys = first * count + second
+        old_keys, old_normals = self._pair_faces
+        if old_keys.size and keys.size:
+            where = np.clip(np.searchsorted(old_keys, keys), 0, old_keys.size - 1)
+            known = old_keys[where] == keys
+            velocity = np.stack([np.bincount(self.body_of_vertex, self.mass * self.v[k], count) for k in range(3)], 1)
+            velocity /= np.bincount(self.body_of_vertex, self.mass, count)[:, None]
+            relative = velocity[second] - velocity[first]
+            sliding = relative - np.einsum("ij,ij->i", relative, line)[:, None] * line
+            held = known & (np.linalg.norm(sliding, axis=1) < STICK_SPEED)
+            face = old_normals[where]
+            cos = np.einsum("ij,ij->i", face, line)
+            held &= cos > np.cos(np.radians(HOLD_ANGLE))
+            normals[held] = face[held]
+        order = np.argsort(keys)
+        self._pair_faces = (keys[order], normals[order])
+        return normals
 
     def step(self) -> None:
         """One frame: ``substeps`` substeps of ``dt / substeps``; a broken body is recovered."""
