@@ -45,6 +45,7 @@ class Body:
     stop: int = 0
     group: int = 0  # which batch
     slot: int = 0  # its index within the batch
+    tag: object = None  # whatever the caller keeps with this slime (the window: its look); kept through re-layouts
 
     @property
     def triangles(self) -> np.ndarray:
@@ -105,10 +106,11 @@ class World3D:
                             floor_friction=float(self.floor.friction[0]) if self.floor is not None else params.floor_friction,
                             max_speed=self.max_speed, max_acceleration=self.max_acceleration)
 
-    def add_slime(self, params: SlimeParams, velocity=(0.0, 0.0, 0.0)) -> int:
+    def add_slime(self, params: SlimeParams, velocity=(0.0, 0.0, 0.0), tag=None) -> int:
         """Add a slime at rest in its rest shape at ``params.center``, moving at ``velocity``;
         returns its body index (indices are positions in the world's vertex order: adding or
-        removing a slime may renumber the others, and lets go of whatever the hand holds)."""
+        removing a slime may renumber the others, and lets go of whatever the hand holds; a body's
+        ``tag`` follows it)."""
         velocity = vector3("velocity", velocity)
         params = self.settle_params(params)
         shape = SlimeShape(params)
@@ -117,7 +119,7 @@ class World3D:
         states = self._states()
         states.append({"params": params, "shape": shape, "x": x, "v": v, "good": x.copy(),
                        "ref": np.asarray(params.center, dtype=np.float64), "rotation": np.eye(3),
-                       "good_rotation": np.eye(3), "new": True})
+                       "good_rotation": np.eye(3), "new": True, "tag": tag})
         self._assemble(states)
         return next(i for i, b in enumerate(self.bodies) if b.shape is shape)
 
@@ -131,19 +133,35 @@ class World3D:
     def set_slime_params(self, index: int, params: SlimeParams) -> None:
         """New parameters for body ``index``, keeping its state (a new resolution remakes it in
         its rest shape at its current centroid)."""
-        index = self._check_body(index)
-        params = self.settle_params(params)
+        self.set_slimes_params({index: params})
+
+    def set_slimes_params(self, params_by_body: dict) -> None:
+        """``set_slime_params`` for several bodies ({index: SlimeParams}) with one re-layout of the
+        world's arrays (a panel slider moved with 64 slimes out would otherwise lay them out 64
+        times). Body indices may change as for ``add_slime``, and the hand lets go."""
+        changes = {self._check_body(index): self.settle_params(params) for index, params in params_by_body.items()}
+        if not changes:
+            return
         states = self._states()
-        state = states[index]
-        old = state["shape"]
-        shape = SlimeShape(params)
-        if (shape.stacks, shape.slices) != (old.stacks, old.slices):
-            centroid = state["x"] @ old.mass / old.params.mass
-            x = (shape.rest_offsets + centroid).T.copy()
-            state.update(x=x, v=np.zeros_like(x), good=x.copy(), ref=centroid, rotation=np.eye(3),
-                         good_rotation=np.eye(3))
-        state.update(params=params, shape=shape)
+        for index, params in changes.items():
+            state = states[index]
+            old = state["shape"]
+            shape = SlimeShape(params)
+            if (shape.stacks, shape.slices) != (old.stacks, old.slices):
+                centroid = state["x"] @ old.mass / old.params.mass
+                x = (shape.rest_offsets + centroid).T.copy()
+                state.update(x=x, v=np.zeros_like(x), good=x.copy(), ref=centroid, rotation=np.eye(3),
+                             good_rotation=np.eye(3), new=True)
+            state.update(params=params, shape=shape)
         self._assemble(states)
+
+    def set_gravity(self, gravity) -> None:
+        """The world's gravity (m/s^2), for every body from the next substep on; the state is kept."""
+        gravity = vector3("gravity", gravity)
+        settings = SlimeParams(gravity=tuple(gravity))  # validated as a slime's own gravity
+        self.gravity = np.asarray(settings.gravity, dtype=np.float64)
+        # Every body's parameters carry it (the readable forces read it there): re-laid out once.
+        self.set_slimes_params({index: body.params for index, body in enumerate(self.bodies)})
 
     def _check_body(self, index) -> int:
         if isinstance(index, (bool, np.bool_)) or not isinstance(index, (int, np.integer)):
@@ -161,7 +179,8 @@ class World3D:
             out.append({"params": body.params, "shape": body.shape, "x": self.x[:, sl].copy(),
                         "v": self.v[:, sl].copy(), "good": self._good_x[:, sl].copy(),
                         "ref": batch.ref[body.slot].copy(), "rotation": batch.rotation[body.slot].copy(),
-                        "good_rotation": self._good_rotation[body.group][body.slot].copy(), "new": False})
+                        "good_rotation": self._good_rotation[body.group][body.slot].copy(), "new": False,
+                        "tag": body.tag})
         return out
 
     def _assemble(self, states: list[dict]) -> None:
@@ -189,7 +208,7 @@ class World3D:
             group_start = start
             for slot, st in enumerate(members):
                 stop = start + st["shape"].count
-                self.bodies.append(Body(st["params"], st["shape"], start, stop, group, slot))
+                self.bodies.append(Body(st["params"], st["shape"], start, stop, group, slot, st["tag"]))
                 self.x[:, start:stop] = st["x"]
                 self.v[:, start:stop] = st["v"]
                 self._good_x[:, start:stop] = st["good"]
