@@ -93,8 +93,7 @@ def test_q_squashes_the_slime_flat_and_it_recovers(xvfb, tmp_path):
 
 
 def test_a_3d_scene_opens_in_the_slime_window(xvfb, tmp_path):
-    pytest.importorskip("slime.physics.obstacles", reason="the obstacles' physics is not merged yet")
-    demo = Demo(xvfb, tmp_path, scene="duel")
+    demo = Demo(xvfb, tmp_path, scene="duel")  # two slimes, no obstacles
     try:
         demo.focus()
         time.sleep(1.5)
@@ -141,9 +140,20 @@ def test_wireframe_and_the_cheap_shadow_reach_the_world_renderer(window):
     assert np.abs(solid - wire).mean() > 2.0  # the jelly's edges, not its body
     w.quality.pin(len(w.quality.levels) - 1)  # the lowest: no MSAA, half scale, hard shadow
     w._draw_scene()
-    assert w.renderer.shadow_halo == w.quality.level.shadow_halo and w.renderer.samples == w.quality.level.samples
+    assert w.view.using_single and w.view.single.shadow_halo == w.quality.level.shadow_halo
+    # Two slimes: the world renderer, at the level's sampling.
+    w.cursor = (40, 200)
+    w.drop_slime()
+    w.on_render(0.0, 1 / 60)
+    assert not w.view.using_single
+    renderer = w.view.world_renderer
+    assert (renderer.shadow_halo, renderer.samples) == (w.quality.level.shadow_halo, w.quality.level.samples)
+    w._draw_scene()
+    two = read_rgba(w.wnd.fbo, components=3).astype(int)
+    assert np.abs(two - wire).mean() > 1.0
     w.quality.pin(None)
     w.paused = False
+    w.play.reset()
 
 
 def test_slime_scene_opens_a_3d_scene_in_the_slime_window(monkeypatch, tmp_path):

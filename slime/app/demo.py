@@ -35,15 +35,14 @@ from slime.app.render_slime import default_camera, follow
 from slime.app.window_common import (FpsCounter, draw_shader_errors, no_display, open_panel, save_screenshot,
                                      shader_failure, window_failed)
 from slime.app.world_play import POKE_IMPULSE, WorldPlay, single_slime_world
+from slime.app.world_view import WorldView
 from slime.physics.slime_params import SlimeParams
 from slime.render.context import has_display
-from slime.render.images import read_rgba
 from slime.look import RANGES, SlimeLook, parse_color
 from slime.render.picking import intersect_plane
 from slime.render.shader_files import ShaderError, ShaderWatch, shader_folder
-from slime.render.slime_renderer import OffscreenTarget
 from slime.render.text import TextOverlay
-from slime.render.world_renderer import WorldRenderer, bodies_of_world, world_camera
+from slime.render.world_renderer import bodies_of_world, world_camera
 
 HELP = (
     ("left click", "poke the slime"),
@@ -118,11 +117,10 @@ class DemoWindow(mglw.WindowConfig):
             getattr(argv, "scene", None), getattr(argv, "stacks", None), getattr(argv, "slices", None),
             bool(getattr(argv, "plain_forces", False)), look, getattr(argv, "seed", None))
         world = self.play.world
-        self.renderer = WorldRenderer(self.ctx, floor_height=world.floor_height, look=self.play.base_look,
-                                      shaders=self.shaders)
-        self.renderer.set_obstacles(obstacles)
+        self.view = WorldView(self.ctx, floor_height=world.floor_height, look=self.play.base_look,
+                              obstacles=obstacles, shaders=self.shaders)
         self.text = TextOverlay(self.ctx, shaders=self.shaders)  # the shader error box and the notices
-        self.renderer.update(self._bodies())
+        self.view.update(world, self.play.base_look)
         self.gravity = np.asarray(world.gravity, dtype=np.float64).copy()
         self.gravity_on = bool(np.any(self.gravity))
         self.jelly_color = list(self.play.base_look.deep_color)  # the panel's one-colour picker (SlimeLook.with_color)
@@ -130,7 +128,6 @@ class DemoWindow(mglw.WindowConfig):
 
         quality = getattr(argv, "quality", "adaptive") or "adaptive"
         self.quality = QualityController(pinned=None if quality == "adaptive" else LEVEL_NAMES.index(quality))
-        self._target = None  # OffscreenTarget the frame is drawn into at the level's scale
         self.bench_seconds = float(getattr(argv, "bench_seconds", 0.0) or 0.0)
         self._bench = None  # (start time, frame count at start) once the warm-up is over
 
@@ -158,15 +155,12 @@ class DemoWindow(mglw.WindowConfig):
         )
         self.imgui = self.panel.input if self.panel is not None else None  # the panel's input adapter
         # Live shaders: every file these read is watched; a save (or F5) recompiles them.
-        owners = [self.renderer, self.text] + ([self.panel.renderer] if self.panel is not None else [])
+        owners = [self.view, self.text] + ([self.panel.renderer] if self.panel is not None else [])
         self.shader_watch = ShaderWatch(self.shaders, owners)
 
     @property
     def world(self):
         return self.play.world
-
-    def _bodies(self) -> list:
-        return bodies_of_world(self.play.world, self.play.looks)
 
     # --- simulation -------------------------------------------------------------------------
     def _advance(self, frametime: float) -> None:
@@ -232,7 +226,7 @@ class DemoWindow(mglw.WindowConfig):
         self._advance(frametime)
         if self.frame_count > 2:  # the first frames carry the window's start-up
             self.quality.frame(frametime)
-        self.renderer.update(self._bodies())
+        self.view.update(self.world, self.play.base_look)
         self._draw_scene()
         self.fps = self._fps.tick()
         if self.panel is not None:
@@ -260,29 +254,23 @@ class DemoWindow(mglw.WindowConfig):
     def _draw_scene(self) -> None:
         """The world at the quality level's sampling and scale, drawn offscreen (on llvmpipe a
         window's own framebuffer is slower to draw into than a texture: one copy out is cheaper)
-        and then copied, or scaled, onto the window. The renderer multisamples in its own buffers
-        and resolves into the target's texture."""
+        and then copied, or scaled, onto the window (see world_view.py for which renderer)."""
         level = self.quality.level
-        self.renderer.shadow_halo = level.shadow_halo
-        self.renderer.wireframe = self.wireframe
-        self.renderer.samples = level.samples
         width, height = (int(v) for v in self.wnd.buffer_size)
         _keep_camera_outside(self.camera, self.world)
         size = (max(1, round(width * level.scale)), max(1, round(height * level.scale)))
-        if self._target is None or self._target.size != size:
-            self._release_target()
-            self._target = OffscreenTarget(self.ctx, size, samples=0)
-        self.renderer.render(self._target.resolved, self.camera)
+        target = self.view.draw(self.camera, size, samples=level.samples, shadow_halo=level.shadow_halo,
+                                wireframe=self.wireframe)
         if size == (width, height):
-            self.ctx.copy_framebuffer(self.wnd.fbo, self._target.resolved)
+            self.ctx.copy_framebuffer(self.wnd.fbo, target.resolved)
         else:
-            self.renderer.present(self._target.texture, self.wnd.fbo, (0, 0, width, height))
+            self.view.present(target.texture, self.wnd.fbo, (0, 0, width, height))
         self.wnd.use()
 
-    def _release_target(self) -> None:
-        if self._target is not None:
-            self._target.release()
-            self._target = None
+    @property
+    def _target(self):
+        """The offscreen target of the last frame (tests read its size and sampling)."""
+        return self.view._target
 
     def _bench_tick(self) -> None:
         """``--bench-seconds``: after a warm-up (the quality controller's first decisions), count
@@ -333,7 +321,6 @@ class DemoWindow(mglw.WindowConfig):
 
     def _change_looks(self, change) -> None:
         self.play.set_looks(change)
-        self.renderer.look = self.play.base_look
 
     def _draw_panel(self, frametime: float) -> None:
         imgui = self.panel.imgui
@@ -616,17 +603,11 @@ class DemoWindow(mglw.WindowConfig):
     def screenshot(self, folder=None) -> Path | None:
         """Render the scene (no panel) at the framebuffer's size, at the best quality, into a PNG
         named by the time; None where the folder cannot take it."""
-        size = tuple(self.wnd.buffer_size)
-        target = OffscreenTarget(self.ctx, size, samples=0)
-        samples, halo = self.renderer.samples, self.renderer.shadow_halo
+        size = tuple(int(v) for v in self.wnd.buffer_size)
         try:
-            self.renderer.samples, self.renderer.shadow_halo = LEVELS[0].samples, LEVELS[0].shadow_halo
-            self.renderer.wireframe = self.wireframe
-            self.renderer.render(target.resolved, self.camera)
-            pixels = read_rgba(target.resolved, components=3)
+            pixels = self.view.picture(self.camera, size, samples=LEVELS[0].samples,
+                                       shadow_halo=LEVELS[0].shadow_halo, wireframe=self.wireframe)
         finally:
-            self.renderer.samples, self.renderer.shadow_halo = samples, halo
-            target.release()
             self.wnd.use()
         return save_screenshot(pixels, "slime", folder)
 
