@@ -58,6 +58,16 @@ def test_n_drops_a_second_slime_and_delete_takes_it_away(xvfb, tmp_path):
         demo.xdo("key", "BackSpace")
         time.sleep(0.5)
         assert len(demo.logged("remove")) == 1
+        # N held down (key repeat), then the window squeezed and given its size back: it goes on.
+        demo.xdo("keydown", "n")
+        time.sleep(0.6)
+        demo.xdo("keyup", "n")
+        demo.xdo("windowsize", window, "300", "200")
+        time.sleep(0.5)
+        demo.xdo("windowsize", window, str(WINDOW[0]), str(WINDOW[1]))
+        time.sleep(0.5)
+        assert len(demo.logged("add")) >= 2
+        assert slime_mask(demo.screenshot()).any()
         demo.xdo("key", "Escape")
         assert demo.proc.wait(timeout=20) == 0
         assert not any("Traceback" in ln for ln in demo.lines)
