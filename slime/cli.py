@@ -72,7 +72,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_window(demo, "1280x720")
 
     sim = sub.add_parser("simulate", help="simulate headless and write an .npz")
-    sim.add_argument("scene", help="slime, a 2D scene name, a scene file .py, or a Soda model .json")
+    sim.add_argument("scene", help="slime, a 2D or 3D scene name, a scene file .py, a 3D scene .json or a Soda model .json")
     sim.add_argument("--ticks", type=positive_int, required=True, help="frames to simulate")
     sim.add_argument("--output", required=True, help="output .npz path")
     sim.add_argument("--poke", action="append", default=[], metavar="TICK:X,Y,Z:FX,FY,FZ", help="poke the slime (repeatable)")
@@ -80,9 +80,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     render = sub.add_parser("render", help="render headless to a PNG (last frame), or a GIF, MP4 or WebM (every frame)")
     render.add_argument("scene", nargs="?", default="slime",
-                        help="slime (default), a 2D scene name, a scene file .py, or a Soda model .json")
+                        help="slime (default), a 2D or 3D scene name, a scene file .py, a 3D scene .json or a Soda model .json")
     render.add_argument("--frames", type=positive_int, default=None,
-                        help="frames to simulate and draw (default: 120 for 2D; for the slime 1, or 5 past the last poke)")
+                        help="frames to simulate and draw (default: 120 for scenes; for the slime 1, or 5 past the last poke)")
     render.add_argument("--size", default="800x600", help=f"image size WxH, each side {span(SIZE)} (default 800x600)")
     render.add_argument("--output", default=None, help="out.png, out.gif, out.mp4 or out.webm (default: out/SCENE.png)")
     render.add_argument("--poke", action="append", default=[], metavar="TICK:X,Y,Z:FX,FY,FZ", help="poke the slime (repeatable)")
@@ -111,7 +111,7 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--window", action="store_true",
                        help="run the slime window's frame rate at 1280x720, adapting and pinned (a display or Xvfb)")
     bench.add_argument("--all", action="store_true", help="run physics and render benchmarks")
-    bench.add_argument("--only", help="comma-separated modules: step, grid2d, dainty, render, window, fuzz")
+    bench.add_argument("--only", help="comma-separated modules: step, world, grid2d, dainty, render, window, fuzz")
     bench.add_argument("--json", action="store_true", help="one JSON object per line instead of a table")
     bench.add_argument("--quick", action="store_true", help="fewer repetitions (a smoke run)")
     return parser
@@ -135,12 +135,16 @@ def _shader_folder(args):
 
 
 def _cmd_simulate(args) -> int:
-    from slime.simulate import save_npz_atomic, simulate_scene, simulate_slime
+    from slime.simulate import is_world, save_npz_atomic, simulate_scene, simulate_slime, simulate_world
 
     output = check_output(Path(args.output), [".npz"])
     if args.scene == "slime":
         pokes = [parse_poke(p) for p in args.poke]
         arrays = simulate_slime(args.ticks, pokes, stacks=args.stacks, slices=args.slices, plain_forces=args.plain_forces)
+    elif is_world(args.scene):
+        if args.poke or args.stacks or args.slices:
+            raise UsageError("--poke, --stacks and --slices apply to the single slime only (a 3D scene file sets its slimes)")
+        arrays = simulate_world(args.scene, args.ticks, plain_forces=args.plain_forces)
     else:
         if args.poke or args.stacks or args.slices or args.plain_forces:
             raise UsageError("--poke, --stacks, --slices and --plain-forces apply to the slime only")
@@ -152,6 +156,8 @@ def _cmd_simulate(args) -> int:
 
 
 def _cmd_render(args) -> int:
+    from slime.simulate import is_world
+
     size = parse_size(args.size)
     output = Path(args.output) if args.output else OUTPUT_FOLDER / f"{Path(args.scene).stem}.png"
     from slime.render.images import OUTPUT_SUFFIXES
@@ -171,6 +177,15 @@ def _cmd_render(args) -> int:
             shaders=_shader_folder(args),
             color=args.color,
         )
+    elif is_world(args.scene):
+        if args.poke or args.stacks or args.slices or args.color:
+            raise UsageError("--poke, --stacks, --slices and --color apply to the single slime only "
+                             "(a 3D scene file sets its slimes and their colours)")
+        from slime.app.render_world import render_world
+
+        render_world(args.scene, output=output, frames=args.frames or 120, size=size,
+                     camera=parse_camera(args.camera) if args.camera else None, progress=not args.no_progress,
+                     plain_forces=args.plain_forces, shaders=_shader_folder(args))
     else:
         if args.poke or args.camera or args.stacks or args.slices or args.plain_forces or args.color:
             raise UsageError("--poke, --camera, --stacks, --slices, --plain-forces and --color apply to the slime only")
@@ -187,10 +202,9 @@ def _cmd_scene(args) -> int:
         from slime.app.demo import run_demo
 
         return run_demo(size=parse_size(args.size), window=args.window, shaders=_shader_folder(args))
-    from slime.scenes import world_scene_names
-    from slime.scenes.world_format import is_world_file
+    from slime.simulate import is_world
 
-    if args.scene in world_scene_names() or (args.scene.lower().endswith(".json") and is_world_file(args.scene)):
+    if is_world(args.scene):
         # A 3D scene: the slime window on that world (a bad file fails in one line before it opens).
         from slime.app.demo import run_demo
 

@@ -3,6 +3,9 @@
 Output arrays (load with ``np.load(path)``):
 - slime: ``positions (N+1, P, 3)``, ``triangles (M, 3)``, ``volume (N+1,)`` (the engine's
   slice-integrated volume), ``time (N+1,)``.
+- a world of slimes (a 3D scene file): ``positions (N+1, P, 3)`` (every body's vertices, body after
+  body), ``body (P,)`` (the body index of each vertex), ``triangles (M, 3)`` (indices into P),
+  ``volume (N+1, B)`` (each body's engine volume), ``time (N+1,)``.
 - 2D scenes: ``positions (N+1, P, 2)``, ``springs (S, 2)``, ``alive (N+1, S)``, ``time (N+1,)``.
 Row 0 is the initial state; row k is the state after k ticks.
 
@@ -83,6 +86,35 @@ def simulate_slime(ticks: int, pokes: Sequence[Poke] = (), stacks: int | None = 
         body.step()
         positions[k + 1], volume[k + 1], time[k + 1] = body.positions, body.volume(), (k + 1) * params.dt
     return {"positions": positions, "triangles": body.triangles.astype(np.int32), "volume": volume, "time": time}
+
+
+def simulate_world(name_or_path, ticks: int, plain_forces: bool = False):
+    """Run a 3D scene (a bundled name or a scene file) for ``ticks`` frames; returns the arrays
+    written to the .npz."""
+    from slime.scenes.world_scene import load_world
+
+    world = load_world(name_or_path, plain_forces).world
+    n_points, n_bodies = world.positions.shape[0], len(world.bodies)
+    positions, volume, time = allocate(
+        f"recording {ticks} ticks of {name_or_path} ({n_bodies} slimes, {n_points} points)",
+        [((ticks + 1, n_points, 3), np.float64), ((ticks + 1, n_bodies), np.float64), ((ticks + 1,), np.float64)],
+        hint="ask for fewer --ticks")
+    positions[0], volume[0], time[0] = world.positions, world.volumes(), 0.0
+    for k in range(ticks):
+        world.step()
+        positions[k + 1], volume[k + 1], time[k + 1] = world.positions, world.volumes(), (k + 1) * world.dt
+    return {"positions": positions, "body": world.body_of_vertex.astype(np.int32),
+            "triangles": world.triangles.astype(np.int32), "volume": volume, "time": time}
+
+
+def is_world(name_or_path) -> bool:
+    """Whether a scene argument names a 3D scene (a bundled one, or a scene file with slimes)."""
+    from slime.scenes.world_format import is_world_file, world_scene_names
+
+    if str(name_or_path) in world_scene_names():
+        return True
+    path = Path(str(name_or_path))
+    return path.suffix.lower() == ".json" and path.is_file() and is_world_file(path)
 
 
 def simulate_scene(name_or_path: str, ticks: int):

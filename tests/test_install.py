@@ -1,5 +1,5 @@
 """A built wheel is a working slime: it holds every module, shader and model, and once installed
-outside the checkout it renders the slime and a 2D scene from a folder that is not the checkout."""
+outside the checkout it renders the slime, a 2D scene and a 3D scene from a folder that is not the checkout."""
 
 from __future__ import annotations
 
@@ -63,6 +63,7 @@ def test_installed_wheel_renders_outside_the_checkout(wheel, tmp_path, ctx):
     for args, name, size in [
         (["render", "--size", "160x120", "--output", "jelly.png"], "jelly.png", (160, 120)),
         (["render", "soda", "--frames", "3", "--size", "200x150", "--output", "soda.png"], "soda.png", (200, 150)),
+        (["render", "duel", "--frames", "2", "--size", "180x120", "--output", "duel.png"], "duel.png", (180, 120)),
     ]:
         run = subprocess.run(slime + args + ["--no-progress"], cwd=work, env=env, capture_output=True, text=True)
         assert run.returncode == 0, run.stderr
@@ -70,4 +71,4 @@ def test_installed_wheel_renders_outside_the_checkout(wheel, tmp_path, ctx):
         assert picture.size == size
         pixels = np.asarray(picture.convert("RGB"), dtype=np.int32)
         assert pixels.std(axis=(0, 1)).max() > 10, f"{name} is one flat colour"
-    assert sorted(p.name for p in work.iterdir()) == ["jelly.png", "soda.png"]
+    assert sorted(p.name for p in work.iterdir()) == ["duel.png", "jelly.png", "soda.png"]

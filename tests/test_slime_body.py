@@ -124,7 +124,7 @@ def test_rests_on_the_floor_keeping_its_volume():
     height = np.ptp(body.positions[:, 1])
     assert 0.75 * 2 * prm.radius < height < 2 * prm.radius  # squashed a little, not flattened
     c = body.centroid()
-    assert abs(c[0]) < 1e-6 and abs(c[2]) < 1e-6  # settles straight down
+    assert abs(c[0]) < 1e-4 and abs(c[2]) < 1e-4  # settles straight down (float32 forces: a drift of micrometres)
 
 
 def test_strong_poke_dents_and_recovers():
@@ -459,7 +459,7 @@ def test_pinned_trajectory_hash():
         [sys.executable, "-c", _PINNED, here], env=_portable_env(), capture_output=True, text=True, timeout=120
     )
     assert run_.returncode == 0, run_.stderr
-    assert run_.stdout.strip() == "b4c75aa627075d124ee7903f5e76d5da24b6d08a8b314a93fc268f0c9675e529"
+    assert run_.stdout.strip() == "8e4d043dd46bab64646a6125c98eb06d9c7e324ef9fd591de1ecc60ed653102f"
 
 
 # ---------------------------------------------------------------- params

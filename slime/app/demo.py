@@ -42,7 +42,6 @@ from slime.look import RANGES, SlimeLook, parse_color
 from slime.render.picking import intersect_plane
 from slime.render.shader_files import ShaderError, ShaderWatch, shader_folder
 from slime.render.text import TextOverlay
-from slime.render.world_renderer import bodies_of_world, world_camera
 
 HELP = (
     ("left click", "poke the slime"),
@@ -334,8 +333,9 @@ class DemoWindow(mglw.WindowConfig):
         # Short lines: the panel is as wide as its widest, and it must leave the slime free to click.
         imgui.text(f"{count} slime{'' if count == 1 else 's'}   N: add   Q: squash")
         level = self.quality.level
-        imgui.text(f"quality {level.name}: {level.samples}x MSAA, scale {level.scale:g}"
-                   + ("" if level.shadow_halo else ", hard shadow"))
+        # Two short lines: at the lowest level one line grew the panel over the middle of a 640-wide window.
+        imgui.text(f"quality {level.name}: {level.samples}x MSAA")
+        imgui.text(f"scale {level.scale:g}" + ("" if level.shadow_halo else ", hard shadow"))
         choices = ("adaptive",) + LEVEL_NAMES
         current = 0 if self.quality.adaptive else 1 + self.quality.index
         changed, value = imgui.combo("quality", current, choices)
@@ -653,18 +653,28 @@ def _start_world(scene, stacks, slices, plain_forces: bool, look: SlimeLook, see
         play = WorldPlay(single_slime_world(params), params, base_look=look, seed=seed)
         camera = default_camera(_OneSlime(play.world))
         return play, camera, []
+    from slime.app.render_world import scene_camera
     from slime.scenes.world_format import load_world_scene
-    from slime.scenes.world_scene import build_world, obstacle_drawing
+    from slime.scenes.world_scene import build_world
 
     spec = load_world_scene(scene)
     check_window_scene(spec)
+    first = build_world(spec, plain_forces=bool(plain_forces))  # its camera and obstacles as drawn, too
+    changes.pop("plain_forces", None)  # build_world sets it (else a scene's slimes keep their own)
+
+    def make_world(more: dict) -> tuple:
+        """The scene's world as it starts, with the command line's resolution and ``more`` (the
+        panel's changes since) on every slime."""
+        world = build_world(spec, plain_forces=bool(plain_forces)).world
+        settings = {**changes, **more}
+        if settings:
+            world.set_slimes_params({i: b.params.with_(**settings) for i, b in enumerate(world.bodies)})
+        return world, [b.tag for b in world.bodies]
+
     # Dropped slimes: the scene's first slime's size and settings, with the command line's resolution.
-    template = spec.slime_params()[0].with_(center=None, **changes)
-    play = WorldPlay(lambda more: build_world(spec, look, {**changes, **more}), template, base_look=look, seed=seed)
-    bodies = bodies_of_world(play.world, play.looks)
-    view = spec.camera
-    camera = world_camera(bodies, None if view is None else (view.yaw, view.elevation, view.distance, view.target))
-    return play, camera, [obstacle_drawing(o) for o in spec.obstacles]
+    template = spec.slime_params()[0].with_(center=None, plain_forces=bool(plain_forces), **changes)
+    play = WorldPlay(make_world, template, base_look=look, seed=seed)
+    return play, scene_camera(first), first.drawn_obstacles
 
 
 def check_window_scene(spec) -> None:

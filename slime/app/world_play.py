@@ -21,6 +21,7 @@ from slime import limits
 from slime.look import SlimeLook
 from slime.physics.slime_params import SlimeParams
 from slime.physics.world3d import World3D
+from slime.physics.obstacles import ray_hit
 from slime.render.picking import RayHit, intersect_plane, pick_body
 from slime.scenes.world_scene import place_drop
 
@@ -126,8 +127,6 @@ class WorldPlay:
             if on_floor is not None:
                 best = min(best, float(np.linalg.norm(on_floor - origin)))
         if world.obstacles:
-            from slime.physics.obstacles import ray_hit
-
             best = min(best, float(ray_hit(origin, direction, world.obstacles)))
         if not np.isfinite(best):
             best = float(reach)

@@ -47,35 +47,6 @@ def _cross_vector(c: np.ndarray) -> np.ndarray:
     return out
 
 
-class _LoopedVolume:
-    """Stand-in for a batched GridVolume: one per body, looped (temporary)."""
-
-    def __init__(self, s, n, dtype, b):
-        self.parts = [GridVolume(s, n, dtype) for _ in range(b)]
-        self.grad6 = np.zeros((3, b, s + 1, n + 1), dtype=dtype)
-        self.area2 = np.zeros((3, b, s + 1, n + 1), dtype=dtype)
-
-    def compute(self, x5):
-        for i, part in enumerate(self.parts):
-            self.grad6[:, i] = part.compute(np.ascontiguousarray(x5[:, i]))
-        return self.grad6
-
-    def volume_from_gradient(self, x5):
-        return np.array([part.volume_from_gradient(np.ascontiguousarray(x5[:, i])) for i, part in enumerate(self.parts)])
-
-    def area_gradient(self):
-        for i, part in enumerate(self.parts):
-            self.area2[:, i] = part.area_gradient()
-        return self.area2
-
-
-def _batched_volume(s, n, dtype, b):
-    try:
-        return GridVolume(s, n, dtype, batch=(b,))
-    except TypeError:
-        return _LoopedVolume(s, n, dtype, b)
-
-
 class SlimeBatch:
     """B slime bodies of one mesh resolution: their constants stacked, their grid buffers, and the
     rotation and centroid each body's shape matching tracks from substep to substep."""
@@ -104,7 +75,7 @@ class SlimeBatch:
         self._near = np.zeros((3, b, s - 1, n), dtype=f32)
         self._pressure = np.zeros((3, b, s - 1, n), dtype=f32)
         self._tension = np.zeros((3, b, s - 1, n), dtype=f32)
-        self._volume = _batched_volume(s, n, f32, b)
+        self._volume = GridVolume(s, n, f32, batch=(b,))
         # Per-body constants, stacked.
         prm = [sh.params for sh in shapes]
         column = lambda values: np.array(values, dtype=np.float64)  # noqa: E731

@@ -79,6 +79,7 @@ class SlimeParams:
     floor_height: float = 0.0  # y of the floor plane (normal +y)
     floor_friction: float = 0.8  # Coulomb coefficient of the floor
     floor_restitution: float = 0.0  # 0 = the surface does not bounce off the floor (the body still rebounds)
+    contact_friction: float = 0.5  # Coulomb coefficient against other slimes (a pair uses the geometric mean)
     # --- integration ---
     dt: float = 1.0 / 60.0  # one frame (s)
     substeps: int = 8  # symplectic Euler substeps per frame
@@ -117,6 +118,7 @@ class SlimeParams:
             "shear_viscosity",
             "air_drag",
             "floor_friction",
+            "contact_friction",
         ):
             v = _finite(name, getattr(self, name))
             if v < 0.0:

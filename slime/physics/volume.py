@@ -1,4 +1,5 @@
-"""Enclosed volume of the UV-sphere mesh, band by band on the ring grid, and its gradient.
+"""Enclosed volume of the UV-sphere mesh, band by band on the ring grid, its gradient and the
+gradient of the surface area.
 
 The mesh is read on the ring grid (see ``sphere.ring_grid``): a (stacks + 1, slices) array of
 vertices whose first and last rows repeat the poles. Each latitude band between rows i and i + 1 is
@@ -18,131 +19,202 @@ vectors n_t = (x1 - x0) x (x2 - x0) of its six triangles: the area-weighted vert
 gathered on the grid from shifted slices (no scatter), and since the volume is homogeneous of degree
 3, V = (1/3) sum_v x_v . grad_v, which the hot path uses to get the volume for free.
 
-Arrays here are structure-of-arrays with a *cyclic* component axis of length 5 (x, y, z, x, y),
-so that a cross product is two multiplies and a subtract over whole arrays:
-(a x b)[0:3] = a[1:4] * b[2:5] - a[2:5] * b[1:4]. The grid also carries a wrap column (index
-``slices`` repeats column 0), so the neighbour at j + 1 is a plain slice.
+Layout, for speed: the surface tension's area gradient runs every substep, and what costs here is
+passes over memory. The grid (stacks + 1, slices + 1), whose wrap column (index ``slices``)
+repeats column 0, is read *flat*: node (i, j) is k = i w + j with w = slices + 1, so every
+neighbour is a fixed offset (j + 1 is k + 1, i + 1 is k + w) and every operation is one contiguous
+pass instead of one short row at a time. The quad at k spans k, k + 1, k + w, k + w + 1. The quads
+at column ``slices`` join a wrap-column node to the next row's first node: fillers of zero area
+(their edges repeat column 0's), zeroed all the same. Per-quad fields are stored after w + 1 zeros,
+so that the four quads around node k are plain slices at offsets w + 1, w, 1 and 0, and the pole
+rows and the last band need no special case. The wrap column collects the quads left of column 0
+and is folded onto it at the end (then left 0).
+
+Vectors are structure-of-arrays with the component axis first, in cyclic order so that a cross
+product is two multiplies and a subtract over whole arrays: with rows (y, z, x, y),
+(a x b)[x, y, z] = a[0:3] * b[1:4] - a[1:4] * b[0:3]. Positions come in as 5 cyclic rows
+(x, y, z, x, y) (rows 0-2 for the volume, rows 1-4 for the edges). The two triangles of a quad are
+stacked on an axis of their own, so that one numpy call serves both.
+
+Every buffer may carry leading batch axes after the component axis (``batch`` in the constructor):
+positions (5, *batch, stacks + 1, slices + 1) give gradients (3, *batch, stacks + 1, slices + 1)
+and volumes of shape ``batch``: many bodies in the same passes.
 """
 
 from __future__ import annotations
+
+from functools import partial
 
 import numpy as np
 
 
 class GridVolume:
-    """Work buffers and the band-volume / gradient computation for one grid shape and dtype."""
+    """Work buffers and the band-volume / gradient computation for one grid shape, dtype and batch
+    shape (see the module docstring for the flat, padded layout).
 
-    def __init__(self, stacks: int, slices: int, dtype=np.float64):
-        s, n = stacks, slices
+    The passes are planned once, here: every numpy call of ``compute`` and ``area_gradient`` with
+    its views into the preallocated buffers, so that a call only runs down the list. Buffers are
+    few and reused (what one pass writes, the next reads while it is still in cache)."""
+
+    def __init__(self, stacks: int, slices: int, dtype=np.float64, batch=()):
+        s, n = int(stacks), int(slices)
         self.stacks, self.slices, self.dtype = s, n, np.dtype(dtype)
-        z = lambda *shape: np.zeros(shape, dtype=self.dtype)  # noqa: E731
-        self.down = z(5, s, n + 1)  # x(i+1, j) - x(i, j)
-        self.right = z(5, s + 1, n)  # x(i, j+1) - x(i, j)
-        self.diag = z(5, s, n)  # x(i, j+1) - x(i+1, j)
-        self.t1 = z(3, s, n)
-        self.t2 = z(3, s, n)
-        # Doubled area vectors of T1 and T2 per quad, padded: row 0 and row s+1 stay zero (no quad
-        # above the north pole / below the south pole), column 0 repeats column n (the quad at j - 1).
-        self.n1 = z(3, s + 2, n + 1)
-        self.n2 = z(3, s + 2, n + 1)
-        self.quad = z(3, s + 2, n + 1)
-        # Per grid node: sum of the doubled area vectors of its triangles (= 6 grad V). Last column 0.
-        self.grad6 = z(3, s + 1, n + 1)
-        self.product = z(3, s + 1, n + 1)
-        self.unit1 = None  # area-gradient buffers, made on first use
+        self.batch = tuple(int(b) for b in batch)
+        w = self.width = n + 1
+        self.nodes = (s + 1) * w
+        self.quads = s * w - 1  # flat quads 0 .. quads - 1 (the last filler would reach past the grid)
+        self.pad = w + 1  # quad k is stored at k + pad in the per-quad fields
+        stored = self.nodes + self.pad
+        # Edges in rows (y, z, x, y), three kinds stacked: 0: down x(k + w) - x(k), stored at k + w;
+        # 1: right x(k + 1) - x(k), at k; 2: diag c - b = right - down of quad k, at k. So [0:2] at
+        # w + k is (down, the right edge below) of quad k, and [1:3] at k is (right, diag).
+        self.edges = self._zeros((4, 3), self.nodes)
+        self.normals = self._zeros((3, 2), stored)  # doubled area vectors of T1, T2, padded
+        self.quad = self._zeros((3,), stored)  # n1 + n2, padded
+        self.spare = self._zeros((3, 2), self.quads)  # one product of a cross product, both triangles
+        self.grad6 = self._zeros((3,), self.nodes)  # per node: sum of its triangles' n (= 6 grad V)
+        self._grad6_rows = self.grad6.reshape(-1, self.width, 1)
+        self._row_dots = np.zeros((self._grad6_rows.shape[0], 1, 1), dtype=self.dtype)
+        self._grad6_grid = self._grid(self.grad6)
+        self._compute_plan = self._plan_gradient()
+        self._area_plan = None  # made on first use
+
+    def _zeros(self, lead: tuple, length: int) -> np.ndarray:
+        return np.zeros((*lead, *self.batch, length), dtype=self.dtype)
+
+    def _flat(self, x5: np.ndarray) -> np.ndarray:
+        """(5, *batch, nodes) view (a copy only when the grid axes cannot be merged)."""
+        return x5.reshape(x5.shape[0], *self.batch, self.nodes)
+
+    def _grid(self, flat: np.ndarray) -> np.ndarray:
+        return flat.reshape(flat.shape[0], *self.batch, self.stacks + 1, self.width)
+
+    def _fold_wrap(self, grid: np.ndarray) -> list:
+        """Add the wrap column onto column 0 (both are the same vertex), then zero it."""
+        first, wrap = grid[..., 0], grid[..., self.slices]
+        return [(np.add, (first, wrap, first)), (np.copyto, (wrap, 0.0))]
+
+    def _cross(self, a: np.ndarray, b: np.ndarray, out: np.ndarray) -> list:
+        """a x b into ``out`` (3 rows, both triangles) for a, b in cyclic rows (y, z, x, y)."""
+        return [
+            (np.multiply, (a[0:3], b[1:4], out)),
+            (np.multiply, (a[1:4], b[0:3], self.spare)),
+            (np.subtract, (out, self.spare, out)),
+        ]
+
+    def _plan_gradient(self) -> list:
+        """The passes of ``compute`` after the edges along the grid lines (which read the positions)."""
+        w, m, pad, n = self.width, self.quads, self.pad, self.slices
+        e, normals, quad, g = self.edges, self.normals, self.quad, self.grad6
+        n1, n2 = normals[:, 0], normals[:, 1]
+        within = slice(pad, pad + m)  # the quads in the padded fields
+        plan = [(np.subtract, (e[:, 1, ..., :m], e[:, 0, ..., w : w + m], e[:, 2, ..., :m]))]
+        # T1 = (a, b, c): (b - a) x (c - a) = down x right; T2 = (c, b, d), written as (b, d, c):
+        # (d - b) x (c - b) = (right below) x diag. Both at once.
+        plan += self._cross(e[:, 0:2, ..., w : w + m], e[:, 1:3, ..., :m], normals[..., within])
+        plan += [(np.copyto, (normals[..., pad + n : pad + m : w], 0.0))]  # the fillers
+        plan += [(np.add, (n1[..., within], n2[..., within], quad[..., within]))]
+        # Node k is a of T1(k); b of T1 and T2 of quad k - w; c of T1 and T2 of quad k - 1; d of
+        # T2(k - w - 1).
+        plan += [
+            (np.add, (n1[..., pad:], quad[..., w : w + self.nodes], g)),
+            (np.add, (g, quad[..., 1 : 1 + self.nodes], g)),
+            (np.add, (g, n2[..., : self.nodes], g)),
+        ]
+        return plan + self._fold_wrap(self._grad6_grid)
 
     def compute(self, x5: np.ndarray) -> np.ndarray:
-        """Fill ``n1``, ``n2`` and ``grad6`` from grid positions ``x5`` (5, stacks + 1, slices + 1),
-        cyclic components and wrap column filled. Returns ``grad6`` (6 x the volume gradient)."""
-        s, n = self.stacks, self.slices
-        np.subtract(x5[:, 1:, :], x5[:, :-1, :], out=self.down)
-        np.subtract(x5[:, :, 1:], x5[:, :, :-1], out=self.right)
-        np.subtract(self.right[:, :s, :], self.down[:, :, :n], out=self.diag)  # c - b = (c - a) - (b - a)
-        # T1 = (a, b, c): (b - a) x (c - a)
-        self._cross(self.down[:, :, :n], self.right[:, :s, :], self.n1[:, 1 : s + 1, 1:])
-        # T2 = (c, b, d), written as (b, d, c): (d - b) x (c - b)
-        self._cross(self.right[:, 1:, :], self.diag, self.n2[:, 1 : s + 1, 1:])
-        self.n1[:, :, 0] = self.n1[:, :, n]
-        self.n2[:, :, 0] = self.n2[:, :, n]
-        np.add(self.n1, self.n2, out=self.quad)
-        # Node (i, j) is a of T1(i, j); b of T1 and T2 of quad (i-1, j); c of T1 and T2 of quad
-        # (i, j-1); d of T2(i-1, j-1). In padded coordinates quad (i, j) sits at (i + 1, j + 1).
-        g = self.grad6[:, :, :n]
-        np.add(self.n1[:, 1:, 1:], self.quad[:, 1:, :n], out=g)
-        g += self.quad[:, :-1, 1:]
-        g += self.n2[:, :-1, :n]
-        return self.grad6
+        """Fill the triangles' area vectors and ``grad6`` from grid positions ``x5`` (5, *batch,
+        stacks + 1, slices + 1), cyclic components and wrap column filled. Returns ``grad6`` (3,
+        *batch, stacks + 1, slices + 1): 6 x the volume gradient; pole rows hold per-column parts,
+        the wrap column is 0."""
+        w, e = self.width, self.edges
+        x = self._flat(x5)[1:5]
+        np.subtract(x[..., w:], x[..., :-w], out=e[:, 0, ..., w:])
+        np.subtract(x[..., 1:], x[..., :-1], out=e[:, 1, ..., :-1])
+        for op, args in self._compute_plan:
+            op(*args)
+        return self._grad6_grid
 
     def area_gradient(self) -> np.ndarray:
-        """After ``compute``: twice the gradient of the surface area at every grid node (3, stacks
-        + 1, slices + 1; pole rows hold per-column parts, last column 0). For a triangle with unit
-        normal u, 2 dA/dx at a corner is u x (the opposite edge, counter-clockwise):
+        """After ``compute``: twice the gradient of the surface area at every grid node (3, *batch,
+        stacks + 1, slices + 1; pole rows hold per-column parts, the wrap column is 0). For a
+        triangle with unit normal u, 2 dA/dx at a corner is u x (the opposite edge,
+        counter-clockwise):
 
             T1 = (a, b, c): a: u1 x (c - b), b: u1 x (a - c), c: u1 x (b - a)
             T2 = (c, b, d): c: u2 x (d - b), b: u2 x (c - d), d: u2 x (b - c)
 
-        gathered like ``grad6``. A collapsed triangle (zero normal) contributes nothing."""
-        if self.unit1 is None:
-            self._init_area_buffers()
-        s, n = self.stacks, self.slices
-        for normal, unit in ((self.n1, self.unit1), (self.n2, self.unit2)):
-            quad = normal[:, 1 : s + 1, 1:]
-            np.multiply(quad, quad, out=self.t1)
-            length = self.length
-            np.sum(self.t1, axis=0, out=length)
-            np.sqrt(length, out=length)
-            np.maximum(length, self._tiny, out=length)
-            np.divide(quad, length, out=unit[:3])
-            unit[3:5] = unit[0:2]
-        down, right, diag = self.down, self.right, self.diag
-        # Roles, padded like n1 (quad (i, j) at (i + 1, j + 1)).
-        ra, rb, rc, rd = self.role_a, self.role_b, self.role_c, self.role_d
-        self._cross(self.unit1, diag, ra[:, 1 : s + 1, 1:])
-        self._cross(right[:, :s, :], self.unit1, rb[:, 1 : s + 1, 1:])  # u1 x (a - c) = right x u1
-        self._cross(self.unit1, down[:, :, :n], rc[:, 1 : s + 1, 1:])
-        self._cross(self.unit2, right[:, 1:, :], self.tmp3)
-        rc[:, 1 : s + 1, 1:] += self.tmp3
-        self._cross(down[:, :, 1:], self.unit2, self.tmp3)  # u2 x (c - d) = down(i, j + 1) x u2
-        rb[:, 1 : s + 1, 1:] += self.tmp3
-        self._cross(diag, self.unit2, rd[:, 1 : s + 1, 1:])  # u2 x (b - c) = diag x u2
-        for role in (ra, rb, rc, rd):
-            role[:, :, 0] = role[:, :, n]
-        g = self.area2[:, :, :n]
-        np.add(ra[:, 1:, 1:], rc[:, 1:, :n], out=g)
-        g += rb[:, :-1, 1:]
-        g += rd[:, :-1, :n]
-        return self.area2
+        The three corners of a triangle sum to zero, so b's parts are minus the others' and four
+        cross products per quad do. A collapsed triangle (zero normal) contributes nothing."""
+        if self._area_plan is None:
+            self._area_plan = self._plan_area()
+        for op, args in self._area_plan:
+            op(*args)
+        return self._area2_grid
 
-    def _init_area_buffers(self) -> None:
-        s, n = self.stacks, self.slices
-        z = lambda *shape: np.zeros(shape, dtype=self.dtype)  # noqa: E731
-        self.unit1 = z(5, s, n)
-        self.unit2 = z(5, s, n)
-        self.length = z(s, n)
-        self.tmp3 = z(3, s, n)
-        self.role_a, self.role_b, self.role_c, self.role_d = (z(3, s + 2, n + 1) for _ in range(4))
-        self.area2 = z(3, s + 1, n + 1)
-        self._tiny = self.dtype.type(np.finfo(self.dtype).tiny) * self.dtype.type(1e6)
+    def _plan_area(self) -> list:
+        w, m, pad, nodes = self.width, self.quads, self.pad, self.nodes
+        within = slice(pad, pad + m)
+        unit = self._zeros((4, 2), m)  # rows (y, z, x, y), both triangles
+        length = self._zeros((2,), m)
+        role_ad = self._zeros((3, 2), nodes + pad)  # a of T1 and, negated, d of T2: (u1, u2) x diag
+        role_c = self._zeros((3,), nodes + pad)
+        role_b = self.quad  # free once compute has gathered grad6
+        self.area2 = self._zeros((3,), nodes)
+        self._area2_grid = self._grid(self.area2)
+        tiny = self.dtype.type(np.finfo(self.dtype).tiny) * self.dtype.type(1e6)
+        e, nq = self.edges, self.normals[..., within]
+        plan = [
+            (partial(np.einsum, "k...,k...->...", out=length), (nq, nq)),  # |n|^2, one pass
+            (np.sqrt, (length, length)),
+            # + tiny, not max(|n|, tiny) (a slower loop): the same for every triangle that has an
+            # area, and a zero normal stays a zero unit vector.
+            (np.add, (length, tiny, length)),
+            (np.divide, (nq[1:3], length, unit[0:2])),
+            (np.divide, (nq[0:2], length, unit[2:4])),
+        ]
+        ad = role_ad[..., within]
+        plan += self._cross(unit, e[:, 2:3, ..., :m], ad)
+        # c: u1 x down + u2 x (right below).
+        c_parts = self._zeros((3, 2), m)
+        plan += self._cross(unit, e[:, 0:2, ..., w : w + m], c_parts)
+        c, b = role_c[..., within], role_b[..., within]
+        plan += [
+            (np.add, (c_parts[:, 0], c_parts[:, 1], c)),
+            # b = -(a + c + d) = -(a + c - ad[1]).
+            (np.add, (ad[:, 0], c, b)),
+            (np.subtract, (b, ad[:, 1], b)),
+        ]
+        g = self.area2
+        plan += [
+            (np.add, (role_ad[:, 0, ..., pad:], role_c[..., w : w + nodes], g)),
+            (np.subtract, (g, role_b[..., 1 : 1 + nodes], g)),
+            (np.subtract, (g, role_ad[:, 1, ..., :nodes], g)),
+        ]
+        return plan + self._fold_wrap(self._area2_grid)
 
-    def _cross(self, a: np.ndarray, b: np.ndarray, out: np.ndarray) -> None:
-        np.multiply(a[1:4], b[2:5], out=self.t1)
-        np.multiply(a[2:5], b[1:4], out=self.t2)
-        np.subtract(self.t1, self.t2, out=out)
-
-    def volume_from_gradient(self, x5: np.ndarray) -> float:
-        """V = (1/3) sum x . grad V over the grid (pole rows hold partial sums, the wrap column 0),
-        summed in float64."""
-        np.multiply(x5[:3], self.grad6, out=self.product)
-        return float(self.product.sum(dtype=np.float64)) / 18.0
+    def volume_from_gradient(self, x5: np.ndarray):
+        """V = (1/3) sum x . grad V over the grid (pole rows hold partial sums, the wrap column 0):
+        a float, or an array of shape ``batch``. One grid row's dot product at a time (a stack of
+        1 x w by w x 1 products, no product array), the rows summed in float64."""
+        w = self.width
+        rows = x5[:3].reshape(-1, 1, w)
+        np.matmul(rows, self._grad6_rows, out=self._row_dots)
+        if not self.batch:
+            return float(self._row_dots.sum(dtype=np.float64)) / 18.0
+        per_row = self._row_dots.reshape(3, *self.batch, self.stacks + 1)
+        return per_row.sum(axis=(0, -1), dtype=np.float64) / 18.0
 
     def band_volumes(self, x5: np.ndarray) -> np.ndarray:
-        """(stacks,) signed volume of each latitude band (cones from the origin of ``x5``); after
-        ``compute``. Their sum is the exact enclosed volume."""
-        s, n = self.stacks, self.slices
-        a = x5[:3, :s, :n]
-        b = x5[:3, 1:, :n]
-        t1 = np.einsum("kij,kij->i", a, self.n1[:, 1 : s + 1, 1:], dtype=np.float64)
-        t2 = np.einsum("kij,kij->i", b, self.n2[:, 1 : s + 1, 1:], dtype=np.float64)
+        """(*batch, stacks) signed volume of each latitude band (cones from the origin of ``x5``);
+        after ``compute``. Their sum is the exact enclosed volume."""
+        s, n, w, pad = self.stacks, self.slices, self.width, self.pad
+        quads = self.normals[..., pad : pad + s * w].reshape(3, 2, *self.batch, s, w)[..., :n]
+        a = x5[:3, ..., :s, :n]
+        b = x5[:3, ..., 1:, :n]
+        t1 = np.einsum("k...ij,k...ij->...i", a, quads[:, 0], dtype=np.float64)
+        t2 = np.einsum("k...ij,k...ij->...i", b, quads[:, 1], dtype=np.float64)
         return (t1 + t2) / 6.0
 
 

@@ -26,7 +26,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from slime.physics import slime_forces as plain
+from slime.physics.contact import BodyTable, body_centroids, broad_phase, collide_slimes, damp_contacts
 from slime.physics.hand import BodyView, Hand, poke as hand_poke, spike as hand_spike, vector3
+from slime.physics.obstacles import ObstacleSet, collide_obstacles
 from slime.physics.planes import Planes
 from slime.physics.slime_batch import SlimeBatch
 from slime.physics.slime_params import SlimeParams
@@ -45,7 +47,7 @@ class Body:
     stop: int = 0
     group: int = 0  # which batch
     slot: int = 0  # its index within the batch
-    tag: object = None  # whatever the caller keeps with this slime (the window: its look); kept through re-layouts
+    tag: object = None  # whatever the caller keeps with this body (its look, its name): kept across renumbering
 
     @property
     def triangles(self) -> np.ndarray:
@@ -89,6 +91,7 @@ class World3D:
         self.hand = Hand()
         self.time = 0.0
         self.recoveries = 0
+        self.contacts = 0
         self._assemble([])
 
     @classmethod
@@ -109,8 +112,8 @@ class World3D:
     def add_slime(self, params: SlimeParams, velocity=(0.0, 0.0, 0.0), tag=None) -> int:
         """Add a slime at rest in its rest shape at ``params.center``, moving at ``velocity``;
         returns its body index (indices are positions in the world's vertex order: adding or
-        removing a slime may renumber the others, and lets go of whatever the hand holds; a body's
-        ``tag`` follows it)."""
+        removing a slime may renumber the others, and lets go of whatever the hand holds; ``tag``
+        stays with the body)."""
         velocity = vector3("velocity", velocity)
         params = self.settle_params(params)
         shape = SlimeShape(params)
@@ -226,9 +229,21 @@ class World3D:
         self.triangles = (np.concatenate([b.triangles + b.start for b in self.bodies])
                           if self.bodies else np.zeros((0, 3), dtype=np.int64))
         self._plain = [i for i, b in enumerate(self.bodies) if b.params.plain_forces]
-        self._max_acceleration = np.zeros((3, total))
-        for b in self.bodies:
-            self._max_acceleration[:, b.start : b.stop] = b.params.max_acceleration
+        self._contact_table = None
+        self._candidates = None
+        if len(self.bodies) > 1:
+            self._contact_table = BodyTable(
+                start=[b.start for b in self.bodies], stop=[b.stop for b in self.bodies],
+                stacks=[b.shape.stacks for b in self.bodies], slices=[b.shape.slices for b in self.bodies],
+                radius=[b.params.radius for b in self.bodies], mass=self.mass,
+                friction=[b.params.contact_friction for b in self.bodies])
+        limits = {b.params.max_acceleration for b in self.bodies}
+        if len(limits) <= 1:  # one bound for all: a scalar clip, one pass
+            self._max_acceleration = float(limits.pop()) if limits else self.max_acceleration
+        else:
+            self._max_acceleration = np.zeros((3, total))
+            for b in self.bodies:
+                self._max_acceleration[:, b.start : b.stop] = b.params.max_acceleration
 
     def _group_view(self, array: np.ndarray, group: int) -> np.ndarray:
         """(3, B, P) view of a (3, P) world array over one batch's bodies."""
@@ -283,8 +298,6 @@ class World3D:
 
     # ------------------------------------------------------------------ obstacles
     def add_obstacle(self, obstacle) -> None:
-        from slime.physics.obstacles import ObstacleSet
-
         self.obstacles.append(obstacle)
         self._obstacle_set = ObstacleSet(self.obstacles)
 
@@ -305,14 +318,19 @@ class World3D:
             body = self.bodies[index]
             sl = slice(body.start, body.stop)
             view = _PlainBody(body.shape, self.x[:, sl].T, self.v[:, sl].T)
-            acc[:, sl] = (plain.slime_forces(view, h, internal_only) / body.shape.mass[:, None]).T
+            part = plain.slime_forces(view, h, internal_only) / body.shape.mass[:, None]
+            part[~np.isfinite(part)] = 0.0  # an experiment gone wrong must not put NaN into the state
+            acc[:, sl] = part.T
         held = self.hand.body
         if held is not None and not internal_only:
             body = self.bodies[held]
             self.hand.add_pull(self.view(held), acc[:, body.start : body.stop].T, h)
-        acc[~np.isfinite(acc)] = 0.0  # an experiment gone wrong must not put NaN into the state
-        np.minimum(acc, self._max_acceleration, out=acc)
-        np.maximum(acc, -self._max_acceleration, out=acc)
+        limit = self._max_acceleration
+        if isinstance(limit, float):
+            np.clip(acc, -limit, limit, out=acc)
+        else:
+            np.minimum(acc, limit, out=acc)
+            np.maximum(acc, -limit, out=acc)
         return acc
 
     def substep(self, h: float) -> None:
@@ -323,34 +341,43 @@ class World3D:
         x, v = self.x, self.v
         if self._obstacle_set is not None:
             x_prev = x.copy()
-        v += acc * h
-        x += v * h
+        # Symplectic Euler, with the acceleration array as scratch (it is made anew each substep).
+        acc *= h
+        v += acc
+        np.multiply(v, h, out=acc)
+        x += acc
         if self.floor is not None:
             collide_floor(x, v, self.floor)
         if self._obstacle_set is not None:
-            from slime.physics.obstacles import collide_obstacles
-
             collide_obstacles(x.T, v.T, x_prev.T, self._obstacle_set)
-        if len(self.bodies) > 1:
-            self._collide_slimes()
+        if self._contact_table is not None:
+            if self._candidates is None:
+                self._find_contacts()
+            centroids = body_centroids(self._contact_table, x.T)
+            self.contacts = max(self.contacts, collide_slimes(self._contact_table, self._candidates, x.T, v.T,
+                                                              centroids))
         np.minimum(v, self.max_speed, out=v)
         np.maximum(v, -self.max_speed, out=v)
         self.time += h
 
-    def _collide_slimes(self) -> None:
-        """Slime against slime (``contact.py``); nothing until that module is in."""
-        try:
-            from slime.physics import contact
-        except ImportError:
-            return
-        contact.collide_world(self)
+    def _find_contacts(self) -> None:
+        """The broad phase of slime-slime contact, once a frame: which bodies and vertices can
+        touch within it (``contact.broad_phase``)."""
+        self._centroids = body_centroids(self._contact_table, self.x.T)
+        self._candidates = broad_phase(self._contact_table, self.x.T, self.v.T, self.dt, self._centroids)
 
     def step(self) -> None:
         """One frame: ``substeps`` substeps of ``dt / substeps``; a broken body is recovered."""
         h = self.dt / self.substeps
         with np.errstate(all="ignore"):
+            self.contacts = 0  # the most vertices in slime-slime contact in one substep of this frame
+            if self._contact_table is not None:
+                self._find_contacts()
             for _ in range(self.substeps):
                 self.substep(h)
+            if self._contact_table is not None:
+                damp_contacts(self._contact_table, self._candidates, self.x.T, self.v.T,
+                              body_centroids(self._contact_table, self.x.T), self.dt)
             self._check_health()
 
     def _check_health(self) -> None:
@@ -397,11 +424,8 @@ class World3D:
         sl = slice(body.start, body.stop)
         self.x[:, sl] = (body.shape.rest_offsets + np.asarray(body.params.center)).T
         self.v[:, sl] = 0.0
-        batch = self.batches[body.group]
-        batch.ref[body.slot] = np.asarray(body.params.center)
-        batch.rotation[body.slot] = np.eye(3)
-        self._good_rotation[body.group][body.slot] = np.eye(3)
-        self._good_x[:, sl] = self.x[:, sl]
+        self.batches[body.group].rotation[body.slot] = np.eye(3)
+        self._track(index)
         if self.hand.body == index:
             self.hand = Hand()
 

@@ -1,74 +1,70 @@
-"""A 3D scene file made into a world: ``WorldSpec`` (slime/scenes/world_format.py) in, a stepping
-``World3D`` out, with each slime's look and each obstacle as the renderer draws it.
-
-UI-free and numpy only, so the window (``slime scene pile``), ``slime render`` and ``slime
-simulate`` all build the same world from the same file.
-
-World3D lays its bodies out grouped by mesh resolution, so the order of ``world.bodies`` need not
-be the file's; each body's look is its ``tag`` (which follows it through every re-layout), and the
-looks returned are in the world's order.
+"""A 3D scene file made into a running world: ``build_world(spec)`` turns a ``WorldSpec``
+(``world_format.py``) into a ``World3D`` with its slimes and obstacles, each slime tagged with its
+``SlimeLook``, and the obstacles as the renderer draws them. Numpy only: the windows, ``slime
+render`` and ``slime simulate`` all start from here.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
-from slime.look import SlimeLook
+from slime.physics.obstacles import Ball, Box, ObstacleSet, Plane, signed_distance
 from slime.physics.world3d import World3D
-from slime.scenes.world_format import ObstacleSpec, WorldSpec
-
-__all__ = ["build_world", "obstacle_of_spec", "obstacle_drawing", "place_drop"]
+from slime.scenes.world_format import ObstacleSpec, WorldSpec, load_world_scene
 
 
-def obstacle_of_spec(spec: ObstacleSpec):
-    """The physics' obstacle (slime.physics.obstacles Box, Ball or Plane) for one ObstacleSpec."""
-    try:
-        from slime.physics.obstacles import Ball, Box, Plane
-    except ImportError:  # a build from before the obstacles' physics
-        raise ValueError("this slime has no obstacle physics (slime.physics.obstacles): "
-                         "a scene with obstacles cannot be built") from None
+@dataclass
+class WorldScene:
+    """A world built from a scene file, with what drawing it needs beside the physics."""
 
+    spec: WorldSpec
+    world: World3D
+    drawn_obstacles: list  # plain dicts the WorldRenderer reads (centre, size, rotation, colour)
+
+    def looks(self) -> list:
+        """Each body's SlimeLook, in the world's body order (the tag each slime was added with)."""
+        return [body.tag for body in self.world.bodies]
+
+
+def obstacle(spec: ObstacleSpec):
+    """The physics obstacle of one obstacle entry."""
     if spec.kind == "box":
-        return Box(center=spec.center, half_size=spec.half_size, rotation=spec.rotation_matrix(),
-                   friction=spec.friction)
+        return Box(center=spec.center, half_size=spec.half_size, rotation=spec.rotation_matrix(), friction=spec.friction)
     if spec.kind == "ball":
         return Ball(center=spec.center, radius=spec.radius, friction=spec.friction)
-    if spec.kind == "plane":
-        return Plane(point=spec.point if spec.point is not None else (0.0, 0.0, 0.0), normal=spec.normal,
-                     friction=spec.friction)
-    raise ValueError(f"unknown obstacle kind {spec.kind!r}; choose box, ball or plane")
+    return Plane(point=spec.point, normal=spec.normal, friction=spec.friction)
 
 
-def obstacle_drawing(spec: ObstacleSpec) -> dict:
-    """One obstacle as slime.render.world_renderer draws it (a box with its rotation matrix, a
-    ball, or a plane), with its colour (None: the renderer's grey)."""
+def drawn_obstacle(spec: ObstacleSpec) -> dict:
+    """What the renderer needs of one obstacle entry (a missing colour is the renderer's grey)."""
+    out = {} if spec.color is None else {"color": tuple(spec.color)}
     if spec.kind == "box":
-        return {"center": spec.center, "half_size": spec.half_size, "rotation": spec.rotation_matrix(),
-                "color": spec.color}
-    if spec.kind == "ball":
-        return {"center": spec.center, "radius": spec.radius, "color": spec.color}
-    if spec.kind == "plane":
-        return {"point": spec.point if spec.point is not None else (0.0, 0.0, 0.0), "normal": spec.normal,
-                "color": spec.color}
-    raise ValueError(f"unknown obstacle kind {spec.kind!r}; choose box, ball or plane")
+        out.update(center=spec.center, half_size=spec.half_size, rotation=spec.rotation_matrix())
+    elif spec.kind == "ball":
+        out.update(center=spec.center, radius=spec.radius)
+    else:
+        out.update(point=spec.point, normal=spec.normal)
+    return out
 
 
-def build_world(spec: WorldSpec, base_look: SlimeLook | None = None, params_changes: dict | None = None):
-    """``(world, looks)``: the World3D of ``spec`` (its gravity and floor, every slime with its
-    parameters and starting velocity, every obstacle) and each body's SlimeLook in the world's
-    body order (``SlimeSpec.slime_look(base_look)``, also each body's ``tag``). ``params_changes``: SlimeParams fields set
-    on every slime (a panel's settings carried over a reset)."""
-    first = spec.slime_params()[0]
-    world = World3D(gravity=spec.gravity, floor_height=spec.floor_height, floor_friction=first.floor_friction,
-                    floor_restitution=first.floor_restitution, dt=first.dt, substeps=first.substeps,
-                    max_speed=first.max_speed, max_acceleration=first.max_acceleration)
-    for obstacle in spec.obstacles:
-        world.add_obstacle(obstacle_of_spec(obstacle))
-    for slime, params in zip(spec.slimes, spec.slime_params()):
-        if params_changes:
-            params = params.with_(**params_changes)
-        world.add_slime(params, velocity=slime.velocity, tag=slime.slime_look(base_look))
-    return world, [body.tag for body in world.bodies]
+def build_world(spec: WorldSpec, plain_forces: bool = False) -> WorldScene:
+    """The world a scene file describes, at rest except for the slimes' initial velocities."""
+    world = World3D(gravity=spec.gravity, floor_height=spec.floor_height)
+    for slime in spec.slimes:
+        params = slime.slime_params(spec.gravity, spec.floor_height)
+        if plain_forces:
+            params = params.with_(plain_forces=True)
+        world.add_slime(params, velocity=slime.velocity, tag=slime.slime_look())
+    for entry in spec.obstacles:
+        world.add_obstacle(obstacle(entry))
+    return WorldScene(spec, world, [drawn_obstacle(entry) for entry in spec.obstacles])
+
+
+def load_world(name_or_path, plain_forces: bool = False) -> WorldScene:
+    """``build_world`` of a bundled scene's name or a scene file's path (bad files: one-line error)."""
+    return build_world(load_world_scene(name_or_path), plain_forces)
 
 
 def place_drop(world: World3D, point, radius: float, *, lift: float = 1.0, clearance: float = 0.05) -> np.ndarray:
@@ -90,8 +86,6 @@ def place_drop(world: World3D, point, radius: float, *, lift: float = 1.0, clear
             low = max(low, float(np.max(positions[under, 1] + chord)))
     centre = np.array([point[0], low, point[2]])
     if world.obstacles:
-        from slime.physics.obstacles import ObstacleSet, signed_distance
-
         obstacles = ObstacleSet(world.obstacles)
         # Up in steps of a tenth of a radius until clear (a scene's obstacles are finite: a few
         # thousand steps at most reach over the tallest one the file format allows).

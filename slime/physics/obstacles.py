@@ -1,0 +1,470 @@
+"""Static obstacles for the 3D world: boxes (axis-aligned or turned: ramps, stairs, walls, bowls),
+balls and half-spaces, and the contact of slime vertices with them.
+
+An obstacle never moves and has infinite mass, so a contact only changes the vertex: it is put
+back on the surface, its approaching normal velocity is removed (times the restitution, a bounce,
+above a small threshold speed so that resting vertices do not hop) and its tangential velocity
+loses at most ``friction`` times the normal velocity change (Coulomb), never reversing.
+
+No tunnelling. ``collide_obstacles`` gets each vertex's position before the substep's integration
+(``x_prev``) and tests the whole segment ``x_prev -> x``, not only its end: a box is crossed when
+the segment's slab interval (the latest entry over the three axes, the earliest exit) is not empty
+and starts inside the substep, a ball when the segment's quadratic has a root in it. A vertex
+that entered is stopped at the entry face: its coordinate along the face normal is set to the
+face, its tangential motion is kept (then reduced by friction). A 2 cm board is safe at any
+speed, since nothing is sampled. A vertex that started the substep inside (spawned there) is
+pushed out by the shortest way. Half-spaces cannot be passed through (they have no far side), so
+their end test is the whole test.
+
+Cost. The obstacles are packed per kind as structure-of-arrays (``ObstacleSet``). A broad phase
+first bounds the swept vertices in blocks of ``_BLOCK`` consecutive vertices (a slime's vertices
+are stored ring after ring, so a block is a compact patch) and tests each block's box against
+each obstacle's world bounding box: ``P / 64 x K`` comparisons. Only the vertices of overlapping
+(block, obstacle) pairs reach the narrow phase, so a world where no slime is near an obstacle
+pays a few array reductions. Every test is vectorised over (vertex, obstacle) pairs; the only
+Python loops are over the three kinds and over the few rounds that settle a vertex touching two
+obstacles at once (a corner of a bowl of boxes).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+__all__ = [
+    "Ball",
+    "Box",
+    "ObstacleSet",
+    "Plane",
+    "collide_obstacles",
+    "ray_hit",
+    "rotation_from_degrees",
+    "signed_distance",
+]
+
+BOUNCE_THRESHOLD = 0.5  # m/s: slower approaches do not bounce (as the engine's Planes)
+_BLOCK = 64  # vertices per broad-phase block
+_ROUNDS = 3  # a vertex touching several obstacles is settled against them one after another
+_ORTHONORMAL_TOLERANCE = 1e-6
+
+
+# ---------------------------------------------------------------------------------- validation
+def _vector(name: str, value) -> np.ndarray:
+    try:
+        arr = np.array(value, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise ValueError(f"{name} must be a 3-vector of numbers, got {value!r}") from None
+    if arr.shape != (3,):
+        raise ValueError(f"{name} must be a 3-vector, got shape {arr.shape}")
+    if not np.all(np.isfinite(arr)):
+        raise ValueError(f"{name} must be finite, got {value!r}")
+    arr.setflags(write=False)
+    return arr
+
+
+def _number(name: str, value, low: float, strict: bool) -> float:
+    try:
+        number = float(value)
+    except (TypeError, ValueError):
+        raise ValueError(f"{name} must be a number, got {value!r}") from None
+    if not math.isfinite(number) or number < low or (strict and number == low):
+        relation = ">" if strict else ">="
+        raise ValueError(f"{name} must be finite and {relation} {low:g}, got {value!r}")
+    return number
+
+
+def _rotation(value) -> np.ndarray:
+    try:
+        arr = np.array(value, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise ValueError(f"rotation must be a 3x3 matrix of numbers, got {value!r}") from None
+    if arr.shape != (3, 3) or not np.all(np.isfinite(arr)):
+        raise ValueError(f"rotation must be a finite 3x3 matrix, got {value!r}")
+    if np.abs(arr @ arr.T - np.eye(3)).max() > _ORTHONORMAL_TOLERANCE or np.linalg.det(arr) < 0.0:
+        raise ValueError("rotation must be orthonormal with determinant +1 (use rotation_from_degrees)")
+    arr.setflags(write=False)
+    return arr
+
+
+def rotation_from_degrees(yaw: float = 0.0, pitch: float = 0.0, roll: float = 0.0) -> np.ndarray:
+    """(3, 3) rotation turning a body by ``roll`` about z, then ``pitch`` about x, then ``yaw``
+    about y (degrees, right-handed): R = R_y(yaw) R_x(pitch) R_z(roll). A box's columns of R are
+    its local axes in the world: ``pitch=20`` turns a flat board's top toward +z, a ramp going
+    down toward +z."""
+    yaw = math.radians(_number("yaw", yaw, -math.inf, False))
+    pitch = math.radians(_number("pitch", pitch, -math.inf, False))
+    roll = math.radians(_number("roll", roll, -math.inf, False))
+    cy, sy, cp, sp, cr, sr = math.cos(yaw), math.sin(yaw), math.cos(pitch), math.sin(pitch), math.cos(roll), math.sin(roll)
+    ry = np.array([[cy, 0.0, sy], [0.0, 1.0, 0.0], [-sy, 0.0, cy]])
+    rx = np.array([[1.0, 0.0, 0.0], [0.0, cp, -sp], [0.0, sp, cp]])
+    rz = np.array([[cr, -sr, 0.0], [sr, cr, 0.0], [0.0, 0.0, 1.0]])
+    return ry @ rx @ rz
+
+
+# ---------------------------------------------------------------------------------- obstacles
+@dataclass(frozen=True)
+class Box:
+    """A solid box: ``center``, ``half_size`` along its own axes (all > 0), ``rotation`` whose
+    columns are those axes in the world (world = center + rotation @ local)."""
+
+    center: tuple = (0.0, 0.0, 0.0)
+    half_size: tuple = (0.5, 0.5, 0.5)
+    rotation: tuple = ((1.0, 0.0, 0.0), (0.0, 1.0, 0.0), (0.0, 0.0, 1.0))
+    friction: float = 0.6
+
+    def __post_init__(self):
+        object.__setattr__(self, "center", _vector("box center", self.center))
+        half = _vector("box half_size", self.half_size)
+        if not np.all(half > 0.0):
+            raise ValueError(f"box half_size must be positive, got {self.half_size!r}")
+        object.__setattr__(self, "half_size", half)
+        object.__setattr__(self, "rotation", _rotation(self.rotation))
+        object.__setattr__(self, "friction", _number("box friction", self.friction, 0.0, False))
+
+
+@dataclass(frozen=True)
+class Ball:
+    """A solid ball."""
+
+    center: tuple = (0.0, 0.0, 0.0)
+    radius: float = 0.5
+    friction: float = 0.6
+
+    def __post_init__(self):
+        object.__setattr__(self, "center", _vector("ball center", self.center))
+        object.__setattr__(self, "radius", _number("ball radius", self.radius, 0.0, True))
+        object.__setattr__(self, "friction", _number("ball friction", self.friction, 0.0, False))
+
+
+@dataclass(frozen=True)
+class Plane:
+    """A solid half-space: everything behind the plane through ``point`` with outward ``normal``
+    (normalised here; it must not be zero)."""
+
+    point: tuple = (0.0, 0.0, 0.0)
+    normal: tuple = (0.0, 1.0, 0.0)
+    friction: float = 0.6
+
+    def __post_init__(self):
+        object.__setattr__(self, "point", _vector("plane point", self.point))
+        normal = _vector("plane normal", self.normal)
+        length = float(np.linalg.norm(normal))
+        if not length > 1e-12:
+            raise ValueError("plane normal must not be zero")
+        normal = normal / length
+        normal.setflags(write=False)
+        object.__setattr__(self, "normal", normal)
+        object.__setattr__(self, "friction", _number("plane friction", self.friction, 0.0, False))
+
+
+class ObstacleSet:
+    """The obstacles packed per kind as structure-of-arrays (built once, when the scene changes)."""
+
+    def __init__(self, obstacles=()):
+        obstacles = list(obstacles)
+        for ob in obstacles:
+            if not isinstance(ob, (Box, Ball, Plane)):
+                raise ValueError(f"an obstacle must be a Box, Ball or Plane, got {type(ob).__name__}")
+        boxes = [o for o in obstacles if isinstance(o, Box)]
+        balls = [o for o in obstacles if isinstance(o, Ball)]
+        planes = [o for o in obstacles if isinstance(o, Plane)]
+        self.obstacles = tuple(obstacles)
+        self.box_center = np.array([b.center for b in boxes]).reshape(-1, 3)
+        self.box_half = np.array([b.half_size for b in boxes]).reshape(-1, 3)
+        self.box_rotation = np.array([b.rotation for b in boxes]).reshape(-1, 3, 3)
+        self.box_friction = np.array([b.friction for b in boxes], dtype=np.float64)
+        # World AABB half extents: |R| @ half.
+        extent = np.einsum("kij,kj->ki", np.abs(self.box_rotation), self.box_half)
+        self.ball_center = np.array([b.center for b in balls]).reshape(-1, 3)
+        self.ball_radius = np.array([b.radius for b in balls], dtype=np.float64)
+        self.ball_friction = np.array([b.friction for b in balls], dtype=np.float64)
+        self.plane_point = np.array([p.point for p in planes]).reshape(-1, 3)
+        self.plane_normal = np.array([p.normal for p in planes]).reshape(-1, 3)
+        self.plane_friction = np.array([p.friction for p in planes], dtype=np.float64)
+        self.box_low, self.box_high = self.box_center - extent, self.box_center + extent
+        self.ball_low = self.ball_center - self.ball_radius[:, None]
+        self.ball_high = self.ball_center + self.ball_radius[:, None]
+
+    def __len__(self) -> int:
+        return len(self.obstacles)
+
+
+def _as_set(obstacles) -> ObstacleSet:
+    return obstacles if isinstance(obstacles, ObstacleSet) else ObstacleSet(obstacles)
+
+
+# ---------------------------------------------------------------------------------- broad phase
+def _candidate_pairs(low, high, ob_low: np.ndarray, ob_high: np.ndarray):
+    """(vertex, obstacle) pairs whose swept boxes may overlap, from blocks of ``_BLOCK`` vertices.
+    ``low`` and ``high`` are the swept boxes as three (P,) columns each: numpy reduces a column
+    many times faster than the rows of a (P, 3) array."""
+    p, k = low[0].size, ob_low.shape[0]
+    none = (np.zeros(0, np.int64), np.zeros(0, np.int64))
+    if k == 0 or p == 0:
+        return none
+    near = np.ones(k, dtype=bool)
+    for a in range(3):
+        near &= (ob_low[:, a] <= high[a].max()) & (ob_high[:, a] >= low[a].min())
+    if not near.any():
+        return none
+    obs = np.flatnonzero(near)
+    blocks = -(-p // _BLOCK)
+    pad = blocks * _BLOCK - p
+    hit = np.ones((blocks, obs.size), dtype=bool)
+    for a in range(3):
+        lo = np.concatenate([low[a], np.full(pad, low[a][-1])]) if pad else low[a]
+        hi = np.concatenate([high[a], np.full(pad, high[a][-1])]) if pad else high[a]
+        block_low = lo.reshape(blocks, _BLOCK).min(axis=1)
+        block_high = hi.reshape(blocks, _BLOCK).max(axis=1)
+        hit &= (ob_low[obs, a][None] <= block_high[:, None]) & (ob_high[obs, a][None] >= block_low[:, None])
+    flat = np.flatnonzero(hit)
+    if flat.size == 0:
+        return none
+    block, which = np.divmod(flat, obs.size)
+    vertex = (block[:, None] * _BLOCK + np.arange(_BLOCK)[None]).reshape(-1)
+    obstacle = np.repeat(obs[which], _BLOCK)
+    keep = vertex < p
+    vertex, obstacle = vertex[keep], obstacle[keep]
+    # Per vertex: its own swept box against the obstacle's.
+    keep = np.ones(vertex.size, dtype=bool)
+    for a in range(3):
+        keep &= (ob_low[obstacle, a] <= high[a].take(vertex)) & (ob_high[obstacle, a] >= low[a].take(vertex))
+    return vertex[keep], obstacle[keep]
+
+
+# ---------------------------------------------------------------------------------- narrow phase
+def _box_contacts(x, xp, ob: ObstacleSet, vertex, box):
+    """For each candidate pair: hit mask, the corrected position and the outward normal."""
+    rot, center, half = ob.box_rotation[box], ob.box_center[box], ob.box_half[box]
+    local = np.einsum("kji,kj->ki", rot, x[vertex] - center)  # R^T (x - c)
+    local_prev = np.einsum("kji,kj->ki", rot, xp[vertex] - center)
+    inside_now = np.all(np.abs(local) < half, axis=1)
+    inside_before = np.all(np.abs(local_prev) < half, axis=1)
+    # Slab test on the segment local_prev -> local (t in [0, 1]).
+    step = local - local_prev
+    with np.errstate(divide="ignore", invalid="ignore"):
+        inv = 1.0 / step
+        t_a = (-half - local_prev) * inv
+        t_b = (half - local_prev) * inv
+    t_near = np.minimum(t_a, t_b)
+    t_far = np.maximum(t_a, t_b)
+    # An axis the segment does not move along: inside its slab for all t, or never.
+    still = step == 0.0
+    in_slab = np.abs(local_prev) < half
+    t_near = np.where(still, np.where(in_slab, -np.inf, np.inf), t_near)
+    t_far = np.where(still, np.where(in_slab, np.inf, -np.inf), t_far)
+    enter = t_near.max(axis=1)
+    leave = t_far.min(axis=1)
+    crossed = ~inside_before & (enter <= leave) & (enter >= 0.0) & (enter <= 1.0) & (leave > 0.0)
+    crossed &= np.isfinite(enter)
+    started_inside = inside_before & inside_now
+    hit = crossed | started_inside
+    if not hit.any():
+        return hit, None, None, None
+    idx = np.flatnonzero(hit)
+    loc, loc_prev, h = local[idx], local_prev[idx], half[idx]
+    rows = np.arange(idx.size)
+    entry_axis = np.argmax(t_near[idx], axis=1)
+    entry_side = np.sign(loc_prev[rows, entry_axis])
+    nearest_axis = np.argmin(h - np.abs(loc), axis=1)
+    nearest_side = np.where(loc[rows, nearest_axis] >= 0.0, 1.0, -1.0)
+    use_entry = crossed[idx]
+    axis = np.where(use_entry, entry_axis, nearest_axis)
+    side = np.where(use_entry & (entry_side != 0.0), entry_side, nearest_side)
+    moved = loc.copy()
+    moved[rows, axis] = side * h[rows, axis]
+    normal_local = np.zeros_like(loc)
+    normal_local[rows, axis] = side
+    r = rot[idx]
+    new_x = center[idx] + np.einsum("kij,kj->ki", r, moved)
+    normal = np.einsum("kij,kj->ki", r, normal_local)
+    depth = np.abs(moved[rows, axis] - loc[rows, axis])
+    return hit, new_x, normal, depth
+
+
+def _ball_contacts(x, xp, ob: ObstacleSet, vertex, ball):
+    center, radius = ob.ball_center[ball], ob.ball_radius[ball]
+    rel, rel_prev = x[vertex] - center, xp[vertex] - center
+    dist2 = np.einsum("ij,ij->i", rel, rel)
+    prev2 = np.einsum("ij,ij->i", rel_prev, rel_prev)
+    r2 = radius * radius
+    inside_before = prev2 < r2
+    # |rel_prev + t d|^2 = r^2: the first root in [0, 1] is the entry.
+    d = rel - rel_prev
+    a = np.einsum("ij,ij->i", d, d)
+    b = np.einsum("ij,ij->i", rel_prev, d)
+    disc = b * b - a * (prev2 - r2)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        enter = (-b - np.sqrt(np.maximum(disc, 0.0))) / a
+    crossed = ~inside_before & (a > 0.0) & (disc > 0.0) & (enter >= 0.0) & (enter <= 1.0)
+    hit = crossed | (inside_before & (dist2 < r2))
+    if not hit.any():
+        return hit, None, None, None
+    idx = np.flatnonzero(hit)
+    c, rad = center[idx], radius[idx, None]
+    entry_point = rel_prev[idx] + np.where(crossed[idx], enter[idx], 1.0)[:, None] * d[idx]
+    length = np.linalg.norm(entry_point, axis=1, keepdims=True)
+    fallback = np.array([0.0, 1.0, 0.0])
+    normal = np.where(length > 1e-12, entry_point / np.where(length > 1e-12, length, 1.0), fallback)
+    # Keep the motion along the surface: the end point, moved onto the sphere on the entry side.
+    end = rel[idx]
+    tangential = end - np.einsum("ij,ij->i", end, normal)[:, None] * normal
+    on_surface = rad * normal + tangential
+    olen = np.linalg.norm(on_surface, axis=1, keepdims=True)
+    normal_out = on_surface / np.where(olen > 1e-12, olen, 1.0)
+    new_x = c + rad * normal_out
+    depth = np.maximum(rad[:, 0] - np.sqrt(dist2[idx]), 0.0)
+    return hit, new_x, normal_out, depth
+
+
+def _plane_contacts(x, xp, ob: ObstacleSet, vertex, plane):
+    normal = ob.plane_normal[plane]
+    depth = np.einsum("ij,ij->i", ob.plane_point[plane] - x[vertex], normal)
+    hit = depth > 0.0
+    if not hit.any():
+        return hit, None, None, None
+    idx = np.flatnonzero(hit)
+    return hit, x[vertex[idx]] + depth[idx, None] * normal[idx], normal[idx], depth[idx]
+
+
+def _respond(v, vertex, normal, friction, restitution):
+    """Velocity of vertices put on a surface: approaching normal speed removed (bounced above the
+    threshold), tangential speed cut by Coulomb friction, never reversed."""
+    vel = v[vertex]
+    vn = np.einsum("ij,ij->i", vel, normal)
+    tangent = vel - vn[:, None] * normal
+    bounce = np.where(-vn > BOUNCE_THRESHOLD, restitution, 0.0)
+    new_vn = np.where(vn < 0.0, -bounce * vn, vn)
+    speed_t = np.sqrt(np.einsum("ij,ij->i", tangent, tangent))
+    keep = np.clip(1.0 - friction * np.abs(new_vn - vn) / np.where(speed_t > 0.0, speed_t, 1.0), 0.0, 1.0)
+    v[vertex] = tangent * keep[:, None] + new_vn[:, None] * normal
+
+
+def collide_obstacles(x: np.ndarray, v: np.ndarray, x_prev: np.ndarray, obstacle_set, restitution: float = 0.0) -> int:
+    """Resolve every vertex against the static obstacles, in place on (P, 3) float64 ``x`` and
+    ``v`` (views allowed); ``x_prev`` are the positions before this substep's integration (for
+    the swept test); ``obstacle_set`` an ``ObstacleSet`` (pack it once per scene) or a list of
+    obstacles. Returns the number of vertex contacts resolved."""
+    ob = _as_set(obstacle_set)
+    if len(ob) == 0 or x.shape[0] == 0:
+        return 0
+    restitution = _number("restitution", restitution, 0.0, False)
+    # A non-finite vertex (state broken elsewhere; its body recovers it) compares false everywhere.
+    with np.errstate(invalid="ignore", over="ignore"):
+        return _collide(x, v, x_prev, ob, restitution)
+
+
+def _collide(x, v, x_prev, ob: ObstacleSet, restitution: float) -> int:
+    # Contiguous columns: numpy is several times faster on them than on the rows of (P, 3) views.
+    columns = [np.ascontiguousarray(x[:, a]) for a in range(3)]
+    low = high = None
+    count = 0
+    kinds = (
+        (ob.plane_normal.shape[0], None, None, _plane_contacts, ob.plane_friction),
+        (ob.ball_radius.size, ob.ball_low, ob.ball_high, _ball_contacts, ob.ball_friction),
+        (ob.box_half.shape[0], ob.box_low, ob.box_high, _box_contacts, ob.box_friction),
+    )
+    for k, ob_low, ob_high, contacts, friction in kinds:
+        if k == 0:
+            continue
+        if ob_low is None:  # half-spaces are unbounded: each (of a few) tests every vertex
+            found = []
+            for plane, (n, level) in enumerate(zip(ob.plane_normal, (ob.plane_point * ob.plane_normal).sum(axis=1))):
+                height = columns[0] * n[0]
+                height += columns[1] * n[1]
+                height += columns[2] * n[2]
+                below = np.flatnonzero(height < level)
+                found.append((below, np.full(below.size, plane)))
+            vertex, which = np.concatenate([f[0] for f in found]), np.concatenate([f[1] for f in found])
+        else:
+            if low is None:
+                prev = [x_prev[:, a] for a in range(3)]
+                low = [np.minimum(columns[a], prev[a]) for a in range(3)]
+                high = [np.maximum(columns[a], prev[a]) for a in range(3)]
+            vertex, which = _candidate_pairs(low, high, ob_low, ob_high)
+        for _ in range(_ROUNDS):
+            if vertex.size == 0:
+                break
+            hit, new_x, normal, depth = contacts(x, x_prev, ob, vertex, which)
+            if new_x is None:
+                break
+            hv, hw = vertex[hit], which[hit]
+            # One contact per vertex per round (the deepest); the others are tested again after it.
+            order = np.lexsort((-depth, hv))
+            first = np.ones(order.size, dtype=bool)
+            first[1:] = hv[order][1:] != hv[order][:-1]
+            chosen = order[first]
+            x[hv[chosen]] = new_x[chosen]
+            _respond(v, hv[chosen], normal[chosen], friction[hw[chosen]], restitution)
+            count += chosen.size
+            rest = order[~first]
+            vertex, which = hv[rest], hw[rest]
+    return count
+
+
+# ---------------------------------------------------------------------------------- queries
+def signed_distance(points, obstacle_set) -> np.ndarray:
+    """(P,) distance of each point to the nearest obstacle surface, negative inside one; inf when
+    there are no obstacles. Dense over points x obstacles (for picking and tests)."""
+    ob = _as_set(obstacle_set)
+    pts = np.asarray(points, dtype=np.float64).reshape(-1, 3)
+    best = np.full(pts.shape[0], np.inf)
+    if ob.box_half.shape[0]:
+        local = np.einsum("kji,pkj->pki", ob.box_rotation, pts[:, None, :] - ob.box_center[None])
+        q = np.abs(local) - ob.box_half[None]
+        outside = np.linalg.norm(np.maximum(q, 0.0), axis=2)
+        inside = np.minimum(q.max(axis=2), 0.0)
+        best = np.minimum(best, (outside + inside).min(axis=1))
+    if ob.ball_radius.size:
+        d = np.linalg.norm(pts[:, None, :] - ob.ball_center[None], axis=2) - ob.ball_radius[None]
+        best = np.minimum(best, d.min(axis=1))
+    if ob.plane_normal.shape[0]:
+        d = np.einsum("pkj,kj->pk", pts[:, None, :] - ob.plane_point[None], ob.plane_normal)
+        best = np.minimum(best, d.min(axis=1))
+    return best
+
+
+def ray_hit(origin, direction, obstacle_set) -> float:
+    """Distance along the ray (``direction`` normalised) to the first obstacle surface it meets;
+    0 when the origin is inside an obstacle, inf when it meets none."""
+    ob = _as_set(obstacle_set)
+    o = _vector("ray origin", origin)
+    d = _vector("ray direction", direction)
+    length = float(np.linalg.norm(d))
+    if not length > 0.0:
+        raise ValueError("ray direction must not be zero")
+    d = d / length
+    if len(ob) and signed_distance(o, ob)[0] < 0.0:
+        return 0.0
+    best = math.inf
+    if ob.box_half.shape[0]:
+        lo = np.einsum("kji,kj->ki", ob.box_rotation, o - ob.box_center)
+        ld = np.einsum("kji,j->ki", ob.box_rotation, d)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            t_a = (-ob.box_half - lo) / ld
+            t_b = (ob.box_half - lo) / ld
+        parallel = ld == 0.0
+        inside = np.abs(lo) <= ob.box_half
+        t_near = np.where(parallel, np.where(inside, -np.inf, np.inf), np.minimum(t_a, t_b)).max(axis=1)
+        t_far = np.where(parallel, np.where(inside, np.inf, -np.inf), np.maximum(t_a, t_b)).min(axis=1)
+        ok = (t_near <= t_far) & (t_near >= 0.0)
+        if ok.any():
+            best = min(best, float(t_near[ok].min()))
+    if ob.ball_radius.size:
+        rel = o - ob.ball_center
+        b = rel @ d
+        disc = b * b - (np.einsum("ij,ij->i", rel, rel) - ob.ball_radius**2)
+        t = -b - np.sqrt(np.maximum(disc, 0.0))
+        ok = (disc >= 0.0) & (t >= 0.0)
+        if ok.any():
+            best = min(best, float(t[ok].min()))
+    if ob.plane_normal.shape[0]:
+        towards = ob.plane_normal @ d
+        with np.errstate(divide="ignore", invalid="ignore"):
+            t = np.einsum("kj,kj->k", ob.plane_point - o, ob.plane_normal) / towards
+        ok = (towards < 0.0) & (t >= 0.0)
+        if ok.any():
+            best = min(best, float(t[ok].min()))
+    return best

@@ -1,0 +1,142 @@
+"""Slime-slime contact (slime/physics/contact.py): momentum kept to round-off, no vertex of one
+slime inside another (checked by winding numbers, independently of the contact's own plane), at
+20 m/s, at every resolution and mixed resolutions and radii; a stack of three comes to rest."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from mesh_truth import deepest_inside
+from slime.physics.contact import BodyTable, broad_phase, collide_slimes
+from slime.physics.slime_params import SlimeParams
+from slime_pile import SlimePile
+
+
+def _free(res, radius=0.5, **kw):
+    """A slime floating in empty space: no gravity, no floor, no drag (momentum is the contact's)."""
+    return SlimeParams(radius=radius, stacks=res, slices=res, gravity=(0, 0, 0), floor_height=-100.0, air_drag=0.0, **kw)
+
+
+def _deepest(pile):
+    xs = [b.positions.copy() for b in pile.bodies]
+    cs = [b.centroid() for b in pile.bodies]
+    reach = [float(np.linalg.norm(x - c, axis=1).max()) for x, c in zip(xs, cs)]
+    return deepest_inside(xs, [b.triangles for b in pile.bodies], cs, reach)
+
+
+# ------------------------------------------------------------------------------------ table
+@pytest.mark.parametrize(
+    "change, words",
+    [
+        (dict(stop=[10, 20]), "vertex range"),
+        (dict(stacks=[2, 4]), "at least 3"),
+        (dict(radius=[0.5, -1.0]), "radii"),
+        (dict(friction=[0.5, -0.2]), "friction"),
+        (dict(friction=[0.5, 0.5, 0.5]), "one per body"),
+        (dict(mass=np.zeros(28)), "mass"),
+    ],
+)
+def test_a_bad_body_table_is_refused_in_one_line(change, words):
+    good = dict(start=[0, 14], stop=[14, 28], stacks=[4, 4], slices=[4, 4], radius=[0.5, 0.5], mass=np.ones(28), friction=0.5)
+    good.update(change)
+    with pytest.raises(ValueError, match=words) as info:
+        BodyTable(**good)
+    assert "\n" not in str(info.value)
+
+
+def test_bodies_apart_cost_nothing_and_are_untouched():
+    pile = SlimePile([_free(16, center=(-2, 0, 0)), _free(16, center=(2, 0, 0))], velocities=[(1, 0, 0), (-1, 0, 0)])
+    candidates = broad_phase(pile.table, pile.x, pile.v, 1 / 60)
+    assert candidates.empty
+    x0, v0 = pile.x.copy(), pile.v.copy()
+    assert collide_slimes(pile.table, candidates, pile.x, pile.v, np.array([b.centroid() for b in pile.bodies])) == 0
+    assert np.array_equal(pile.x, x0) and np.array_equal(pile.v, v0)
+
+
+# ------------------------------------------------------------------------------------ collisions
+@pytest.mark.parametrize(
+    "res_a, res_b, radius_a, radius_b",
+    [(8, 8, 0.5, 0.5), (32, 32, 0.5, 0.5), (12, 48, 0.3, 0.6), (64, 8, 0.5, 0.25), (128, 16, 0.5, 0.4)],
+)
+def test_a_head_on_collision_at_20_m_per_s_keeps_momentum_and_nobody_enters_the_other(res_a, res_b, radius_a, radius_b):
+    gap = 0.05
+    pile = SlimePile(
+        [_free(res_a, radius_a, center=(-radius_a - gap, 0.0, 0.0)), _free(res_b, radius_b, center=(radius_b + gap, 0.0, 0.0))],
+        velocities=[(10.0, 0.0, 0.0), (-10.0, 0.0, 0.0)],
+    )
+    before = pile.momentum()
+    scale = float(np.abs(pile.bodies[0].momentum()).max())
+    worst = 0.0
+    for frame in range(14):
+        pile.step()
+        if frame % 2 == 1:
+            worst = max(worst, _deepest(pile))
+    assert np.abs(pile.momentum() - before).max() < 0.01 * scale
+    assert worst < 0.02 * min(radius_a, radius_b)
+    # They met and came apart again: the contact pushed, it did not let one through.
+    ca, cb = (b.centroid() for b in pile.bodies)
+    assert ca[0] < cb[0]
+    assert pile.bodies[0].momentum()[0] < 0.0 < pile.bodies[1].momentum()[0]
+    assert np.all(np.isfinite(pile.x)) and np.all(np.isfinite(pile.v))
+
+
+def test_a_glancing_collision_with_friction_keeps_momentum_and_spins_the_slimes():
+    pile = SlimePile(
+        [_free(16, center=(-0.6, 0.3, 0.0)), _free(16, center=(0.6, -0.3, 0.0))],
+        velocities=[(8.0, 0.0, 1.0), (-8.0, 0.0, -1.0)],
+        friction=1.0,
+    )
+    before = pile.momentum()
+    for _ in range(20):
+        pile.step()
+    assert np.abs(pile.momentum() - before).max() < 0.01 * 8.0
+    spin = [b.angular_momentum() for b in pile.bodies]
+    assert abs(spin[0][2]) > 1e-3 and abs(spin[1][2]) > 1e-3  # friction turned them
+    assert _deepest(pile) < 0.01
+
+
+def test_a_seeded_scrum_of_slimes_keeps_momentum_and_stays_apart():
+    rng = np.random.default_rng(11)
+    params, velocities = [], []
+    for k in range(5):
+        angle = 2 * np.pi * k / 5
+        res = int(rng.choice([8, 12, 20]))
+        params.append(_free(res, float(rng.uniform(0.25, 0.45)), center=(np.cos(angle), rng.uniform(-0.2, 0.2), np.sin(angle))))
+        velocities.append(-np.array([np.cos(angle), 0.0, np.sin(angle)]) * rng.uniform(2.0, 8.0))
+    pile = SlimePile(params, velocities=velocities)
+    before = pile.momentum()
+    for _ in range(30):
+        pile.step()
+    scale = max(float(np.abs(b.momentum()).max()) for b in pile.bodies)
+    assert np.abs(pile.momentum() - before).max() < 0.01 * scale
+    assert _deepest(pile) < 0.02 * 0.25
+    assert np.all(np.isfinite(pile.x))
+
+
+# ------------------------------------------------------------------------------------ stacking
+def test_three_stacked_slimes_come_to_rest_without_sinking_into_each_other():
+    radius = 0.5
+    pile = SlimePile([SlimeParams(radius=radius, stacks=12, slices=12, center=(0.0, 0.45 + 0.9 * k, 0.0)) for k in range(3)])
+    kinetic = []
+    for _ in range(300):  # 5 s
+        pile.step()
+        kinetic.append(pile.kinetic_energy())
+    assert kinetic[-1] < 1e-4
+    heights = np.array([b.centroid()[1] for b in pile.bodies])
+    assert np.all(np.diff(heights) > 1.6 * radius)  # squashed a little, not sunk into each other
+    assert np.abs(np.array([b.centroid()[[0, 2]] for b in pile.bodies])).max() < 0.05  # still a stack
+    assert _deepest(pile) < 0.02 * radius
+
+
+def test_a_broken_body_does_not_spread_to_the_others():
+    """A body whose state went non-finite (it is recovered by its own step) finds no candidates
+    and changes nothing in the others."""
+    pile = SlimePile([_free(8, center=(-0.45, 0, 0)), _free(8, center=(0.45, 0, 0))])
+    pile.x[: int(pile.table.stop[0])] = np.nan
+    candidates = broad_phase(pile.table, pile.x, pile.v, 1 / 60)
+    assert candidates.empty
+    x1 = pile.x[int(pile.table.start[1]) :].copy()
+    centroids = np.array([[np.nan] * 3, pile.bodies[1].centroid()])
+    collide_slimes(pile.table, candidates, pile.x, pile.v, centroids)
+    assert np.array_equal(pile.x[int(pile.table.start[1]) :], x1)

@@ -1,0 +1,268 @@
+"""Static obstacles (slime/physics/obstacles.py): validation, distances and rays against their
+analytic values, the contact response, no tunnelling at any speed, and slimes against boxes,
+balls and planes."""
+
+from __future__ import annotations
+
+import math
+import warnings
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from slime.physics.obstacles import (
+    Ball,
+    Box,
+    ObstacleSet,
+    Plane,
+    collide_obstacles,
+    ray_hit,
+    rotation_from_degrees,
+    signed_distance,
+)
+from slime.physics.slime_params import SlimeParams
+from slime_pile import SlimePile
+
+angles = st.floats(-360.0, 360.0, allow_nan=False)
+
+
+# ------------------------------------------------------------------------------------ validation
+@pytest.mark.parametrize(
+    "make, words",
+    [
+        (lambda: Box(half_size=(1.0, 0.0, 1.0)), "half_size must be positive"),
+        (lambda: Box(center=(0.0, math.nan, 0.0)), "finite"),
+        (lambda: Box(rotation=((1, 0, 0), (0, 2, 0), (0, 0, 1))), "orthonormal"),
+        (lambda: Box(rotation=((1, 0, 0), (0, 1, 0), (0, 0, -1))), "orthonormal"),
+        (lambda: Box(friction=-0.1), "friction"),
+        (lambda: Ball(radius=0.0), "radius"),
+        (lambda: Ball(center="here"), "3-vector"),
+        (lambda: Plane(normal=(0, 0, 0)), "not be zero"),
+        (lambda: Plane(point=(1, 2)), "3-vector"),
+        (lambda: ObstacleSet([object()]), "Box, Ball or Plane"),
+        (lambda: rotation_from_degrees(yaw=math.inf), "yaw"),
+    ],
+)
+def test_bad_obstacles_are_refused_in_one_line(make, words):
+    with pytest.raises(ValueError, match=words) as info:
+        make()
+    assert "\n" not in str(info.value)
+
+
+@given(angles, angles, angles)
+def test_rotation_from_degrees_is_a_proper_rotation(yaw, pitch, roll):
+    r = rotation_from_degrees(yaw, pitch, roll)
+    np.testing.assert_allclose(r @ r.T, np.eye(3), atol=1e-12)
+    assert np.linalg.det(r) == pytest.approx(1.0)
+    Box(rotation=r)  # accepted as it is
+
+
+def test_rotation_from_degrees_turns_the_named_axes():
+    np.testing.assert_allclose(rotation_from_degrees(yaw=90) @ [0, 0, 1], [1, 0, 0], atol=1e-12)
+    np.testing.assert_allclose(rotation_from_degrees(pitch=90) @ [0, 1, 0], [0, 0, 1], atol=1e-12)
+    np.testing.assert_allclose(rotation_from_degrees(roll=90) @ [1, 0, 0], [0, 1, 0], atol=1e-12)
+
+
+# ------------------------------------------------------------------------------------ queries
+def test_signed_distance_matches_the_analytic_values():
+    box = Box(center=(1.0, 2.0, 3.0), half_size=(1.0, 0.5, 2.0))
+    ball = Ball(center=(10.0, 0.0, 0.0), radius=2.0)
+    plane = Plane(point=(0.0, -5.0, 0.0), normal=(0.0, 2.0, 0.0))
+    pts = np.array([[1.0, 2.0, 3.0], [3.0, 2.0, 3.0], [1.0, 2.25, 3.0], [2.0 + 3.0, 2.5 + 4.0, 3.0]])
+    np.testing.assert_allclose(signed_distance(pts, [box]), [-0.5, 1.0, -0.25, 5.0])
+    np.testing.assert_allclose(signed_distance([[13.0, 0.0, 0.0], [10.0, 0.5, 0.0]], [ball]), [1.0, -1.5])
+    np.testing.assert_allclose(signed_distance([[0.0, -7.0, 0.0]], [plane]), [-2.0])
+    assert signed_distance([[0.0, 0.0, 0.0]], []) == [np.inf]
+
+
+@given(angles, angles, angles, st.integers(0, 2**32 - 1))
+@settings(max_examples=40, deadline=None)
+def test_a_turned_box_measures_distance_in_its_own_frame(yaw, pitch, roll, seed):
+    rot = rotation_from_degrees(yaw, pitch, roll)
+    box = Box(center=(0.5, -1.0, 2.0), half_size=(0.3, 1.0, 0.02), rotation=rot)
+    upright = Box(center=(0.0, 0.0, 0.0), half_size=(0.3, 1.0, 0.02))
+    local = np.random.default_rng(seed).uniform(-2.0, 2.0, size=(50, 3))
+    world = box.center + local @ rot.T
+    np.testing.assert_allclose(signed_distance(world, [box]), signed_distance(local, [upright]), atol=1e-12)
+
+
+def test_ray_hit_distances():
+    obstacles = [
+        Box(center=(5.0, 0.0, 0.0), half_size=(1.0, 1.0, 1.0)),
+        Ball(center=(0.0, 5.0, 0.0), radius=1.0),
+        Plane(point=(0.0, 0.0, -3.0), normal=(0.0, 0.0, 1.0)),
+    ]
+    assert ray_hit((0, 0, 0), (2, 0, 0), obstacles) == pytest.approx(4.0)
+    assert ray_hit((0, 0, 0), (0, 1, 0), obstacles) == pytest.approx(4.0)
+    assert ray_hit((0, 0, 0), (0, 0, -1), obstacles) == pytest.approx(3.0)
+    assert ray_hit((0, 0, 0), (0, 0, 1), obstacles) == math.inf
+    assert ray_hit((5, 0, 0), (0, 0, 1), obstacles) == 0.0  # inside the box
+    rot = rotation_from_degrees(yaw=45)
+    turned = Box(center=(0.0, 0.0, 4.0), half_size=(1.0, 1.0, 1.0), rotation=rot)
+    assert ray_hit((0, 0, 0), (0, 0, 1), [turned]) == pytest.approx(4.0 - math.sqrt(2.0))
+    with pytest.raises(ValueError, match="not be zero"):
+        ray_hit((0, 0, 0), (0, 0, 0), obstacles)
+
+
+# ------------------------------------------------------------------------------------ contact
+def test_a_vertex_inside_goes_to_the_nearest_face_and_stops_there():
+    box = Box(center=(0.0, 0.0, 0.0), half_size=(1.0, 1.0, 1.0), friction=0.0)
+    x = np.array([[0.2, 0.9, 0.0]])
+    x_prev = x.copy()  # it started inside: the shortest way out
+    v = np.array([[1.0, -2.0, 0.0]])
+    assert collide_obstacles(x, v, x_prev, [box]) == 1
+    np.testing.assert_allclose(x, [[0.2, 1.0, 0.0]])
+    np.testing.assert_allclose(v, [[1.0, 0.0, 0.0]])  # normal speed gone, frictionless slide kept
+
+
+def test_coulomb_friction_slows_and_never_reverses():
+    plane = [Plane(point=(0, 0, 0), normal=(0, 1, 0), friction=0.5)]
+    x = np.array([[0.0, -0.01, 0.0], [0.0, -0.01, 0.0]])
+    v = np.array([[3.0, -2.0, 0.0], [0.5, -2.0, 0.0]])
+    collide_obstacles(x, v, x.copy(), plane)
+    np.testing.assert_allclose(v, [[2.0, 0.0, 0.0], [0.0, 0.0, 0.0]])  # 3 - 0.5 * 2; 0.5 stops, not -0.5
+
+
+def test_restitution_bounces_fast_approaches_only():
+    plane = [Plane(point=(0, 0, 0), normal=(0, 1, 0), friction=0.0)]
+    x = np.array([[0.0, -0.01, 0.0], [0.0, -0.01, 0.0]])
+    v = np.array([[0.0, -4.0, 0.0], [0.0, -0.1, 0.0]])
+    collide_obstacles(x, v, x.copy(), plane, restitution=0.5)
+    np.testing.assert_allclose(v[:, 1], [2.0, 0.0])
+
+
+def test_the_arrays_may_be_strided_views():
+    soa_x = np.array([[0.0, 5.0], [-0.1, 5.0], [0.0, 5.0]])  # (3, P): vertex 0 below the plane
+    soa_v = np.array([[0.0, 1.0], [-1.0, 1.0], [0.0, 1.0]])
+    collide_obstacles(soa_x.T, soa_v.T, soa_x.T.copy(), [Plane()])
+    np.testing.assert_allclose(soa_x[:, 0], [0.0, 0.0, 0.0])
+    np.testing.assert_allclose(soa_v[:, 0], [0.0, 0.0, 0.0])
+    np.testing.assert_allclose(soa_x[:, 1], [5.0, 5.0, 5.0])  # untouched
+
+
+def test_vertices_far_from_every_obstacle_are_untouched():
+    rng = np.random.default_rng(3)
+    x = rng.uniform(-1.0, 1.0, size=(1000, 3))
+    v = rng.normal(size=(1000, 3))
+    x0, v0 = x.copy(), v.copy()
+    obstacles = [Box(center=(10, 0, 0)), Ball(center=(0, 10, 0)), Plane(point=(0, -5, 0))]
+    assert collide_obstacles(x, v, x - 0.01 * v, obstacles) == 0
+    assert np.array_equal(x, x0) and np.array_equal(v, v0)
+
+
+@given(angles, angles, angles, st.floats(5.0, 60.0), st.integers(0, 2**32 - 1))
+@settings(max_examples=60, deadline=None)
+def test_no_segment_crosses_a_thin_turned_board(yaw, pitch, roll, speed, seed):
+    """A 2 cm board, turned anyhow; vertices fly at it at up to 60 m/s for one 1/480 s substep
+    (12 cm: six times its thickness). None ends on the far side or inside."""
+    rot = rotation_from_degrees(yaw, pitch, roll)
+    board = Box(center=(0.1, 0.2, 0.3), half_size=(0.5, 0.01, 0.5), rotation=rot)
+    rng = np.random.default_rng(seed)
+    n = 200
+    normal = rot[:, 1]
+    # Starts far enough inside the board's outline that no substep's travel (at most 60 / 480 =
+    # 0.125 m) can carry a vertex round its edge: every one of them meets a face.
+    start_local = np.column_stack([rng.uniform(-0.37, 0.37, n), rng.uniform(0.011, 0.06, n), rng.uniform(-0.37, 0.37, n)])
+    start_local[::2, 1] *= -1.0  # half come from the other side
+    side = np.sign(start_local[:, 1])
+    x_prev = board.center + start_local @ rot.T
+    direction = -side[:, None] * normal + rng.normal(scale=0.3, size=(n, 3))
+    direction /= np.linalg.norm(direction, axis=1, keepdims=True)
+    v = direction * speed
+    x = x_prev + v / 480.0
+    collide_obstacles(x, v, x_prev, [board])
+    height = (x - board.center) @ normal
+    assert np.all(side * height >= 0.01 - 1e-9), "a vertex ended inside or beyond the board"
+    assert np.all(signed_distance(x, [board]) >= -1e-9)
+
+
+def test_a_vertex_in_a_corner_of_two_boxes_ends_outside_both():
+    floor = Box(center=(0, -0.5, 0), half_size=(2, 0.5, 2), friction=0.0)
+    wall = Box(center=(1.5, 0.5, 0), half_size=(0.5, 1.5, 2), friction=0.0)
+    x_prev = np.array([[0.95, 0.05, 0.0]])
+    x = np.array([[1.02, -0.03, 0.0]])
+    v = np.array([[2.0, -2.0, 0.0]])
+    collide_obstacles(x, v, x_prev, [floor, wall])
+    assert signed_distance(x, [floor, wall])[0] >= -1e-12
+    np.testing.assert_allclose(v, [[0.0, 0.0, 0.0]], atol=1e-12)
+
+
+# ------------------------------------------------------------------------------------ slimes
+def _slime(**kw):
+    base = dict(radius=0.3, stacks=16, slices=16)
+    base.update(kw)
+    return SlimeParams(**base)
+
+
+@pytest.mark.parametrize("speed", [20.0, 40.0])
+def test_a_slime_thrown_at_a_thin_board_never_passes_it(speed):
+    board = Box(center=(1.0, 0.0, 0.0), half_size=(0.01, 1.0, 1.0))
+    pile = SlimePile(
+        [_slime(center=(0, 0, 0), gravity=(0, 0, 0), floor_height=-100.0)], velocities=[(speed, 0, 0)], obstacles=[board]
+    )
+    furthest = -np.inf
+    for _ in range(30):
+        pile.step()
+        furthest = max(furthest, float(pile.x[:, 0].max()))
+    assert furthest <= 0.99 + 1e-9
+    assert pile.bodies[0].centroid()[0] < 0.9  # it came back
+    assert np.all(np.isfinite(pile.x))
+
+
+def test_a_slime_rolls_down_a_turned_box_ramp():
+    ramp = Box(center=(0, 0.5, 0), half_size=(1.5, 0.05, 1.5), rotation=rotation_from_degrees(pitch=20))
+    pile = SlimePile([_slime(center=(0, 1.2, -0.6))], obstacles=[ramp])
+    obstacle_set = ObstacleSet([ramp])
+    start = pile.bodies[0].centroid()
+    for _ in range(60):
+        pile.step()
+        assert signed_distance(pile.x, obstacle_set).min() > -1e-9
+    end = pile.bodies[0].centroid()
+    assert end[2] > start[2] + 0.5  # down the slope, toward +z
+    assert abs(end[0] - start[0]) < 0.05  # straight down it
+
+
+def test_a_slime_comes_to_rest_on_a_ball_and_a_tilted_plane_holds_it_out():
+    ball = Ball(center=(0.0, 0.5, 0.0), radius=0.5)
+    pile = SlimePile([_slime(center=(0.0, 1.4, 0.0))], obstacles=[ball])
+    for _ in range(60):
+        pile.step()
+    assert signed_distance(pile.x, [ball]).min() > -1e-9
+    assert pile.bodies[0].centroid()[1] > 1.0  # on the ball, not through it
+    slope = Plane(point=(0.0, 0.5, 0.0), normal=(0.3, 1.0, 0.0), friction=0.2)
+    pile = SlimePile([_slime(center=(0.0, 1.2, 0.0))], obstacles=[slope])
+    for _ in range(60):
+        pile.step()
+        assert signed_distance(pile.x, [slope]).min() > -1e-9
+    assert pile.bodies[0].centroid()[0] > 0.1  # it slid downhill (+x)
+
+
+def test_a_slime_dropped_into_a_bowl_of_boxes_stays_in_it():
+    walls = [
+        Box(center=(0, -0.1, 0), half_size=(1, 0.1, 1)),
+        Box(center=(-0.8, 0.3, 0), half_size=(0.1, 0.6, 1), rotation=rotation_from_degrees(roll=-30)),
+        Box(center=(0.8, 0.3, 0), half_size=(0.1, 0.6, 1), rotation=rotation_from_degrees(roll=30)),
+        Box(center=(0, 0.3, -0.8), half_size=(1, 0.6, 0.1), rotation=rotation_from_degrees(pitch=30)),
+        Box(center=(0, 0.3, 0.8), half_size=(1, 0.6, 0.1), rotation=rotation_from_degrees(pitch=-30)),
+    ]
+    pile = SlimePile([_slime(center=(0.0, 0.4, 0.0), floor_height=-5.0)], velocities=[(4.0, 1.0, -3.0)], obstacles=walls)
+    for _ in range(90):
+        pile.step()
+        assert signed_distance(pile.x, walls).min() > -1e-9
+    c = pile.bodies[0].centroid()
+    assert np.all(np.abs(c[[0, 2]]) < 0.8) and 0.0 < c[1] < 0.6
+
+
+def test_a_broken_vertex_does_not_spread():
+    """A non-finite vertex (a state broken elsewhere, which the body recovers from) is left to
+    its body: no error, and every finite vertex is still resolved."""
+    x = np.array([[np.nan, 0.0, 0.0], [0.0, -0.1, 0.0], [np.inf, -np.inf, 0.0]])
+    v = np.array([[0.0, 0.0, 0.0], [0.0, -1.0, 0.0], [0.0, 0.0, 0.0]])
+    obstacles = [Plane(), Box(center=(0, -1, 0)), Ball(center=(3, 0, 0))]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        collide_obstacles(x, v, x.copy(), obstacles)
+    np.testing.assert_allclose(x[1], [0.0, 0.0, 0.0])
+    np.testing.assert_allclose(v[1], [0.0, 0.0, 0.0])

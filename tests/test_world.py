@@ -1,0 +1,174 @@
+"""A world of slimes: several bodies stepped together, with contact, obstacles and scene files;
+its .npz, its determinism, and the hand on any body."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from mesh_truth import deepest_inside
+from slime.physics.obstacles import Box
+from slime.physics.slime_body import SlimeBody
+from slime.physics.slime_params import SlimeParams
+from slime.physics.world3d import World3D
+from slime.scenes.world_scene import load_world
+from slime.simulate import simulate_world
+
+
+def _penetration(world: World3D) -> float:
+    """The deepest any body's vertex lies inside another body (exact winding numbers)."""
+    xs = [world.body_positions(i).copy() for i in range(len(world.bodies))]
+    tris = [b.triangles for b in world.bodies]
+    reach = [1.5 * b.params.radius for b in world.bodies]
+    return deepest_inside(xs, tris, world.centroids(), reach)
+
+
+def test_the_single_slime_is_the_world_with_one_body():
+    body = SlimeBody(SlimeParams(stacks=16, slices=16))
+    world = World3D()
+    world.add_slime(SlimeParams(stacks=16, slices=16))
+    for _ in range(30):
+        body.step()
+        world.step()
+    np.testing.assert_array_equal(body.positions, world.positions)
+
+
+@pytest.mark.parametrize("resolution", [8, 24, 48])
+def test_slimes_thrown_at_each_other_conserve_momentum_and_do_not_interpenetrate(resolution):
+    # No floor, no gravity, no air: only the two bodies, meeting at 20 m/s.
+    world = World3D(gravity=(0.0, 0.0, 0.0), floor_height=None)
+    world.add_slime(SlimeParams(radius=0.5, stacks=resolution, slices=resolution, center=(-0.8, 0.0, 0.0), air_drag=0.0),
+                    velocity=(10.0, 0.0, 0.0))
+    world.add_slime(SlimeParams(radius=0.4, mass=0.6, stacks=resolution + 4, slices=resolution, center=(0.8, 0.1, 0.0),
+                                air_drag=0.0), velocity=(-10.0, 0.0, 0.0))
+    p0 = world.momentum()
+    worst = 0.0
+    touched = False
+    for _ in range(40):
+        world.step()
+        touched |= world.contacts > 0
+        worst = max(worst, _penetration(world))
+    assert touched
+    np.testing.assert_allclose(world.momentum(), p0, atol=0.01 * np.abs(p0).max() + 1e-9)
+    assert worst <= 0.02 * 0.4  # 2 % of the smaller radius
+    assert world.recoveries == 0
+    c = world.centroids()
+    assert c[0, 0] < c[1, 0]  # they bounced apart, not through each other
+
+
+def test_three_slimes_stacked_come_to_rest_without_sinking():
+    world = World3D()
+    for k in range(3):
+        world.add_slime(SlimeParams(radius=0.5, stacks=20, slices=20, center=(0.0, 0.5 + 1.02 * k, 0.0)))
+    for _ in range(300):  # 5 s
+        world.step()
+    assert world.kinetic_energy() < 1e-4
+    assert _penetration(world) <= 0.02 * 0.5
+    heights = np.sort(world.centroids()[:, 1])
+    assert heights[2] > heights[0] + 1.4  # still a stack, not merged
+
+
+def test_no_tunnelling_through_a_thin_box_at_twenty_metres_a_second():
+    world = World3D(gravity=(0.0, 0.0, 0.0), floor_height=None)
+    world.add_slime(SlimeParams(radius=0.3, stacks=16, slices=16, center=(-1.0, 0.0, 0.0)), velocity=(20.0, 0.0, 0.0))
+    world.add_obstacle(Box(center=(0.0, 0.0, 0.0), half_size=(0.01, 2.0, 2.0)))
+    for _ in range(60):
+        world.step()
+        assert world.positions[:, 0].max() <= 0.0 - 0.01 + 1e-9
+    assert world.recoveries == 0
+
+
+def test_squash_flattens_every_slime_and_they_come_back():
+    world = World3D()
+    for k in range(3):
+        world.add_slime(SlimeParams(radius=0.4, stacks=16, slices=16, center=(1.0 * k, 0.4, 0.0)))
+    heights = [np.ptp(world.body_positions(i)[:, 1]) for i in range(3)]
+    world.squash()
+    assert all(np.ptp(world.body_positions(i)[:, 1]) < 0.3 * heights[i] for i in range(3))
+    for _ in range(180):
+        world.step()
+    ideal = np.array([b.shape.ideal_volume for b in world.bodies])
+    np.testing.assert_allclose(world.volumes(), ideal, rtol=0.01)
+    assert all(np.ptp(world.body_positions(i)[:, 1]) > 0.85 * heights[i] for i in range(3))
+
+
+def test_adding_and_removing_slimes_keeps_the_others_and_their_tags():
+    world = World3D()
+    world.add_slime(SlimeParams(radius=0.5, stacks=12, slices=12, center=(0.0, 0.5, 0.0)), tag="a")
+    world.add_slime(SlimeParams(radius=0.5, stacks=20, slices=20, center=(3.0, 0.5, 0.0)), tag="b")
+    for _ in range(10):
+        world.step()
+    before = {b.tag: world.body_positions(i).copy() for i, b in enumerate(world.bodies)}
+    world.add_slime(SlimeParams(radius=0.5, stacks=12, slices=12, center=(-3.0, 0.5, 0.0)), tag="c")
+    after = {b.tag: world.body_positions(i) for i, b in enumerate(world.bodies)}
+    for tag in "ab":
+        np.testing.assert_array_equal(after[tag], before[tag])
+    world.remove_slime([b.tag for b in world.bodies].index("a"))
+    assert sorted(b.tag for b in world.bodies) == ["b", "c"]
+    with pytest.raises(ValueError):
+        world.remove_slime(5)
+    world.remove_slime(0)
+    world.remove_slime(0)
+    world.step()  # an empty world steps
+    assert world.positions.shape == (0, 3)
+
+
+def test_a_world_run_is_deterministic():
+    def run():
+        world = load_world("duel").world
+        for _ in range(30):
+            world.step()
+        return world.positions.copy()
+
+    assert run().tobytes() == run().tobytes()
+
+
+def test_the_world_npz_layout():
+    arrays = simulate_world("duel", 4)
+    world = load_world("duel").world
+    p, b = world.positions.shape[0], len(world.bodies)
+    assert arrays["positions"].shape == (5, p, 3)
+    assert arrays["body"].shape == (p,) and set(np.unique(arrays["body"])) == set(range(b))
+    assert np.all(np.diff(arrays["body"]) >= 0)  # body after body
+    assert arrays["triangles"].shape == (world.triangles.shape[0], 3)
+    assert arrays["triangles"].min() == 0 and arrays["triangles"].max() == p - 1
+    # Each triangle's corners belong to one body.
+    corners = arrays["body"][arrays["triangles"]]
+    assert np.all(corners == corners[:, :1])
+    assert arrays["volume"].shape == (5, b)
+    np.testing.assert_allclose(arrays["time"], np.arange(5) / 60.0)
+
+
+def test_seeded_abuse_of_a_world_leaves_it_whole():
+    rng = np.random.default_rng(3)
+    world = World3D()
+    for _ in range(200):
+        action = rng.integers(0, 7)
+        count = len(world.bodies)
+        if action == 0 and count < 8:
+            res = int(rng.choice([8, 12, 16]))
+            world.add_slime(SlimeParams(radius=float(rng.uniform(0.2, 0.6)), stacks=res, slices=res,
+                                        center=(float(rng.uniform(-1, 1)), float(rng.uniform(0.6, 3)), 0.0)))
+        elif action == 1 and count:
+            world.remove_slime(int(rng.integers(count)))
+        elif action == 2:
+            world.squash()
+        elif action == 3 and count:
+            i = int(rng.integers(count))
+            world.poke(i, world.centroids()[i] + (0, 1, 0), rng.normal(size=3) * 1e4)
+        elif action == 4 and count:
+            i = int(rng.integers(count))
+            world.grab(i, world.centroids()[i])
+            world.drag_to(rng.normal(size=3) * 20.0)
+        elif action == 5:
+            world.release(velocity=rng.normal(size=3) * 30.0)
+        elif action == 6 and count:
+            world.spike(int(rng.integers(count)), 1.0, seed=int(rng.integers(1000)))
+        world.step()
+        assert np.isfinite(world.positions).all() and np.isfinite(world.velocities).all()
+    world.release()
+    for _ in range(240):
+        world.step()
+    if world.bodies:
+        ideal = np.array([b.shape.ideal_volume for b in world.bodies])
+        np.testing.assert_allclose(world.volumes(), ideal, rtol=0.02)
