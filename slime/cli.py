@@ -94,7 +94,8 @@ def build_parser() -> argparse.ArgumentParser:
     _add_look(render)
 
     scene = sub.add_parser("scene", help="play a scene in a window (slime: the 3D demo)")
-    scene.add_argument("scene", help="a scene name (see 'slime scenes'), a scene file .py, or a Soda model .json")
+    scene.add_argument("scene", help="a scene name (see 'slime scenes'), a scene file .py, a Soda model .json, "
+                                     "or a 3D scene .json (opens in the slime window)")
     _add_window(scene, "1200x800")
 
     sub.add_parser("scenes", help="list the scenes")
@@ -201,6 +202,13 @@ def _cmd_scene(args) -> int:
         from slime.app.demo import run_demo
 
         return run_demo(size=parse_size(args.size), window=args.window, shaders=_shader_folder(args))
+    from slime.simulate import is_world
+
+    if is_world(args.scene):
+        # A 3D scene: the slime window on that world (a bad file fails in one line before it opens).
+        from slime.app.demo import run_demo
+
+        return run_demo(scene=args.scene, size=parse_size(args.size), window=args.window, shaders=_shader_folder(args))
     from slime.app.scene_window import run_scene
     from slime.scenes import load_scene
 

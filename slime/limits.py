@@ -19,6 +19,9 @@ SPIKE = (0.0, 1.0)
 # Slimes one WorldRenderer draws: obstacle.frag loops over every slime's shadow per pixel, from a
 # uniform block of 64 (a few kB, inside every GL 3.3's 16 kB block).
 DRAWN_SLIMES = (0, 64)
+# Slimes in the slime window at once: N stops adding at the top, and a scene file with more does not
+# open in a window (everything the window holds is drawn every frame, by one WorldRenderer).
+WINDOW_SLIMES = DRAWN_SLIMES
 
 # --- pictures and windows -----------------------------------------------------------------------
 SIZE = (1, 8192)  # pixels per side of a window or a rendered picture: past any screen, short of GL's texture limits

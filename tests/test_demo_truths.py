@@ -46,7 +46,8 @@ def test_panel_shows_the_gravity_in_force(demo):
     demo.on_render(0.0, 1 / 60)  # the panel draws
     demo.toggle_gravity()
     assert demo.shown_gravity() == 0.0 and f"{demo.shown_gravity():.2f}" == "0.00"  # not "-0.00"
-    assert np.all(np.asarray(demo.body.params.gravity) == 0.0)
+    assert np.all(np.asarray(demo.world.gravity) == 0.0)
+    assert all(np.all(np.asarray(b.params.gravity) == 0.0) for b in demo.world.bodies)
     demo.on_render(1 / 60, 1 / 60)
     demo.toggle_gravity()
     assert demo.shown_gravity() == pytest.approx(9.81, abs=0.01)

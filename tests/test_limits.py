@@ -55,7 +55,8 @@ def _panel_ranges() -> dict[str, tuple]:
     imgui = _RecordingImgui()
     window = SimpleNamespace(
         panel=SimpleNamespace(imgui=imgui, new_frame=lambda t: None, draw=lambda: None),
-        body=SimpleNamespace(params=SlimeParams(), positions=np.zeros((10, 3))),
+        play=SimpleNamespace(template=SlimeParams()),
+        world=SimpleNamespace(bodies=[None], positions=np.zeros((10, 3))),
         fps=60.0, paused=False, gravity=np.array([0.0, -9.81, 0.0]), show_help=False, gravity_on=True,
         quality=SimpleNamespace(level=LEVELS[0], adaptive=True, index=0), look_open=False,
         shown_gravity=lambda: 9.81, _draw_look_widgets=lambda imgui: None,

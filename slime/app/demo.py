@@ -1,8 +1,16 @@
-"""The interactive 3D slime window (moderngl-window 3.x).
+"""The interactive 3D slime window (moderngl-window 3.x): a world of slimes (``World3D``), drawn by
+``WorldRenderer``. By default the world holds the one demo slime; ``slime scene pile`` (or a 3D
+scene file) opens the same window on that scene's world (slime/scenes/world_scene.py builds it).
 
-Mouse: left click pokes the slime where the cursor's ray hits it; left drag grabs that point and
-pulls it after the cursor (release throws with the mouse's velocity); right or middle drag orbits
-the camera; the wheel zooms. Keys are listed in ``HELP`` (H shows them in the window).
+Mouse: left click pokes the slime the cursor's ray meets first, where it meets it; left drag grabs
+that point and pulls it after the cursor (release throws with the mouse's velocity); right or
+middle drag orbits the camera; the wheel zooms. N drops a new slime from above the point under the
+cursor (a slime, an obstacle or the floor), Delete takes away the slime under it, Q squashes them
+all. What these do to the world, without the window, is ``world_play.WorldPlay``. Keys are listed
+in ``HELP`` (H shows them in the window).
+
+The camera follows the slime while the world holds exactly one (the demo's); with several it stays
+where the user or the scene put it.
 
 Coordinates: mouse events arrive in window points, the viewport is in framebuffer pixels (they
 differ on HiDPI screens), so rays are cast with ``wnd.size`` and drawing uses ``wnd.buffer_size``.
@@ -23,15 +31,16 @@ import moderngl_window as mglw
 
 from slime import limits
 from slime.app.quality import LEVEL_NAMES, LEVELS, QualityController
-from slime.app.render_slime import default_camera, follow, keep_camera_outside, make_body
+from slime.app.render_slime import default_camera, follow
 from slime.app.window_common import (FpsCounter, draw_shader_errors, no_display, open_panel, save_screenshot,
                                      shader_failure, window_failed)
+from slime.app.world_play import POKE_IMPULSE, WorldPlay, single_slime_world
+from slime.app.world_view import WorldView
+from slime.physics.slime_params import SlimeParams
 from slime.render.context import has_display
-from slime.render.images import read_rgba
 from slime.look import RANGES, SlimeLook, parse_color
-from slime.render.picking import intersect_plane, pick
+from slime.render.picking import intersect_plane
 from slime.render.shader_files import ShaderError, ShaderWatch, shader_folder
-from slime.render.slime_renderer import OffscreenTarget, SlimeRenderer
 from slime.render.text import TextOverlay
 
 HELP = (
@@ -40,8 +49,11 @@ HELP = (
     ("left drag", "grab and pull; release to throw"),
     ("right/middle drag", "orbit the camera"),
     ("wheel", "zoom"),
-    ("R", "reset the slime"),
-    ("S", "spike: jolt every vertex"),
+    ("N", f"drop a new slime above the cursor (up to {limits.WINDOW_SLIMES[1]})"),
+    ("Delete / Backspace", "take away the slime under the cursor"),
+    ("Q", "squash every slime flat (they recover)"),
+    ("R", "reset the world to how it started"),
+    ("S", "spike: jolt every vertex of every slime"),
     ("Space", "pause / resume"),
     ("W", "wireframe"),
     ("G", "gravity on / off"),
@@ -57,7 +69,8 @@ HELP_MARGIN = 10  # window points kept free around the help window
 CLICK_SLOP = 4.0  # window points the cursor may move and still count as a click
 HOLD_DELAY = 0.2  # seconds a still left button is held before the click becomes a press (a finger pushing in)
 MAX_STEPS_PER_FRAME = 4  # past this the simulation slows down instead of spiralling
-POKE_IMPULSE = 4.0  # N*s per kg of body: 240 N for one frame on the default 1 kg slime dents it by a quarter radius
+NOTICE_SECONDS = 3.0  # how long a notice (no more slimes) stays on screen
+__all__ = ["DemoWindow", "HELP", "POKE_IMPULSE", "demo_args", "run_demo"]
 
 
 def _log(message: str) -> None:
@@ -89,31 +102,31 @@ class DemoWindow(mglw.WindowConfig):
                             help="adapt the quality to keep 60 FPS, or pin one level")
         parser.add_argument("--bench-seconds", type=float, default=0.0,
                             help="measure the frame rate for this long after a warm-up, print it as JSON, and close")
+        parser.add_argument("--scene", default=None, help="a bundled 3D scene's name or a 3D scene file (.json)")
+        parser.add_argument("--seed", type=int, default=None, help="the sizes and colours of dropped slimes")
 
     def __init__(self, **kwargs):
         super().__init__(**kwargs)
         argv = self.argv
         self.max_frames = int(getattr(argv, "frames", 0) or 0)
-        self.body = make_body(getattr(argv, "stacks", None), getattr(argv, "slices", None),
-                              bool(getattr(argv, "plain_forces", False)))
-        self.camera = default_camera(self.body)
         self.shaders = shader_folder(getattr(argv, "shaders", None))
         color = getattr(argv, "color", None)
         look = SlimeLook().with_color(parse_color(color)) if color else SlimeLook()
-        self.renderer = SlimeRenderer(
-            self.ctx, self.body.triangles, self.body.strip, len(self.body.positions),
-            floor_height=float(self.body.params.floor_height), shaders=self.shaders, look=look,
-        )
-        self.text = TextOverlay(self.ctx, shaders=self.shaders)  # the shader error box
-        self.renderer.update(self.body.positions)
-        self.gravity = np.asarray(self.body.params.gravity, dtype=np.float64).copy()
+        self.play, self.camera, obstacles = _start_world(
+            getattr(argv, "scene", None), getattr(argv, "stacks", None), getattr(argv, "slices", None),
+            bool(getattr(argv, "plain_forces", False)), look, getattr(argv, "seed", None))
+        world = self.play.world
+        self.view = WorldView(self.ctx, floor_height=world.floor_height, look=self.play.base_look,
+                              obstacles=obstacles, shaders=self.shaders)
+        self.text = TextOverlay(self.ctx, shaders=self.shaders)  # the shader error box and the notices
+        self.view.update(world, self.play.base_look)
+        self.gravity = np.asarray(world.gravity, dtype=np.float64).copy()
         self.gravity_on = bool(np.any(self.gravity))
-        self.jelly_color = list(look.deep_color)  # the panel's one-colour picker (see SlimeLook.with_color)
+        self.jelly_color = list(self.play.base_look.deep_color)  # the panel's one-colour picker (SlimeLook.with_color)
         self.look_open = False  # the panel's look section starts folded
 
         quality = getattr(argv, "quality", "adaptive") or "adaptive"
         self.quality = QualityController(pinned=None if quality == "adaptive" else LEVEL_NAMES.index(quality))
-        self._target = None  # OffscreenTarget for levels with multisampling or a render scale
         self.bench_seconds = float(getattr(argv, "bench_seconds", 0.0) or 0.0)
         self._bench = None  # (start time, frame count at start) once the warm-up is over
 
@@ -125,8 +138,11 @@ class DemoWindow(mglw.WindowConfig):
         self.frame_count = 0
         self.fps = 0.0
         self._fps = FpsCounter()
+        self.cursor = None  # (x, y) window points of the mouse, once it has moved over the window
+        self.notice = None  # (text, shown until) on screen, e.g. that no more slimes fit
 
-        self._press = None  # (x, y, RayHit, ray direction, time) of a left press not yet a drag
+        # (x, y, body, RayHit, ray direction, time, world generation) of a left press not yet a drag
+        self._press = None
         self._grab_plane = None  # (point, normal) the grabbed vertex is dragged across
         self._drag_trail: list[tuple[float, np.ndarray]] = []
 
@@ -138,47 +154,69 @@ class DemoWindow(mglw.WindowConfig):
         )
         self.imgui = self.panel.input if self.panel is not None else None  # the panel's input adapter
         # Live shaders: every file these read is watched; a save (or F5) recompiles them.
-        owners = [self.renderer, self.text] + ([self.panel.renderer] if self.panel is not None else [])
+        owners = [self.view, self.text] + ([self.panel.renderer] if self.panel is not None else [])
         self.shader_watch = ShaderWatch(self.shaders, owners)
+
+    @property
+    def world(self):
+        return self.play.world
 
     # --- simulation -------------------------------------------------------------------------
     def _advance(self, frametime: float) -> None:
         if self.paused:
             self.accumulator = 0.0
             return
-        dt = float(self.body.params.dt)
+        dt = float(self.world.dt)
         self.accumulator += min(frametime, 0.25)
         steps = 0
         while self.accumulator >= dt and steps < MAX_STEPS_PER_FRAME:
-            self.body.step()
-            if self._grab_plane is None:  # while dragging, a moving camera would fight the cursor
-                follow(self.camera, self.body)
+            self.play.step()
+            if self._grab_plane is None and len(self.world.bodies) == 1:
+                # The demo's one slime stays framed; a moving camera would fight a dragging cursor.
+                follow(self.camera, _OneSlime(self.world))
             self.accumulator -= dt
             steps += 1
         if steps == MAX_STEPS_PER_FRAME:
             self.accumulator = min(self.accumulator, dt)
 
+    def _pressed_body(self):
+        """(body, hit, direction, pressed at) of the left press, while its body index is still good."""
+        if self._press is None:
+            return None
+        _, _, body, hit, direction, pressed_at, generation = self._press
+        if not self.play.valid(body, generation):  # a slime was added or taken away since
+            self._press, self._grab_plane, self._drag_trail = None, None, []
+            return None
+        return body, hit, direction, pressed_at
+
     def _hold(self) -> None:
-        """A left button held still on the slime for HOLD_DELAY becomes a finger pressing in along
-        the ray it was pressed on (SlimeBody.press); released sooner it stays a click (a poke)."""
-        if self._press is None or self._grab_plane is not None or self.body.pressing:
+        """A left button held still on a slime for HOLD_DELAY becomes a finger pressing in along
+        the ray it was pressed on (World3D.press); released sooner it stays a click (a poke)."""
+        if self._grab_plane is not None or self.play.pressing:
             return
-        _, _, hit, direction, pressed_at = self._press
+        pressed = self._pressed_body()
+        if pressed is None:
+            return
+        body, hit, direction, pressed_at = pressed
         if time.perf_counter() - pressed_at >= HOLD_DELAY:
-            self.body.press(hit.point, direction)
+            self.play.press(body, hit.point, direction)
             _log(f"press {hit.point[0]:.3f} {hit.point[1]:.3f} {hit.point[2]:.3f}")
 
     def _rebuild(self, **changes) -> None:
-        """A new body at another resolution (topology changes need new buffers)."""
-        self.body.set_params(**changes)  # a new stacks/slices rebuilds the body's mesh and resets it
-        self.renderer.set_mesh(self.body.triangles, self.body.strip, len(self.body.positions))
+        """Every slime at another resolution (remade in its rest shape where it is)."""
+        self._set(**changes)
         self._press, self._grab_plane = None, None
 
     def _set(self, **changes) -> None:
         try:
-            self.body.set_params(**changes)
+            self.play.set_params(**changes)
         except ValueError as exc:  # e.g. too stiff for the substeps: keep the old value, say why
             print(f"slime: {exc}", file=sys.stderr)
+
+    def _say(self, text: str) -> None:
+        """A line on screen for a few seconds (and on the event log)."""
+        self.notice = (text, time.perf_counter() + NOTICE_SECONDS)
+        _log(f"notice {text}")
 
     # --- drawing ----------------------------------------------------------------------------
     def on_render(self, time_s: float, frametime: float) -> None:
@@ -187,11 +225,12 @@ class DemoWindow(mglw.WindowConfig):
         self._advance(frametime)
         if self.frame_count > 2:  # the first frames carry the window's start-up
             self.quality.frame(frametime)
-        self.renderer.update(self.body.positions)
+        self.view.update(self.world, self.play.base_look)
         self._draw_scene()
         self.fps = self._fps.tick()
         if self.panel is not None:
             self._draw_panel(frametime)
+        self._draw_notice()
         draw_shader_errors(self.text, self.shader_watch.errors, tuple(self.wnd.buffer_size), self.wnd.pixel_ratio)
         self.frame_count += 1
         if self.bench_seconds > 0.0:
@@ -199,30 +238,38 @@ class DemoWindow(mglw.WindowConfig):
         if self.max_frames and self.frame_count >= self.max_frames:
             self.wnd.close()
 
+    def _draw_notice(self) -> None:
+        if self.notice is None:
+            return
+        text, until = self.notice
+        if time.perf_counter() > until:
+            self.notice = None
+            return
+        size = tuple(int(v) for v in self.wnd.buffer_size)
+        scale = self.wnd.pixel_ratio
+        width, _ = self.text.measure([text], scale=scale, background=0.92)
+        self.text.draw([text], max(0.0, (size[0] - width) / 2), 8 * scale, size, scale=scale, background=0.92)
+
     def _draw_scene(self) -> None:
-        """The scene at the quality level's sampling and scale, drawn offscreen (on llvmpipe a
+        """The world at the quality level's sampling and scale, drawn offscreen (on llvmpipe a
         window's own framebuffer is slower to draw into than a texture: one copy out is cheaper)
-        and then copied, or scaled, onto the window."""
+        and then copied, or scaled, onto the window (see world_view.py for which renderer)."""
         level = self.quality.level
-        self.renderer.shadow_halo = level.shadow_halo
         width, height = (int(v) for v in self.wnd.buffer_size)
-        keep_camera_outside(self.camera, self.body)
+        _keep_camera_outside(self.camera, self.world)
         size = (max(1, round(width * level.scale)), max(1, round(height * level.scale)))
-        if self._target is None or (self._target.size, self._target.samples) != (size, level.samples):
-            self._release_target()
-            self._target = OffscreenTarget(self.ctx, size, samples=level.samples)
-        self.renderer.render(self._target.draw, self.camera, wireframe=self.wireframe, cache_backdrop=True)
-        resolved = self._target.resolve()
+        target = self.view.draw(self.camera, size, samples=level.samples, shadow_halo=level.shadow_halo,
+                                wireframe=self.wireframe)
         if size == (width, height):
-            self.ctx.copy_framebuffer(self.wnd.fbo, resolved)
+            self.ctx.copy_framebuffer(self.wnd.fbo, target.resolved)
         else:
-            self.renderer.present(self._target.texture, self.wnd.fbo, (0, 0, width, height))
+            self.view.present(target.texture, self.wnd.fbo, (0, 0, width, height))
         self.wnd.use()
 
-    def _release_target(self) -> None:
-        if self._target is not None:
-            self._target.release()
-            self._target = None
+    @property
+    def _target(self):
+        """The offscreen target of the last frame (tests read its size and sampling)."""
+        return self.view._target
 
     def _bench_tick(self) -> None:
         """``--bench-seconds``: after a warm-up (the quality controller's first decisions), count
@@ -249,29 +296,46 @@ class DemoWindow(mglw.WindowConfig):
     def toggle_gravity(self) -> None:
         """G: gravity off, or back on at the panel's last value."""
         self.gravity_on = not self.gravity_on
-        self._set(gravity=tuple(self.gravity) if self.gravity_on else (0.0, 0.0, 0.0))
+        self._set_gravity(tuple(self.gravity) if self.gravity_on else (0.0, 0.0, 0.0))
+
+    def _set_gravity(self, gravity) -> None:
+        try:
+            self.play.set_gravity(gravity)
+        except ValueError as exc:
+            print(f"slime: {exc}", file=sys.stderr)
+        self._press, self._grab_plane = None, None
 
     def shown_gravity(self) -> float:
         """The gravity the panel shows: the one in force (0 while G has it off), m/s^2 downward."""
-        return float(-np.asarray(self.body.params.gravity, dtype=np.float64)[1]) + 0.0  # + 0.0: never "-0.00"
+        return float(-np.asarray(self.world.gravity, dtype=np.float64)[1]) + 0.0  # + 0.0: never "-0.00"
 
     def _set_look(self, **changes) -> None:
+        """The panel's look fields, on every slime (and the scene's lights, sky and floor)."""
         try:
-            self.renderer.look = SlimeLook.from_dict(changes, base=self.renderer.look)
+            SlimeLook.from_dict(changes, base=self.play.base_look)  # checked once, before any slime takes it
         except ValueError as exc:
             print(f"slime: {exc}", file=sys.stderr)
+            return
+        self._change_looks(lambda look: SlimeLook.from_dict(changes, base=look))
+
+    def _change_looks(self, change) -> None:
+        self.play.set_looks(change)
 
     def _draw_panel(self, frametime: float) -> None:
         imgui = self.panel.imgui
-        p = self.body.params
+        p = self.play.template  # what every slime was last set to (and what N drops)
         self.panel.new_frame(frametime)
         imgui.set_next_window_pos((10, 10), imgui.Cond_.first_use_ever)
         imgui.begin("slime", None, imgui.WindowFlags_.always_auto_resize)
         imgui.push_item_width(150)  # compact: the window grows to fit the labels beside the sliders
-        imgui.text(f"{self.fps:5.1f} FPS   {len(self.body.positions)} vertices" + ("   PAUSED" if self.paused else ""))
+        imgui.text(f"{self.fps:5.1f} FPS   {len(self.world.positions)} vertices" + ("   PAUSED" if self.paused else ""))
+        count = len(self.world.bodies)
+        # Short lines: the panel is as wide as its widest, and it must leave the slime free to click.
+        imgui.text(f"{count} slime{'' if count == 1 else 's'}   N: add   Q: squash")
         level = self.quality.level
-        imgui.text(f"quality {level.name}: {level.samples}x MSAA, scale {level.scale:g}"
-                   + ("" if level.shadow_halo else ", hard shadow"))
+        # Two short lines: at the lowest level one line grew the panel over the middle of a 640-wide window.
+        imgui.text(f"quality {level.name}: {level.samples}x MSAA")
+        imgui.text(f"scale {level.scale:g}" + ("" if level.shadow_halo else ", hard shadow"))
         choices = ("adaptive",) + LEVEL_NAMES
         current = 0 if self.quality.adaptive else 1 + self.quality.index
         changed, value = imgui.combo("quality", current, choices)
@@ -298,7 +362,7 @@ class DemoWindow(mglw.WindowConfig):
         if changed:
             self.gravity = np.array([0.0, -value, 0.0])
             self.gravity_on = True
-            self._set(gravity=tuple(self.gravity))
+            self._set_gravity(tuple(self.gravity))
         # Logarithmic: the usual 8..64 get most of the slider; the top of the range is slow to simulate.
         changed, value = imgui.slider_int("stacks", int(p.stacks), *limits.RESOLUTION, "%d", imgui.SliderFlags_.logarithmic)
         if changed:
@@ -341,11 +405,11 @@ class DemoWindow(mglw.WindowConfig):
         self.panel.draw()
 
     def _draw_look_widgets(self, imgui) -> None:
-        look = self.renderer.look
+        look = self.play.base_look
         changed, value = imgui.color_edit3("jelly colour", self.jelly_color)
         if changed:
             self.jelly_color = list(value)
-            self.renderer.look = look.with_color(value)
+            self._change_looks(lambda old: old.with_color(value))
             return
         for name, label in (("deep_color", "deep colour"), ("glow_color", "glow colour")):
             changed, value = imgui.color_edit3(label, list(getattr(look, name)))
@@ -372,6 +436,7 @@ class DemoWindow(mglw.WindowConfig):
         return self.camera.ray(x, y, self.wnd.size)
 
     def on_mouse_position_event(self, x, y, dx, dy):
+        self.cursor = (x, y)
         if self.imgui is not None:
             self.imgui.position(x, y)
 
@@ -380,12 +445,17 @@ class DemoWindow(mglw.WindowConfig):
             self.imgui.button(x, y, button, True)
             if self._ui_wants_mouse():
                 return
+        self.cursor = (x, y)
         if button == self.wnd.mouse.left:
             origin, direction = self._ray(x, y)
-            hit = pick(origin, direction, self.body.positions, self.body.triangles)
-            self._press = (x, y, hit, direction, time.perf_counter()) if hit is not None else None
+            found = self.play.pick(origin, direction)
+            self._press = None
+            if found is not None:
+                body, hit = found
+                self._press = (x, y, body, hit, direction, time.perf_counter(), self.play.generation)
 
     def on_mouse_drag_event(self, x, y, dx, dy):
+        self.cursor = (x, y)
         if self.imgui is not None:
             self.imgui.position(x, y)
             if self._ui_wants_mouse():
@@ -396,12 +466,14 @@ class DemoWindow(mglw.WindowConfig):
             return
         if not states.left:
             return
-        if self.body.pressing:
+        if self.play.pressing:
             return  # a held press stays a press until the button comes up
-        if self._press is not None and self._grab_plane is None:
-            px, py, hit = self._press[:3]
+        pressed = self._pressed_body()
+        if pressed is not None and self._grab_plane is None:
+            px, py = self._press[:2]
+            body, hit = pressed[:2]
             if abs(x - px) + abs(y - py) > CLICK_SLOP:
-                self.body.grab(hit.point)
+                self.play.grab(body, hit.point)
                 # Drag across the plane through the grabbed point that faces the camera.
                 self._grab_plane = (hit.point.copy(), -self.camera.forward())
                 self._drag_trail = [(time.perf_counter(), hit.point.copy())]
@@ -410,7 +482,7 @@ class DemoWindow(mglw.WindowConfig):
             origin, direction = self._ray(x, y)
             target = intersect_plane(origin, direction, *self._grab_plane)
             if target is not None:
-                self.body.drag_to(target)
+                self.play.drag_to(target)
                 now = time.perf_counter()
                 self._drag_trail = [(t, p) for t, p in self._drag_trail if now - t < 0.1] + [(now, target)]
 
@@ -419,24 +491,24 @@ class DemoWindow(mglw.WindowConfig):
             self.imgui.button(x, y, button, False)
         if button != self.wnd.mouse.left:
             return
-        if self.body.pressing:
-            self.body.unpress()  # the dent springs back
+        pressed = self._pressed_body()
+        if self.play.pressing:
+            self.play.unpress()  # the dent springs back
             _log("unpress")
-        elif self._grab_plane is not None:
+        elif self._grab_plane is not None and self.play.holding is not None:
             velocity = np.zeros(3)
             if len(self._drag_trail) >= 2:
                 (t0, p0), (t1, p1) = self._drag_trail[0], self._drag_trail[-1]
                 if t1 - t0 > 1e-3:
                     velocity = (p1 - p0) / (t1 - t0)
-            self.body.release(velocity=velocity)
+            self.play.release(velocity=velocity)
             _log(f"release {velocity[0]:.3f} {velocity[1]:.3f} {velocity[2]:.3f}")
-        elif self._press is not None:
-            hit = self._press[2]
+        elif pressed is not None and self._grab_plane is None:
+            body, hit = pressed[:2]
             origin, direction = self._ray(x, y)
             # A push into the surface along the view ray; scaled by the body's mass so a click
             # feels the same at any mass, and applied over one frame.
-            force = direction * POKE_IMPULSE * float(self.body.params.mass) / float(self.body.params.dt)
-            self.body.poke(hit.point, force)
+            self.play.poke(body, hit.point, direction)
             _log(f"poke {hit.point[0]:.3f} {hit.point[1]:.3f} {hit.point[2]:.3f}")
         self._press, self._grab_plane, self._drag_trail = None, None, []
 
@@ -460,14 +532,21 @@ class DemoWindow(mglw.WindowConfig):
         keys = self.wnd.keys
         if action != keys.ACTION_PRESS:
             return
-        p = self.body.params
+        p = self.play.template
         if key == keys.ESCAPE:
             self.wnd.close()
         elif key == keys.R:
-            self.body.reset()
+            self.play.reset()
             self._press, self._grab_plane = None, None
         elif key == keys.S:
-            self.body.spike()
+            self.play.spike()
+        elif key == keys.N:
+            self.drop_slime()
+        elif key in (keys.DELETE, keys.BACKSPACE):
+            self.remove_slime()
+        elif key == keys.Q:
+            self.play.squash()
+            _log("squash")
         elif key == keys.SPACE:
             self.paused = not self.paused
         elif key == keys.W:
@@ -493,22 +572,122 @@ class DemoWindow(mglw.WindowConfig):
             if path is not None:
                 print(path, flush=True)
 
+    def _cursor_ray(self):
+        """The ray under the cursor (the window's centre before the mouse has moved over it)."""
+        w, h = self.wnd.size
+        x, y = self.cursor if self.cursor is not None else (w / 2, h / 2)
+        return self._ray(x, y)
+
+    def drop_slime(self) -> int | None:
+        """N: a new slime dropped from above the point under the cursor; None (and a notice) when
+        the window holds as many as it may."""
+        origin, direction = self._cursor_ray()
+        index = self.play.drop_under_ray(origin, direction, reach=self.camera.distance)
+        self._press, self._grab_plane, self._drag_trail = None, None, []
+        if index is None:
+            self._say(f"{self.play.limit} slimes is the most this window holds (limits.WINDOW_SLIMES)")
+            return None
+        centre = self.world.bodies[index].params.center
+        _log(f"add {len(self.world.bodies)} {centre[0]:.3f} {centre[1]:.3f} {centre[2]:.3f}")
+        return index
+
+    def remove_slime(self) -> bool:
+        """Delete / Backspace: the slime under the cursor goes; nothing happens where there is none."""
+        origin, direction = self._cursor_ray()
+        removed = self.play.remove_under_ray(origin, direction)
+        if removed:
+            self._press, self._grab_plane, self._drag_trail = None, None, []
+            _log(f"remove {len(self.world.bodies)}")
+        return removed
+
     def screenshot(self, folder=None) -> Path | None:
-        """Render the scene (no panel) at the framebuffer's size into a PNG named by the time; None
-        where the folder cannot take it."""
-        size = tuple(self.wnd.buffer_size)
-        target = OffscreenTarget(self.ctx, size, samples=LEVELS[0].samples)
+        """Render the scene (no panel) at the framebuffer's size, at the best quality, into a PNG
+        named by the time; None where the folder cannot take it."""
+        size = tuple(int(v) for v in self.wnd.buffer_size)
         try:
-            self.renderer.render(target.draw, self.camera, wireframe=self.wireframe)
-            pixels = read_rgba(target.resolve(), components=3)
+            pixels = self.view.picture(self.camera, size, samples=LEVELS[0].samples,
+                                       shadow_halo=LEVELS[0].shadow_halo, wireframe=self.wireframe)
         finally:
-            target.release()
             self.wnd.use()
         return save_screenshot(pixels, "slime", folder)
 
 
+class _OneSlime:
+    """What ``follow`` reads of a slime (its parameters and centre of mass), for a world's only one."""
+
+    def __init__(self, world):
+        self.world = world
+        self.params = world.bodies[0].params
+
+    def centroid(self) -> np.ndarray:
+        return self.world.centroids()[0]
+
+
+def _keep_camera_outside(camera, world, within: float = 1.02) -> None:
+    """``render_slime.keep_camera_outside`` for every slime of the world: where the eye is inside
+    the ball round a slime's centre through its farthest vertex, it is moved out along its orbit."""
+    bodies = world.bodies
+    if not bodies:
+        return
+    positions = world.positions
+    starts = np.array([b.start for b in bodies])
+    counts = np.array([b.stop - b.start for b in bodies])
+    centres = np.add.reduceat(positions, starts, axis=0) / counts[:, None]
+    spread = ((positions - centres[world.body_of_vertex]) ** 2).sum(axis=1)
+    radii = within * np.sqrt(np.maximum.reduceat(spread, starts))
+    inside = np.flatnonzero(np.linalg.norm(centres - camera.eye(), axis=1) < radii)
+    for index in inside:  # rare: the camera pushed into a slime
+        camera.keep_outside(centres[index], float(radii[index]), to_radius=float(radii[index]))
+
+
+def _start_world(scene, stacks, slices, plain_forces: bool, look: SlimeLook, seed):
+    """(WorldPlay, camera, obstacles to draw) for the demo's one slime, or for a 3D scene
+    (a bundled name or a file)."""
+    changes = {"plain_forces": True} if plain_forces else {}  # else a scene's slimes keep their own
+    if stacks is not None:
+        changes["stacks"] = stacks
+    if slices is not None:
+        changes["slices"] = slices
+    if scene is None:
+        params = SlimeParams(**changes)
+        play = WorldPlay(single_slime_world(params), params, base_look=look, seed=seed)
+        camera = default_camera(_OneSlime(play.world))
+        return play, camera, []
+    from slime.app.render_world import scene_camera
+    from slime.scenes.world_format import load_world_scene
+    from slime.scenes.world_scene import build_world
+
+    spec = load_world_scene(scene)
+    check_window_scene(spec)
+    first = build_world(spec, plain_forces=bool(plain_forces))  # its camera and obstacles as drawn, too
+    changes.pop("plain_forces", None)  # build_world sets it (else a scene's slimes keep their own)
+
+    def make_world(more: dict) -> tuple:
+        """The scene's world as it starts, with the command line's resolution and ``more`` (the
+        panel's changes since) on every slime."""
+        world = build_world(spec, plain_forces=bool(plain_forces)).world
+        settings = {**changes, **more}
+        if settings:
+            world.set_slimes_params({i: b.params.with_(**settings) for i, b in enumerate(world.bodies)})
+        return world, [b.tag for b in world.bodies]
+
+    # Dropped slimes: the scene's first slime's size and settings, with the command line's resolution.
+    template = spec.slime_params()[0].with_(center=None, plain_forces=bool(plain_forces), **changes)
+    play = WorldPlay(make_world, template, base_look=look, seed=seed)
+    return play, scene_camera(first), first.drawn_obstacles
+
+
+def check_window_scene(spec) -> None:
+    """ValueError (one line) for a 3D scene the window cannot hold (more slimes than it draws)."""
+    high = limits.WINDOW_SLIMES[1]
+    if len(spec.slimes) > high:
+        raise ValueError(f"the window holds at most {high} slimes (limits.WINDOW_SLIMES), the scene has "
+                         f"{len(spec.slimes)}")
+
+
 def demo_args(*, stacks=None, slices=None, size=(1280, 720), window=None, frames: int = 0, plain_forces: bool = False,
-              shaders=None, color=None, quality: str = "adaptive", bench_seconds: float = 0.0) -> list[str]:
+              shaders=None, color=None, quality: str = "adaptive", bench_seconds: float = 0.0, scene=None,
+              seed=None) -> list[str]:
     """The demo window's own command line (moderngl-window parses it)."""
     args = ["--size", f"{int(size[0])}x{int(size[1])}", "--frames", str(int(frames)), "--quality", quality]
     if window:
@@ -527,19 +706,31 @@ def demo_args(*, stacks=None, slices=None, size=(1280, 720), window=None, frames
         args += ["--color", color if isinstance(color, str) else ",".join(f"{float(c):.6g}" for c in color)]
     if bench_seconds:
         args += ["--bench-seconds", str(float(bench_seconds))]
+    if scene is not None:
+        args += ["--scene", str(scene)]
+    if seed is not None:
+        args += ["--seed", str(int(seed))]
     return args
 
 
 def run_demo(*, stacks=None, slices=None, size=(1280, 720), window=None, frames: int = 0, plain_forces: bool = False,
-             shaders=None, color=None, quality: str = "adaptive", bench_seconds: float = 0.0) -> int:
+             shaders=None, color=None, quality: str = "adaptive", bench_seconds: float = 0.0, scene=None,
+             seed=None) -> int:
     """Open the demo window and run until it closes; returns an exit status (2: no display, or
     shaders that do not compile). ``shaders``: a shader folder to draw with (and watch);
-    ``quality``: "adaptive" or a level name to pin (see slime/app/quality.py)."""
+    ``quality``: "adaptive" or a level name to pin (see slime/app/quality.py); ``scene``: a
+    bundled 3D scene's name or a 3D scene file to open instead of the one slime (a scene that
+    cannot be read or does not fit the window: ValueError, one line, before any window opens);
+    ``seed``: the sizes and colours of the slimes N drops."""
+    if scene is not None:
+        from slime.scenes.world_format import load_world_scene
+
+        check_window_scene(load_world_scene(scene))
     if window != "headless" and not has_display():
         return no_display("slime demo", "render pictures without one with `slime render`")
     # Explicit arguments only: moderngl-window would otherwise parse sys.argv (pytest's, the CLI's).
     args = demo_args(stacks=stacks, slices=slices, size=size, window=window, frames=frames, plain_forces=plain_forces,
-                     shaders=shaders, color=color, quality=quality, bench_seconds=bench_seconds)
+                     shaders=shaders, color=color, quality=quality, bench_seconds=bench_seconds, scene=scene, seed=seed)
     try:
         config = mglw.create_window_config_instance(DemoWindow, args=args)
     except ShaderError as exc:

@@ -138,19 +138,35 @@ class World3D:
     def set_slime_params(self, index: int, params: SlimeParams) -> None:
         """New parameters for body ``index``, keeping its state (a new resolution remakes it in
         its rest shape at its current centroid)."""
-        index = self._check_body(index)
-        params = self.settle_params(params)
+        self.set_slimes_params({index: params})
+
+    def set_slimes_params(self, params_by_body: dict) -> None:
+        """``set_slime_params`` for several bodies ({index: SlimeParams}) with one re-layout of the
+        world's arrays (a panel slider moved with 64 slimes out would otherwise lay them out 64
+        times). Body indices may change as for ``add_slime``, and the hand lets go."""
+        changes = {self._check_body(index): self.settle_params(params) for index, params in params_by_body.items()}
+        if not changes:
+            return
         states = self._states()
-        state = states[index]
-        old = state["shape"]
-        shape = SlimeShape(params)
-        if (shape.stacks, shape.slices) != (old.stacks, old.slices):
-            centroid = state["x"] @ old.mass / old.params.mass
-            x = (shape.rest_offsets + centroid).T.copy()
-            state.update(x=x, v=np.zeros_like(x), good=x.copy(), ref=centroid, rotation=np.eye(3),
-                         good_rotation=np.eye(3))
-        state.update(params=params, shape=shape)
+        for index, params in changes.items():
+            state = states[index]
+            old = state["shape"]
+            shape = SlimeShape(params)
+            if (shape.stacks, shape.slices) != (old.stacks, old.slices):
+                centroid = state["x"] @ old.mass / old.params.mass
+                x = (shape.rest_offsets + centroid).T.copy()
+                state.update(x=x, v=np.zeros_like(x), good=x.copy(), ref=centroid, rotation=np.eye(3),
+                             good_rotation=np.eye(3), new=True)
+            state.update(params=params, shape=shape)
         self._assemble(states)
+
+    def set_gravity(self, gravity) -> None:
+        """The world's gravity (m/s^2), for every body from the next substep on; the state is kept."""
+        gravity = vector3("gravity", gravity)
+        settings = SlimeParams(gravity=tuple(gravity))  # validated as a slime's own gravity
+        self.gravity = np.asarray(settings.gravity, dtype=np.float64)
+        # Every body's parameters carry it (the readable forces read it there): re-laid out once.
+        self.set_slimes_params({index: body.params for index, body in enumerate(self.bodies)})
 
     def _check_body(self, index) -> int:
         if isinstance(index, (bool, np.bool_)) or not isinstance(index, (int, np.integer)):

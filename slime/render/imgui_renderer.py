@@ -62,6 +62,10 @@ class ImguiRenderer:
     def _update_textures(self) -> None:
         status = self.imgui.ImTextureStatus
         for tex in self.imgui.get_platform_io().textures:
+            if tex.status == status.want_updates and tex.tex_id not in self._textures:
+                # Made by an earlier window's renderer in this process (imgui keeps its font
+                # atlas across contexts): this renderer has no copy of it yet, so it takes it whole.
+                tex.status = status.want_create
             if tex.status == status.want_create:
                 pixels = np.asarray(tex.get_pixels_array()).reshape(tex.height, tex.width, 4)
                 gl_tex = self.ctx.texture((tex.width, tex.height), 4, np.ascontiguousarray(pixels).tobytes())

@@ -70,3 +70,17 @@ def intersect_plane(origin, direction, plane_point, plane_normal) -> np.ndarray 
     if t < 0.0:
         return None
     return np.asarray(origin, dtype=np.float64) + t * direction
+
+
+def pick_body(origin, direction, positions: np.ndarray, triangles: np.ndarray,
+              body_of_vertex: np.ndarray) -> tuple[int, RayHit] | None:
+    """The first body the ray meets among several meshes sharing one vertex array (a World3D's
+    ``positions``, ``triangles`` and ``body_of_vertex``): (body index, its hit), or None when the
+    ray meets none (or there is nothing to hit)."""
+    triangles = np.asarray(triangles)
+    if triangles.size == 0:
+        return None
+    hit = pick(origin, direction, positions, triangles)
+    if hit is None:
+        return None
+    return int(body_of_vertex[triangles[hit.triangle, 0]]), hit

@@ -262,6 +262,10 @@ class WorldRenderer:
         self.copy_only_where_needed = True
         #: Draw the slimes back to front from the eye (False: in the order given; for comparisons).
         self.sort_back_to_front = True
+        #: The floor shadows' soft halo (False: a cheaper, harder shadow; the window's lowest quality).
+        self.shadow_halo = True
+        #: The slimes as their triangles' edges (the window's W key).
+        self.wireframe = False
         self.stats = {"copies": 0, "copied_pixels": 0}
         self.shaders = shader_folder(shaders)
         self._bodies: list[_SlimeBuffers] = []
@@ -471,7 +475,7 @@ class WorldRenderer:
         set_uniform(shp, "u_eye", eye)
         set_uniform(shp, "u_floor_height", self.floor_height)
         set_uniform(shp, "u_fog_distance", self.look.fog_distance)
-        set_uniform(shp, "u_shadow_halo", 1.0)
+        set_uniform(shp, "u_shadow_halo", 1.0 if self.shadow_halo else 0.0)
         ctx.enable(moderngl.BLEND)
         ctx.blend_func = moderngl.DST_COLOR, moderngl.ZERO
         for (_ellipsoid, (footprint, lift, depth), _lo, _hi), look in zip(self._fits, self._looks):
@@ -557,7 +561,7 @@ class WorldRenderer:
         set_uniform(sp, "u_ior", look.refraction)
         set_uniform(sp, "u_refraction_depth", look.refraction_depth)
         set_uniform(sp, "u_behind", 0)
-        set_uniform(sp, "u_wireframe", 0)
+        set_uniform(sp, "u_wireframe", 1 if self.wireframe else 0)
         # The floor's shadows are in the texture already: none added at the landing point.
         set_uniform(sp, "u_shadow_depth", 0.0)
         set_uniform(sp, "u_view", view)
@@ -569,10 +573,20 @@ class WorldRenderer:
         set_uniform(sp, "u_body_center", tuple(float(v) for v in ellipsoid[0]))
         set_uniform(sp, "u_body_inverse", ellipsoid_inverse(ellipsoid))
         targets["texture"].use(location=0)
+        if self.wireframe:  # every edge, the far side's too
+            ctx.wireframe = True
+            self._bodies[number].vao.render(moderngl.TRIANGLE_STRIP)
+            ctx.wireframe = False
+            return
         ctx.enable(moderngl.CULL_FACE | moderngl.DEPTH_TEST)
         ctx.cull_face = "back"
         self._bodies[number].vao.render(moderngl.TRIANGLE_STRIP)
         ctx.disable(moderngl.CULL_FACE)
+
+    def present(self, texture, fbo, viewport) -> None:
+        """Draw ``texture`` over ``fbo``'s ``viewport``, linearly filtered where the sizes differ
+        (a window's frame drawn at a reduced scale)."""
+        self._present(texture, fbo, tuple(int(v) for v in viewport))
 
     def _present(self, texture, fbo, viewport) -> None:
         ctx = self.ctx

@@ -8,7 +8,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from slime.physics.obstacles import Ball, Box, Plane
+import numpy as np
+
+from slime.physics.obstacles import Ball, Box, ObstacleSet, Plane, signed_distance
 from slime.physics.world3d import World3D
 from slime.scenes.world_format import ObstacleSpec, WorldSpec, load_world_scene
 
@@ -63,3 +65,36 @@ def build_world(spec: WorldSpec, plain_forces: bool = False) -> WorldScene:
 def load_world(name_or_path, plain_forces: bool = False) -> WorldScene:
     """``build_world`` of a bundled scene's name or a scene file's path (bad files: one-line error)."""
     return build_world(load_world_scene(name_or_path), plain_forces)
+
+
+def place_drop(world: World3D, point, radius: float, *, lift: float = 1.0, clearance: float = 0.05) -> np.ndarray:
+    """Where to start a slime of ``radius`` dropped onto ``point``: above it, ``lift`` radii
+    higher than the lowest centre at which its rest sphere (widened by ``clearance`` radii) is
+    clear of the floor, of every slime below it (their vertices within its reach across the
+    floor) and of the obstacles. Never inside anything, so the first step has nothing to push out."""
+    point = np.asarray(point, dtype=np.float64)
+    reach = radius * (1.0 + clearance)
+    floor = world.floor_height if world.floor_height is not None else -np.inf
+    low = max(float(point[1]), floor) + reach
+    if len(world.bodies):
+        positions = world.positions
+        across = np.hypot(positions[:, 0] - point[0], positions[:, 2] - point[2])
+        under = across < reach
+        if under.any():
+            # The sphere's lowest point over each such vertex sits a chord height above its centre.
+            chord = np.sqrt(np.maximum(reach * reach - across[under] ** 2, 0.0))
+            low = max(low, float(np.max(positions[under, 1] + chord)))
+    centre = np.array([point[0], low, point[2]])
+    if world.obstacles:
+        obstacles = ObstacleSet(world.obstacles)
+        # Up in steps of a tenth of a radius until clear (a scene's obstacles are finite: a few
+        # thousand steps at most reach over the tallest one the file format allows).
+        heights = centre[1] + reach * 0.1 * np.arange(4096)
+        candidates = np.repeat(centre[None], len(heights), axis=0)
+        candidates[:, 1] = heights
+        clear = np.flatnonzero(signed_distance(candidates, obstacles) >= reach)
+        if clear.size:
+            centre[1] = heights[clear[0]]
+    centre[1] += lift * radius
+    return centre
+
