@@ -9,7 +9,7 @@ from slime.physics import Particles, Planes, Springs, World
 from slime.physics.integrate import symplectic_euler
 from slime.physics.planes import collide_planes
 from slime.physics.scatter import scatter_add
-from slime.physics.springs import add_spring_forces, break_overloaded, muscle_rest_length, spring_forces
+from slime.physics.springs import add_spring_forces, break_overloaded, hooke_forces, muscle_rest_length, spring_forces
 
 
 def test_scatter_add_sums_repeated_indices():
@@ -37,6 +37,41 @@ def test_spring_forces_are_equal_and_opposite_and_hooke(dim):
 def test_zero_length_spring_gives_no_force():
     springs = Springs.create([[0, 1]], rest_length=1.0, stiffness=10.0)
     assert np.array_equal(spring_forces(np.zeros((2, 2)), springs), np.zeros((1, 2)))
+
+
+@pytest.mark.parametrize("dim", [2, 3])
+def test_hooke_forces_is_one_law_whatever_the_batch(dim):
+    """The one Hooke law: the analytic force, and the same bits for a spring whether it comes in a
+    few (a Soda substep's path) or among many, in place or not."""
+    rng = np.random.default_rng(8)
+    gap = rng.normal(size=(200, dim)) * rng.uniform(0.01, 100.0, (200, 1))
+    gap[3] = 0.0  # coincident ends: no direction, no force
+    rest, k = rng.uniform(0.0, 5.0, 200), rng.uniform(0.1, 9.0, 200)
+    many = hooke_forces(gap, rest, k)
+    length = np.linalg.norm(gap, axis=1)
+    fine = length > 0.0
+    expected = (k * (length - rest))[fine, None] * gap[fine] / length[fine, None]
+    np.testing.assert_allclose(many[fine], expected, rtol=1e-13, atol=1e-13)
+    assert np.array_equal(many[3], np.zeros(dim)) and np.isfinite(many).all()
+    for start in range(0, 200, 40):  # 40 springs at a time: the few-springs path
+        part = slice(start, start + 40)
+        assert np.array_equal(hooke_forces(gap[part], rest[part], k[part]), many[part])
+        work = gap[part].copy()
+        assert hooke_forces(work, rest[part], k[part], out=work, length=np.empty(40), scale=np.empty(40)) is work
+        assert np.array_equal(work, many[part])
+    # Rest length 0 (None): exactly k d, no square root; a scalar stiffness serves every spring.
+    assert np.array_equal(hooke_forces(gap, None, k), gap * k[:, None])
+    assert np.array_equal(hooke_forces(gap, None, 0.3), gap * 0.3)
+    # Broken springs give no force.
+    live = np.ones(200, dtype=bool)
+    live[[5, 150]] = False
+    cut = hooke_forces(gap, rest, k, live=live)
+    assert not cut[[5, 150]].any() and np.array_equal(cut[live], many[live])
+
+
+def test_hooke_forces_signs():
+    d = np.array([[4.0, 0.0], [0.0, 2.0]])  # stretched past 3, squeezed below 3
+    assert hooke_forces(d, 3.0, 2.0).tolist() == [[2.0, 0.0], [0.0, -2.0]]
 
 
 def test_muscle_rest_length_is_sodas_formula():

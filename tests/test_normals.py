@@ -1,9 +1,11 @@
-"""Smooth vertex normals of the deformed slime surface (slime/render/normals.py)."""
+"""Area vectors and smooth vertex normals of a deformed surface (slime/mesh.py): the renderer's
+per-frame normals and the physics' volume gradient come from the same functions."""
 
 import numpy as np
 
+from slime.mesh import VertexAreaSums, VertexNormals, triangle_area_vectors, vertex_area_sums, vertex_normals
 from slime.physics.sphere import sphere_triangles, uv_sphere
-from slime.render.normals import VertexNormals, face_normals, vertex_normals
+from slime.physics.volume import corner_sum, mesh_volume, vertex_area_vectors
 
 
 def _deformed_sphere(stacks=20, slices=24, seed=0):
@@ -30,7 +32,7 @@ def test_normals_point_outward_on_a_deformed_body():
     assert np.all(np.einsum("ij,ij->i", n, outward) > 0.0)
     assert np.allclose(np.linalg.norm(n, axis=1), 1.0)
     # Summed over the closed surface, the area vectors cancel; the vertex normals lean outward.
-    assert np.linalg.norm(face_normals(pos, tris).sum(axis=0)) < 1e-9
+    assert np.linalg.norm(triangle_area_vectors(pos, tris).sum(axis=0)) < 1e-9
 
 
 def test_normals_of_a_squashed_body_match_the_ellipsoid_gradient():
@@ -43,7 +45,7 @@ def test_normals_of_a_squashed_body_match_the_ellipsoid_gradient():
     assert angle.max() < 2.0
 
 
-def test_face_normals_are_area_weighted():
+def test_vertex_normals_are_area_weighted():
     # Vertex 0 is shared by a big triangle in the z = 0 plane and a small one in the x = 0 plane:
     # the blend leans toward the big one by the ratio of their areas.
     pos = np.array([[0, 0, 0], [4, 0, 0], [0, 4, 0], [0, 0, -1], [0, 1, 0]], dtype=float)
@@ -66,3 +68,32 @@ def test_out_buffer_is_reused():
     out = np.empty((len(pos), 3))
     assert vn(pos, out=out) is out
     assert np.allclose(out, vertex_normals(pos, tris))
+
+
+def test_area_vectors_are_np_cross_bit_for_bit_and_twice_the_area():
+    pos, tris = _deformed_sphere(9, 11, seed=3)
+    x0, x1, x2 = (pos[tris[:, k]] for k in range(3))
+    # The written-out cross product does np.cross's operations in its order: the same bits.
+    assert np.array_equal(triangle_area_vectors(pos, tris), np.cross(x1 - x0, x2 - x0))
+    right = triangle_area_vectors(np.array([[0.0, 0, 0], [3, 0, 0], [0, 2, 0]]), np.array([[0, 1, 2], [0, 2, 1]]))
+    assert right.tolist() == [[0.0, 0.0, 6.0], [0.0, 0.0, -6.0]]  # 2 x area, counter-clockwise side
+
+
+def test_vertex_sums_are_the_corner_sums_and_the_volume_gradient():
+    pos, tris = _deformed_sphere(12, 10, seed=5)
+    area = triangle_area_vectors(pos, tris)
+    # Same summation order as the physics' corner_sum: the same bits, with or without the division.
+    assert np.array_equal(vertex_area_sums(pos, tris), corner_sum(tris, lambda k: area, len(pos)))
+    assert np.array_equal(vertex_area_sums(pos, tris, divide_by=6.0), corner_sum(tris, lambda k: area / 6.0, len(pos)))
+    # The sums of a closed surface cancel, and a sixth of them is dV/dx (central differences).
+    sums = VertexAreaSums(tris, len(pos))(pos)
+    assert np.abs(sums.sum(axis=0)).max() < 1e-9
+    grad = vertex_area_vectors(pos, tris)
+    for v, axis in ((0, 2), (17, 0), (60, 1)):
+        step = np.zeros_like(pos)
+        step[v, axis] = 1e-6
+        numeric = (mesh_volume(pos + step, tris) - mesh_volume(pos - step, tris)) / 2e-6
+        assert abs(numeric - grad[v, axis]) < 1e-7
+    # The normals are these sums, made unit.
+    unit = sums / np.linalg.norm(sums, axis=1, keepdims=True)
+    np.testing.assert_allclose(vertex_normals(pos, tris), unit, rtol=0, atol=1e-15)

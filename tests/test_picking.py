@@ -4,7 +4,7 @@ import numpy as np
 
 from slime.physics.sphere import sphere_triangles, uv_sphere
 from slime.render.camera import OrbitCamera
-from slime.render.normals import face_normals
+from slime.mesh import triangle_area_vectors
 from slime.render.picking import intersect_plane, pick
 
 
@@ -45,7 +45,7 @@ def test_ray_through_a_projected_pixel_hits_the_surface_point_under_it():
     # Points inside triangles that face the camera (the body is convex: nothing is in front).
     weights = np.array([0.2, 0.5, 0.3])
     points = np.einsum("k,mkd->md", weights, pos[tris])
-    normal = face_normals(pos, tris)
+    normal = triangle_area_vectors(pos, tris)
     normal /= np.linalg.norm(normal, axis=1, keepdims=True) + 1e-300
     view = (eye - points) / np.linalg.norm(eye - points, axis=1, keepdims=True)
     facing = np.flatnonzero(np.einsum("ij,ij->i", normal, view) > 0.3)[::37]

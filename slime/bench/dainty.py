@@ -14,6 +14,7 @@ import numpy as np
 
 from slime.physics import soda
 from slime.physics.scatter import scatter_add
+from slime.physics.springs import hooke_forces
 
 
 def _bincount_tick(model: soda.SodaModel, dt: float = soda.SODA_DT) -> None:
@@ -28,8 +29,7 @@ def _bincount_tick(model: soda.SodaModel, dt: float = soda.SODA_DT) -> None:
     for _ in range(soda.SUBSTEPS_PER_TICK):
         force = model.gravity - model.friction * v
         gap = x[s.b] - x[s.a]
-        length = np.sqrt(np.einsum("ij,ij->i", gap, gap))
-        f = gap * (model.stiffness * (length - rest) / length)[:, None]
+        f = hooke_forces(gap, rest, model.stiffness, out=gap)
         scatter_add(force, s.a, f)
         scatter_add(force, s.b, -f)
         x += v * h

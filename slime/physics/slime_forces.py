@@ -19,6 +19,7 @@ import math
 
 import numpy as np
 
+from slime.mesh import triangle_area_vectors
 from slime.physics.shape_matching import best_rotation
 from slime.physics.volume import corner_sum, mesh_volume, vertex_area_vectors
 
@@ -53,8 +54,7 @@ def add_volume_pressure(forces, x, triangles, mass, ideal_volume: float, pressur
 def _corners_and_normals(x, triangles):
     """The triangles' corner positions (three (T, 3) arrays) and doubled area vectors (T, 3)."""
     pts = np.asarray(x, dtype=np.float64)
-    corners = [pts[triangles[:, k]] for k in range(3)]
-    return corners, np.cross(corners[1] - corners[0], corners[2] - corners[0])
+    return [pts[triangles[:, k]] for k in range(3)], triangle_area_vectors(pts, triangles)
 
 
 def _opposite_edge(corners, k: int) -> np.ndarray:

@@ -18,6 +18,7 @@ import math
 
 import numpy as np
 
+from slime.mesh import triangle_area_vectors
 from slime.physics import slime_forces as plain
 from slime.physics.slime_params import SlimeParams
 from slime.physics.sphere import grid_edges, ring_grid, sphere_strip, sphere_triangles, uv_sphere
@@ -37,8 +38,7 @@ class SlimeShape:
         self.grid_edges = grid_edges(s, n)  # the shear viscosity's neighbours
         rest = uv_sphere(s, n, prm.radius)
         self.count = rest.shape[0]
-        tri = rest[self.triangles]
-        area = 0.5 * np.linalg.norm(np.cross(tri[:, 1] - tri[:, 0], tri[:, 2] - tri[:, 0]), axis=1)
+        area = 0.5 * np.linalg.norm(triangle_area_vectors(rest, self.triangles), axis=1)
         share = corner_sum(self.triangles, lambda k: area / 3.0, self.count)
         self.rest_area = float(area.sum())
         share = np.maximum(share, share.mean())  # the polar floor: see the module docstring

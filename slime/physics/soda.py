@@ -36,7 +36,7 @@ import numpy as np
 
 from slime.physics.particles import Particles
 from slime.physics.scatter import add_product, pair_incidence
-from slime.physics.springs import Springs, muscle_rest_length
+from slime.physics.springs import Springs, hooke_forces, muscle_rest_length
 
 FRAMESKIP = 10
 OVERSAMPLING = 10
@@ -320,7 +320,7 @@ def _substeps(model: SodaModel, h: float, held=None) -> None:
     s = incidence.shape[0]
     # The wave phase is fixed within a tick, so the muscles' rest lengths are too.
     k = model.stiffness
-    k_rest = k * model.dynamic_rest_length()[live]
+    rest = model.dynamic_rest_length()[live]
     gravity = model.gravity
     neg_friction = -model.friction
     width = model.width
@@ -333,10 +333,8 @@ def _substeps(model: SodaModel, h: float, held=None) -> None:
     spread_force = np.empty_like(x)
     step = np.empty_like(x)
     gap = np.empty((s, 2))
-    gap_x, gap_y = gap[:, 0], gap[:, 1]
     length = np.empty(s)
     scale = np.empty(s)
-    scale_col = scale[:, None]
     loc_x, loc_y = x[:, 0], x[:, 1]
     has_springs = s > 0
     if held is not None:
@@ -348,21 +346,13 @@ def _substeps(model: SodaModel, h: float, held=None) -> None:
         np.multiply(v, neg_friction, out=force)
         force += gravity
         if has_springs:
-            # Hooke along each spring: f = k (|d| - L) d/|d| = (k - k L / |d|) d, d = x_b - x_a.
+            # Hooke along each spring, d = x_b - x_a (coincident ends: no force, normalize_or_zero).
             if dense:
                 np.matmul(incidence, x, out=gap)
             else:
                 gap[...] = 0.0
                 add_product(gap, incidence, x)
-            np.hypot(gap_x, gap_y, out=length)
-            if length.all():
-                np.divide(k_rest, length, out=scale)
-                np.subtract(k, scale, out=scale)
-            else:  # coincident ends have no direction: no force (normalize_or_zero)
-                np.divide(k_rest, length, out=scale, where=length > 0.0)
-                np.subtract(k, scale, out=scale)
-                scale[length == 0.0] = 0.0
-            gap *= scale_col
+            hooke_forces(gap, rest, k, out=gap, length=length, scale=scale)
             if dense:
                 np.matmul(spread, gap, out=spread_force)
                 force += spread_force

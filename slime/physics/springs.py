@@ -1,5 +1,9 @@
 """Springs as structure-of-arrays, and the Hooke force they add.
 
+``hooke_forces`` is slime's one Hooke law, k (|d| - L) d/|d| on a batch of spring vectors: the
+engine's springs here, Soda Constructor's tick (soda.py) and the spring experiments article's bobs
+(yoyo.py) all call it.
+
 Muscles (Soda Constructor) are springs whose rest length breathes with a global wave;
 fragile springs (the spring_mass module's FragileSpring) break when their force passes ``break_force``.
 """
@@ -69,6 +73,74 @@ def muscle_rest_length(springs: Springs, wave_phase: float, wave_amplitude: floa
     return springs.rest_length * (1.0 - np.sin(springs.phase + wave_phase) * springs.amplitude * wave_amplitude)
 
 
+# Below this many springs a call's fixed cost outweighs its inner loop: one broadcast multiply
+# beats one per column (on many, an (S, 1) x (S, D) broadcast would run numpy's inner loop D
+# elements long), and count_nonzero a min() reduction. The same bits either way.
+_FEW_SPRINGS = 64
+
+
+def hooke_forces(gap: np.ndarray, rest_length, stiffness, out: np.ndarray | None = None,
+                 live: np.ndarray | None = None, length: np.ndarray | None = None,
+                 scale: np.ndarray | None = None) -> np.ndarray:
+    """The Hooke force k (|d| - L) d/|d| of every spring vector d, the rows of ``gap`` (S, D): the
+    force on the end d starts from, toward the other (which feels the opposite). The one Hooke law of
+    slime: the engine's springs, Soda Constructor's tick and the spring experiments article's bobs
+    all call it.
+
+    ``rest_length`` L and ``stiffness`` k: (S,) or scalars. ``rest_length=None`` means springs of rest
+    length 0, whose force is exactly k d: no square root (the spring experiments article's
+    optimisation, and its printed sequences depend on those bits). A zero-length spring has no
+    direction and gives no force (the spring_mass module's normalize-or-zero); so does a spring
+    whose ``live`` entry is False (broken). ``out`` may be ``gap`` itself. ``length`` and ``scale``
+    are optional (S,) work arrays, for a loop that calls this a hundred times a tick.
+
+    One arithmetic order for everyone, scale = (|d| - L) k / |d|, force = d scale: the engine's
+    order since it was written (its sandbox and baselines were measured with it), and the order of
+    the per-mass reference the Soda tests hold the tick to. Soda Constructor's tick used to take
+    k - k L / |d| with np.hypot, and the article's natural-length spring (d / |d|) (|d| - L) k: the
+    same force to the last bit or two, and no test pins those bits (the article's printed
+    sequences are rest length 0, which stays k d exactly).
+    """
+    if rest_length is None:
+        k = np.asarray(stiffness, dtype=np.float64)
+        return np.multiply(gap, k[:, None] if k.ndim else k, out=out)
+    count = gap.shape[0]
+    few = count <= _FEW_SPRINGS
+    if gap.shape[1] == 2:
+        # |d|^2 = x x + y y, the same bits as einsum's but cheaper: on a few springs (a Soda
+        # substep, a hundred a tick) in two calls, on many column by column.
+        if few:
+            squares = np.multiply(gap, gap)
+            length = np.add(squares[:, 0], squares[:, 1], out=length)
+        else:
+            length = np.multiply(gap[:, 0], gap[:, 0], out=length)
+            length += gap[:, 1] * gap[:, 1]
+    else:
+        length = np.einsum("ij,ij->i", gap, gap, out=length)  # 3D: einsum fixes the summation order
+    np.sqrt(length, out=length)
+    scale = np.subtract(length, rest_length, out=scale)
+    scale *= stiffness
+    # A zero-length spring is rare, so its mask is made only when one is present. Is there one:
+    # count_nonzero is the cheapest test on a few springs, a min() reduction on many.
+    if (np.count_nonzero(length) < count) if few else (count and np.minimum.reduce(length) == 0.0):
+        degenerate = length == 0.0
+        length[degenerate] = 1.0
+        scale /= length
+        scale[degenerate] = 0.0
+    else:
+        scale /= length
+    if live is not None and not live.all():
+        scale[~live] = 0.0
+    if out is None:
+        out = np.empty_like(gap)
+    if few:
+        np.multiply(gap, scale[:, None], out=out)
+    else:
+        for axis in range(gap.shape[1]):
+            np.multiply(gap[:, axis], scale, out=out[:, axis])
+    return out
+
+
 def spring_forces(positions: np.ndarray, springs: Springs, rest_length: np.ndarray | None = None) -> np.ndarray:
     """Per-spring force on particle ``a`` (``b`` gets the opposite): k * (|d| - L) * d/|d|, d = x_b - x_a.
 
@@ -78,35 +150,7 @@ def spring_forces(positions: np.ndarray, springs: Springs, rest_length: np.ndarr
         rest_length = springs.rest_length
     gap = positions.take(springs.b, axis=0)
     gap -= positions.take(springs.a, axis=0)
-    length = _squared_norms(gap)
-    np.sqrt(length, out=length)
-    # scale = k (|d| - L) / |d|, built in place (same operations, same order, fewer temporaries).
-    scale = np.subtract(length, rest_length)
-    scale *= springs.stiffness
-    # The masks are rare (a zero-length or broken spring), so they are applied only when present;
-    # min() is one pass where (length == 0).any() is two.
-    if length.size and np.minimum.reduce(length) == 0.0:
-        degenerate = length == 0.0
-        length[degenerate] = 1.0
-        scale /= length
-        scale[degenerate] = 0.0
-    else:
-        scale /= length
-    if not springs.alive.all():
-        scale[~springs.alive] = 0.0
-    # One column at a time: an (S, 1) x (S, D) broadcast runs numpy's inner loop D elements long.
-    for axis in range(gap.shape[1]):
-        gap[:, axis] *= scale
-    return gap
-
-
-def _squared_norms(vectors: np.ndarray) -> np.ndarray:
-    """Row-wise |v|^2. In 2D two multiplies and an add beat einsum's small-inner-loop overhead and
-    give the same bits; einsum stays for 3D, whose summation order it fixes."""
-    if vectors.shape[1] == 2:
-        x, y = vectors[:, 0], vectors[:, 1]
-        return x * x + y * y
-    return np.einsum("ij,ij->i", vectors, vectors)
+    return hooke_forces(gap, rest_length, springs.stiffness, out=gap, live=springs.alive)
 
 
 def add_spring_forces(forces: np.ndarray, positions: np.ndarray, springs: Springs, rest_length=None) -> np.ndarray:

@@ -6,18 +6,14 @@ from __future__ import annotations
 
 import numpy as np
 
-
-def triangle_normals(positions: np.ndarray, triangles: np.ndarray) -> np.ndarray:
-    """(T, 3) doubled area vectors (x1 - x0) x (x2 - x0)."""
-    x = np.asarray(positions, dtype=np.float64)
-    return np.cross(x[triangles[:, 1]] - x[triangles[:, 0]], x[triangles[:, 2]] - x[triangles[:, 0]])
+from slime.mesh import triangle_area_vectors
 
 
 def inverted_triangles(positions, triangles, rest_offsets, rotation) -> int:
     """How many triangles face against their rest orientation turned by the best-fit ``rotation``
     (a fold, or a surface turned inside out)."""
-    now = triangle_normals(positions, triangles)
-    rest = triangle_normals(rest_offsets, triangles) @ np.asarray(rotation).T
+    now = triangle_area_vectors(positions, triangles)
+    rest = triangle_area_vectors(rest_offsets, triangles) @ np.asarray(rotation).T
     return int(np.count_nonzero(np.einsum("ij,ij->i", now, rest) <= 0.0))
 
 
@@ -37,7 +33,7 @@ def largest_fold_angle(positions, triangles, pairs=None) -> float:
     """The largest angle (degrees) between the normals of two triangles that share an edge: 0 on a
     flat sheet, a few degrees on a smooth sphere, 180 where the surface is folded flat on itself."""
     a, b = edge_neighbours(triangles) if pairs is None else pairs
-    n = triangle_normals(positions, triangles)
+    n = triangle_area_vectors(positions, triangles)
     length = np.linalg.norm(n, axis=1, keepdims=True)
     n = np.divide(n, length, out=np.zeros_like(n), where=length > 0.0)
     cos = np.clip(np.einsum("ij,ij->i", n[a], n[b]), -1.0, 1.0)

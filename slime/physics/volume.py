@@ -17,7 +17,9 @@ degenerate and contribute exactly zero, so no band is special.
 The gradient of the volume with respect to a vertex is a sixth of the sum of the doubled area
 vectors n_t = (x1 - x0) x (x2 - x0) of its six triangles: the area-weighted vertex normal. It is
 gathered on the grid from shifted slices (no scatter), and since the volume is homogeneous of degree
-3, V = (1/3) sum_v x_v . grad_v, which the hot path uses to get the volume for free.
+3, V = (1/3) sum_v x_v . grad_v, which the hot path uses to get the volume for free. For any
+triangle list, ``vertex_area_vectors`` takes the same sums from slime/mesh.py, the one home of
+area vectors and area-weighted normals; the grid's tests hold the two equal.
 
 Layout, for speed: the surface tension's area gradient runs every substep, and what costs here is
 passes over memory. The grid (stacks + 1, slices + 1), whose wrap column (index ``slices``)
@@ -46,6 +48,8 @@ from __future__ import annotations
 from functools import partial
 
 import numpy as np
+
+from slime.mesh import vertex_area_sums
 
 
 class GridVolume:
@@ -260,8 +264,6 @@ def corner_sum(triangles: np.ndarray, per_corner, count: int) -> np.ndarray:
 
 
 def vertex_area_vectors(points: np.ndarray, triangles: np.ndarray) -> np.ndarray:
-    """(P, 3): a third of the area vector of every triangle, summed at its vertices (grad V)."""
-    pts = np.asarray(points, dtype=np.float64)
-    x0, x1, x2 = (pts[triangles[:, k]] for k in range(3))
-    third = np.cross(x1 - x0, x2 - x0) / 6.0
-    return corner_sum(triangles, lambda k: third, pts.shape[0])
+    """(P, 3) grad V: a sixth of every triangle's area vector (x1 - x0) x (x2 - x0), summed at
+    its three corners."""
+    return vertex_area_sums(points, triangles, divide_by=6.0)

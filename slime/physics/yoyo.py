@@ -3,7 +3,7 @@
 The spring experiments article works in pixels per frame and never multiplies by a time step. Per bob and frame:
 
     force        = stiffness * gap                      (gap = anchor - location; rest length 0)
-                 = stiffness * unit(gap) * (|gap| - L)  (with a natural (rest) length L)
+                 = stiffness * (|gap| - L) * unit(gap)  (with a natural (rest) length L)
     acceleration = force / mass        (or force itself when the mass is switched off)
     velocity    += acceleration
     velocity    *= damping             (0..1: the fraction of velocity kept, not a viscous d)
@@ -12,7 +12,8 @@ The spring experiments article works in pixels per frame and never multiplies by
 
 The damping is the engine's ``Particles.velocity_scale``; the location and velocity are
 ``Particles.positions`` and ``velocities``. The operations are done in the article's order so the
-printed 1D sequences come out bit for bit.
+printed 1D sequences come out bit for bit. The spring force is the engine's one Hooke law
+(springs.hooke_forces), whose rest-length-0 springs are exactly stiffness * gap.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from __future__ import annotations
 import numpy as np
 
 from slime.physics.particles import Particles
+from slime.physics.springs import hooke_forces
 
 
 def ruby_round(x) -> np.ndarray:
@@ -34,20 +36,18 @@ def ruby_round(x) -> np.ndarray:
 
 def spring_pull(location: np.ndarray, anchor: np.ndarray, stiffness: float, rest_length: float = 0.0,
                 natural: bool = False) -> np.ndarray:
-    """The spring experiments article's spring force on bobs at ``location`` (M, D) toward ``anchor`` (M, D) or (D,).
+    """The spring experiments article's spring force on bobs at ``location`` (M, D) or (D,) toward
+    ``anchor`` (M, D) or (D,): slime's one Hooke law (springs.hooke_forces).
 
-    Without ``natural`` the spring has rest length 0 and the force is just stiffness * gap (no
-    square root, as the spring experiments article optimises). With it, the stretch beyond ``rest_length`` along the
-    unit gap; a zero gap has no direction and gives no force (the article's normalize_or_zero).
+    Without ``natural`` the spring has rest length 0 and the force is exactly stiffness * gap (no
+    square root, as the spring experiments article optimises: its printed sequences are these
+    bits). With it, the stretch beyond ``rest_length`` along the unit gap; a zero gap has no
+    direction and gives no force (the article's normalize_or_zero).
     """
     gap = np.asarray(anchor, dtype=np.float64) - location
-    if natural:
-        length = np.sqrt(np.sum(gap * gap, axis=-1, keepdims=True))
-        unit = np.where(length > 0.0, gap / np.where(length > 0.0, length, 1.0), 0.0)
-        force = unit * (length - rest_length)
-    else:
-        force = gap
-    return force * stiffness
+    rows = gap.reshape(-1, gap.shape[-1])
+    hooke_forces(rows, rest_length if natural else None, stiffness, out=rows)
+    return gap
 
 
 def yoyo_integrate(positions: np.ndarray, velocities: np.ndarray, acceleration: np.ndarray,

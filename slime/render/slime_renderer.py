@@ -13,9 +13,9 @@ from __future__ import annotations
 import moderngl
 import numpy as np
 
-from slime.render.camera import OrbitCamera
 from slime.look import SlimeLook
-from slime.render.normals import VertexNormals
+from slime.mesh import VertexNormals
+from slime.render.camera import OrbitCamera
 from slime.render.shader_files import set_uniform, shader_folder
 
 __all__ = ["OffscreenTarget", "SlimeLook", "SlimeRenderer"]

@@ -54,8 +54,8 @@ import numpy as np
 
 from slime.limits import DRAWN_SLIMES, span
 from slime.look import SlimeLook, parse_color
+from slime.mesh import VertexNormals
 from slime.render.camera import OrbitCamera
-from slime.render.normals import VertexNormals
 from slime.render.shader_files import set_uniform, shader_folder
 from slime.render.slime_renderer import contact_shadow, ellipsoid_inverse, fit_ellipsoid
 
