@@ -8,6 +8,10 @@ time (a grab or a press); a poke and a spike are instantaneous.
 A grab is Ten Minute Physics' pin made soft: the grabbed vertex and its neighbourhood are pulled
 toward the mouse's target in velocity form (critically damped, stable at any rate), and on release
 they take on the mouse's velocity, so the slime is thrown.
+
+A press is a finger (``Finger``): a solid ball pushed in along the view ray, the skin round it
+sinking after it, lifted out again on release; the world pushes the held body out of it after each
+substep's integration (``Hand.push_out``).
 """
 
 from __future__ import annotations
