@@ -178,45 +178,50 @@ def test_a_click_dents_the_slime_visibly():
     assert body.shape_error() < resting + 0.02  # and it comes back round
 
 
-def test_holding_the_button_presses_a_dent_that_springs_back(xvfb, tmp_path):
-    # Held still on the body, the left button pushes a finger in along the view ray: the dent
-    # shows while held (the jelly's shading round the pressed point changes, and stays changed a
-    # second later) and springs back after the release. A quick click stays a poke (test above),
-    # a drag a grab; this one logs neither.
+def silhouette_top(mask: np.ndarray) -> float:
+    """Row of the silhouette's top: the highest row with at least 3 slime pixels, refined to a
+    fraction by how full that row and the one under it are (a stray pixel or a specular glint
+    does not move it; the edge's antialiasing gives part of a row)."""
+    counts = mask.sum(axis=1)
+    rows = np.flatnonzero(counts >= 3)
+    assert rows.size, "no slime on screen"
+    top = int(rows[0])
+    below = max(int(counts[top + 1]) if top + 1 < len(counts) else 1, 1)
+    return top + 1.0 - min(counts[top] / below, 1.0)
+
+
+def test_holding_the_button_presses_the_outline_down_and_it_springs_back(xvfb, tmp_path):
+    # Issue 9: held still on the body just under its top, the left button pushes a finger in along
+    # the view ray. On the demo's own screenshots: 0.5 s into the press the silhouette's top is
+    # down by at least 20 % of the radius (half the silhouette's width at rest), it stays down
+    # while held, and a second after the release it is back. A quick click stays a poke (test
+    # above), a drag a grab; this one logs neither.
     demo = Demo(xvfb, tmp_path)
     try:
         window = demo.focus()
-        time.sleep(1.5)
-        before_rgb = demo.screenshot().astype(int)
-        before = slime_mask(before_rgb)
+        time.sleep(3.0)  # settled from its start
+        before = slime_mask(demo.screenshot())
         rows, cols = np.nonzero(before)
         radius = 0.5 * (cols.max() - cols.min())
-        x, y = int(cols.mean()), int(rows.min() + 0.5 * radius)  # half a radius below the top
+        top = silhouette_top(before)
+        assert radius > 40, radius  # the slime fills a good part of the window
+        x, y = int(round(0.5 * (cols.max() + cols.min()))), int(round(top + 0.05 * radius))
+        assert before[y, x]
         demo.xdo("mousemove", "--window", window, str(x), str(y), "mousedown", "1")
         demo.wait_for(lambda: demo.logged("press"), "the press")
         time.sleep(0.5)
-        held = demo.screenshot().astype(int)
+        held = slime_mask(demo.screenshot())
         time.sleep(0.5)
-        still = demo.screenshot().astype(int)
+        still = slime_mask(demo.screenshot())
         demo.xdo("mouseup", "1")
         demo.wait_for(lambda: demo.lines.count("unpress"), "the release")
-        time.sleep(2.0)
-        after = demo.screenshot().astype(int)
+        time.sleep(1.0)
+        after = slime_mask(demo.screenshot())
 
-        r = int(0.4 * radius)
-        box = (slice(max(y - r, 0), y + r), slice(max(x - r, 0), x + r))
-
-        def change(img) -> float:
-            # Against the picture before, with the box following the silhouette (the body may have
-            # slid a little, and the camera after it).
-            r2, c2 = np.nonzero(slime_mask(img))
-            dy, dx = int(round(r2.mean() - rows.mean())), int(round(c2.mean() - cols.mean()))
-            moved = (slice(box[0].start + dy, box[0].stop + dy), slice(box[1].start + dx, box[1].stop + dx))
-            return float(np.abs(img[moved] - before_rgb[box]).mean())
-
-        assert change(held) > 6.0, change(held)
-        assert change(still) > 6.0, change(still)  # it stays while held
-        assert change(after) < 0.5 * change(held), (change(after), change(held))  # and springs back
+        drops = [(silhouette_top(img) - top) / radius for img in (held, still, after)]
+        assert drops[0] >= 0.2, drops  # pressed down by a fifth of the radius in half a second
+        assert drops[1] >= 0.2, drops  # and still down
+        assert abs(drops[2]) < 0.1, drops  # back (but for a wobble of a few per cent)
         assert not demo.logged("poke") and not demo.logged("grab")
         demo.xdo("key", "Escape")
         assert demo.proc.wait(timeout=20) == 0

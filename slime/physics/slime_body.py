@@ -133,7 +133,7 @@ class SlimeBody:
 
     @property
     def pressing(self) -> bool:
-        return self.world.hand.finger is not None
+        return self.world.hand.pressing
 
     # ------------------------------------------------------------------ measurements
     def centroid(self) -> np.ndarray:

@@ -90,9 +90,10 @@ class SlimeParams:
     grab_rate: float = 40.0  # 1/s: drag_to closes the gap to the target at this rate (critically damped)
     grab_falloff: float = 0.8  # grabbed neighbourhood radius as a fraction of ``radius``
     poke_spread: float = 2.0  # a poke's falloff radius as a fraction of ``radius`` (broad: a round dent)
-    finger_radius: float = 0.5  # the pressed neighbourhood (Wendland falloff), as a fraction of ``radius``
-    finger_depth: float = 0.8  # how deep a held press pushes in, as a fraction of ``radius``
-    finger_speed: float = 2.0  # radii per second the finger moves in while held
+    finger_radius: float = 0.3  # the fingertip ball's radius, as a fraction of ``radius``
+    finger_spread: float = 1.75  # how far round the fingertip the surface sinks with it (Wendland falloff), in radii
+    finger_depth: float = 1.25  # how deep a held press pushes in, as a fraction of ``radius``
+    finger_speed: float = 3.0  # radii per second the finger moves in while held
     finger_rate: float = 200.0  # 1/s: as grab_rate, for the finger (firmer than the shape, so the dent forms)
     # --- which code computes the forces ---
     plain_forces: bool = False  # True: slime_forces.py's readable functions (edit them to experiment)
@@ -125,7 +126,7 @@ class SlimeParams:
                 raise ValueError(f"{name} must be >= 0, got {getattr(self, name)}")
             set_(name, v)
         for name in ("max_speed", "max_acceleration", "grab_rate", "grab_falloff", "poke_spread", "finger_radius",
-                     "finger_depth", "finger_speed", "finger_rate"):
+                     "finger_spread", "finger_depth", "finger_speed", "finger_rate"):
             v = _finite(name, getattr(self, name))
             if v <= 0.0:
                 raise ValueError(f"{name} must be positive, got {getattr(self, name)}")

@@ -273,7 +273,7 @@ class World3D:
     def view(self, index: int) -> BodyView:
         body = self.bodies[index]
         sl = slice(body.start, body.stop)
-        return BodyView(self.x[:, sl].T, self.v[:, sl].T, body.shape.mass, body.params)
+        return BodyView(self.x[:, sl].T, self.v[:, sl].T, body.shape.mass, body.params, body.shape.triangles)
 
     def body_positions(self, index: int) -> np.ndarray:
         body = self.bodies[index]
@@ -349,6 +349,8 @@ class World3D:
         v += acc
         np.multiply(v, h, out=acc)
         x += acc
+        if held is not None:
+            self.hand.push_out(self.view(held))  # a pressing finger is solid
         if self.floor is not None:
             collide_floor(x, v, self.floor)
         if self._obstacle_set is not None:
