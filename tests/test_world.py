@@ -177,3 +177,30 @@ def test_seeded_abuse_of_a_world_leaves_it_whole():
     if world.bodies:
         ideal = np.array([b.shape.ideal_volume for b in world.bodies])
         np.testing.assert_allclose(world.volumes(), ideal, rtol=0.02)
+
+
+def test_pictures_of_the_pile_from_two_cameras():
+    # Every slime of the pile shows (its hue is on the picture) from one side and from the other,
+    # and the two pictures are not the same picture.
+    from slime.app.render_world import HeadlessWorld
+
+    scene = load_world("pile")
+    for _ in range(90):
+        scene.world.step()
+    pictures = []
+    for azimuth in (35.0, 215.0):
+        headless = HeadlessWorld(scene, size=(320, 240), camera=(azimuth, 35.0, 6.0))
+        try:
+            pictures.append(headless.draw().astype(np.float64) / 255.0)
+        finally:
+            headless.release()
+    for picture in pictures:
+        top, low = picture.max(axis=2), picture.min(axis=2)
+        colourful = (top - low) > 0.2  # the jellies, not the grey walls, the floor or the sky
+        assert colourful.mean() > 0.02
+        # Their hues: the pile's slimes are of many colours, and many of them show.
+        r, g, b = (picture[..., k][colourful] for k in range(3))
+        hue = np.degrees(np.arctan2(np.sqrt(3.0) * (g - b), 2.0 * r - g - b)) % 360.0
+        counts = np.bincount((hue // 30.0).astype(int), minlength=12)
+        assert (counts > 0.02 * colourful.sum()).sum() >= 4, counts
+    assert np.abs(pictures[0] - pictures[1]).mean() > 0.02
