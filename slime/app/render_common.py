@@ -42,6 +42,24 @@ def check_gl_size(ctx, size) -> None:
                              f"({name} = {limit} pixels per side)")
 
 
+def headless_context(ctx, size) -> tuple:
+    """(context, whether it is ours to release, (width, height)): ``ctx`` as given, or a new
+    headless (EGL) one; a ``size`` this GL cannot draw is a one-line ValueError (and a context
+    made here is released first)."""
+    from slime.render.context import create_headless_context
+
+    owns = ctx is None
+    ctx = ctx or create_headless_context()
+    size = (int(size[0]), int(size[1]))
+    try:
+        check_gl_size(ctx, size)
+    except ValueError:
+        if owns:
+            ctx.release()
+        raise
+    return ctx, owns, size
+
+
 def check_render_args(output, frames, size) -> tuple[Path, tuple[int, int]]:
     """``output`` a .png, .gif, .mp4 or .webm that can be written, ``frames`` a whole number >= 1,
     ``size`` within ``check_size``'s bounds; returns (path, (width, height)). Anything else raises a

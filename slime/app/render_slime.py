@@ -10,10 +10,9 @@ from typing import Sequence
 
 import numpy as np
 
-from slime.app.render_common import check_gl_size, check_render_args, progress_bar
+from slime.app.render_common import check_render_args, headless_context, progress_bar
 from slime.limits import CAMERA_ELEVATION, RESOLUTION, span
 from slime.render.camera import OrbitCamera
-from slime.render.context import create_headless_context
 from slime.render.images import open_frames, read_rgba
 from slime.simulate import apply_pokes, make_body, poke_schedule
 
@@ -112,15 +111,7 @@ class HeadlessSlime:
                  ctx=None, plain_forces: bool = False, shaders=None, look=None):
         from slime.render.slime_renderer import OffscreenTarget, SlimeRenderer
 
-        self._owns_ctx = ctx is None
-        self.ctx = ctx or create_headless_context()
-        self.size = (int(size[0]), int(size[1]))
-        try:
-            check_gl_size(self.ctx, self.size)
-        except ValueError:
-            if self._owns_ctx:
-                self.ctx.release()
-            raise
+        self.ctx, self._owns_ctx, self.size = headless_context(ctx, size)
         self.body = body if body is not None else make_body(stacks, slices, plain_forces)
         self.camera = default_camera(self.body, camera)
         start = self.camera.distance

@@ -5,9 +5,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from slime.app.render_common import check_gl_size, check_render_args, progress_bar
+from slime.app.render_common import check_render_args, headless_context, progress_bar
 from slime.render.camera import OrbitCamera
-from slime.render.context import create_headless_context
 from slime.render.images import open_frames, read_rgba
 from slime.scenes.world_scene import WorldScene, load_world
 
@@ -31,15 +30,7 @@ class HeadlessWorld:
         from slime.render.world_renderer import WorldRenderer, bodies_of_world
 
         self._bodies_of_world = bodies_of_world
-        self._owns_ctx = ctx is None
-        self.ctx = ctx or create_headless_context()
-        self.size = (int(size[0]), int(size[1]))
-        try:
-            check_gl_size(self.ctx, self.size)
-        except ValueError:
-            if self._owns_ctx:
-                self.ctx.release()
-            raise
+        self.ctx, self._owns_ctx, self.size = headless_context(ctx, size)
         self.scene = scene
         self.camera = camera if isinstance(camera, OrbitCamera) else scene_camera(scene, camera)
         self.renderer = WorldRenderer(self.ctx, floor_height=scene.spec.floor_height, samples=samples, shaders=shaders)

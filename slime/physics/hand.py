@@ -21,7 +21,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from slime.limits import SPIKE, span
-from slime.physics.slime_params import SlimeParams
+from slime.physics.slime_params import SlimeParams, vector3
 
 
 def wendland(q: np.ndarray) -> np.ndarray:
@@ -29,17 +29,6 @@ def wendland(q: np.ndarray) -> np.ndarray:
     second order at the edge (no kink where the falloff ends, unlike the PhysicalSlime program's linear one)."""
     q = np.clip(np.asarray(q, dtype=np.float64), 0.0, 1.0)
     return (1.0 - q) ** 4 * (4.0 * q + 1.0)
-
-
-def vector3(name: str, value) -> np.ndarray:
-    """A finite 3-vector, or one ValueError naming the argument."""
-    try:
-        arr = np.asarray(value, dtype=np.float64).reshape(-1)
-    except (TypeError, ValueError):
-        raise ValueError(f"{name} must be a finite 3-vector, got {value!r}") from None
-    if arr.shape != (3,) or not np.all(np.isfinite(arr)):
-        raise ValueError(f"{name} must be a finite 3-vector, got {value!r}")
-    return arr
 
 
 def magnitude(vector: np.ndarray) -> float:

@@ -33,6 +33,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from slime.physics.slime_params import vector3
+
 __all__ = [
     "Ball",
     "Box",
@@ -52,14 +54,7 @@ _ORTHONORMAL_TOLERANCE = 1e-6
 
 # ---------------------------------------------------------------------------------- validation
 def _vector(name: str, value) -> np.ndarray:
-    try:
-        arr = np.array(value, dtype=np.float64)
-    except (TypeError, ValueError):
-        raise ValueError(f"{name} must be a 3-vector of numbers, got {value!r}") from None
-    if arr.shape != (3,):
-        raise ValueError(f"{name} must be a 3-vector, got shape {arr.shape}")
-    if not np.all(np.isfinite(arr)):
-        raise ValueError(f"{name} must be finite, got {value!r}")
+    arr = vector3(name, value)
     arr.setflags(write=False)
     return arr
 

@@ -29,7 +29,7 @@ from __future__ import annotations
 import numpy as np
 
 from slime.limits import SPIKE
-from slime.physics.hand import vector3, wendland
+from slime.physics.hand import wendland
 from slime.physics.particles import Particles
 from slime.physics.shape_matching import best_rotation
 from slime.physics.slime_params import SlimeParams

@@ -38,16 +38,23 @@ def _finite(name: str, value) -> float:
     return v
 
 
-def _vector3(name: str, value) -> tuple[float, float, float]:
+def vector3(name: str, value) -> np.ndarray:
+    """A finite 3-vector as a float64 array, or one ValueError naming the argument (every 3-vector
+    a user gives the physics is read here)."""
     try:
-        arr = np.asarray(value, dtype=np.float64)
+        arr = np.array(value, dtype=np.float64).reshape(-1)
     except (TypeError, ValueError):
         raise ValueError(f"{name} must be a 3-vector of numbers, got {value!r}") from None
     if arr.shape != (3,):
-        raise ValueError(f"{name} must be a 3-vector, got shape {arr.shape}")
+        raise ValueError(f"{name} must be a 3-vector, got {arr.shape[0]} numbers")
     if not np.all(np.isfinite(arr)):
         raise ValueError(f"{name} must be finite, got {value!r}")
-    return (float(arr[0]), float(arr[1]), float(arr[2]))
+    return arr
+
+
+def _vector3(name: str, value) -> tuple[float, float, float]:
+    x, y, z = vector3(name, value)
+    return (float(x), float(y), float(z))
 
 
 def _integer(name: str, value, low: int, high: int) -> int:

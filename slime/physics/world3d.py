@@ -27,11 +27,11 @@ import numpy as np
 
 from slime.physics import slime_forces as plain
 from slime.physics.contact import BodyTable, body_centroids, broad_phase, collide_slimes, damp_contacts
-from slime.physics.hand import BodyView, Hand, poke as hand_poke, spike as hand_spike, vector3
+from slime.physics.hand import BodyView, Hand, poke as hand_poke, spike as hand_spike
 from slime.physics.obstacles import ObstacleSet, collide_obstacles
 from slime.physics.planes import Planes
 from slime.physics.slime_batch import SlimeBatch
-from slime.physics.slime_params import SlimeParams
+from slime.physics.slime_params import SlimeParams, vector3
 from slime.physics.slime_shape import SlimeShape
 
 MAX_SPREAD = 100.0  # radii from the centroid beyond which a vertex means the body is broken

@@ -84,6 +84,7 @@ from slime import limits
 from slime.fileio import atomic_write, read_input
 from slime.look import COLOR_FIELDS, SlimeLook, parse_color
 from slime.paths import ASSETS
+from slime.physics.obstacles import rotation_from_degrees
 from slime.physics.slime_params import SlimeParams
 from slime.physics.sphere import vertex_count
 from slime.scenes import SceneError
@@ -170,13 +171,9 @@ class ObstacleSpec:
 
     def rotation_matrix(self) -> np.ndarray:
         """(3, 3) R with world = center + R @ local: its columns are the box's axes in world
-        coordinates. R = Ry(yaw) @ Rx(pitch) @ Rz(roll); the identity for a ball or plane."""
-        yaw, pitch, roll = (math.radians(a) for a in (self.rotation or (0.0, 0.0, 0.0)))
-        cy, sy, cp, sp, cr, sr = math.cos(yaw), math.sin(yaw), math.cos(pitch), math.sin(pitch), math.cos(roll), math.sin(roll)
-        about_y = np.array([[cy, 0.0, sy], [0.0, 1.0, 0.0], [-sy, 0.0, cy]])
-        about_x = np.array([[1.0, 0.0, 0.0], [0.0, cp, -sp], [0.0, sp, cp]])
-        about_z = np.array([[cr, -sr, 0.0], [sr, cr, 0.0], [0.0, 0.0, 1.0]])
-        return about_y @ about_x @ about_z
+        coordinates. R = Ry(yaw) @ Rx(pitch) @ Rz(roll) (``obstacles.rotation_from_degrees``);
+        the identity for a ball or plane."""
+        return rotation_from_degrees(*(self.rotation or (0.0, 0.0, 0.0)))
 
 
 @dataclass(frozen=True)
