@@ -233,7 +233,8 @@ def _cmd_scenes(args) -> int:
 
     for name in world_scene_names():
         print(f"{name:<10} [3D] {load_world_scene(name).description}")
-    print("A scene file (my_scene.py, defining a Scene2D subclass) or a Soda model (.json) runs by its path.")
+    print("A scene file (my_scene.py, defining a Scene2D subclass), a 3D scene (.json with \"slimes\") or a Soda "
+          "model (.json) runs by its path.")
     return 0
 
 

@@ -62,8 +62,11 @@ def inverse_inertias(second_moment: np.ndarray, regulariser) -> np.ndarray:
     c = 0.5 * (second_moment + np.swapaxes(second_moment, 1, 2))
     trace = np.trace(c, axis1=1, axis2=2) + regulariser
     inertia = trace[:, None, None] * np.eye(3) - c
+    finite = np.isfinite(inertia).all(axis=(1, 2))
+    if not finite.all():  # a broken state: no rotation, and no warning from LAPACK
+        inertia = np.where(finite[:, None, None], inertia, np.eye(3))
     det = np.linalg.det(inertia)
-    ok = np.isfinite(det) & (det > 1e-300)
+    ok = finite & (det > 1e-300)
     if not ok.all():
         inertia = np.where(ok[:, None, None], inertia, np.eye(3))
     inverse = np.linalg.inv(inertia)
