@@ -21,6 +21,32 @@ from slime.render.shader_files import set_uniform, shader_folder
 __all__ = ["OffscreenTarget", "SlimeLook", "SlimeRenderer"]
 
 
+def set_jelly_look(program, look) -> None:
+    """The jelly's look (SlimeLook) as the slime program's uniforms: lights, colours, optics."""
+    set_uniform(program, "u_key_dir", tuple(look.key_dir))
+    set_uniform(program, "u_fill_dir", tuple(look.fill_dir))
+    set_uniform(program, "u_absorption", tuple(look.absorption))
+    set_uniform(program, "u_deep_color", tuple(look.deep_color))
+    set_uniform(program, "u_glow_color", tuple(look.glow_color))
+    set_uniform(program, "u_glow", look.glow)
+    set_uniform(program, "u_rim", look.rim)
+    set_uniform(program, "u_fresnel", look.fresnel)
+    set_uniform(program, "u_highlight", look.highlight)
+    set_uniform(program, "u_shininess", look.shininess)
+    set_uniform(program, "u_ior", look.refraction)
+    set_uniform(program, "u_refraction_depth", look.refraction_depth)
+
+
+def set_backdrop_look(program, look) -> None:
+    """The sky's and the floor's look (SlimeLook) as the backdrop program's uniforms."""
+    set_uniform(program, "u_cell", look.checker_cell)
+    set_uniform(program, "u_floor_light", tuple(look.floor_light))
+    set_uniform(program, "u_floor_dark", tuple(look.floor_dark))
+    set_uniform(program, "u_sky_top", tuple(look.sky_top))
+    set_uniform(program, "u_horizon", tuple(look.sky_horizon))
+    set_uniform(program, "u_fog_distance", look.fog_distance)
+
+
 class SlimeRenderer:
     """Draws the scene into any framebuffer, in three passes:
 
@@ -133,26 +159,10 @@ class SlimeRenderer:
     def _set_look_uniforms(self) -> None:
         look = self.look
         sp = self.slime_prog
-        set_uniform(sp, "u_key_dir", tuple(look.key_dir))
-        set_uniform(sp, "u_fill_dir", tuple(look.fill_dir))
-        set_uniform(sp, "u_absorption", tuple(look.absorption))
-        set_uniform(sp, "u_deep_color", tuple(look.deep_color))
-        set_uniform(sp, "u_glow_color", tuple(look.glow_color))
-        set_uniform(sp, "u_glow", look.glow)
-        set_uniform(sp, "u_rim", look.rim)
-        set_uniform(sp, "u_fresnel", look.fresnel)
-        set_uniform(sp, "u_highlight", look.highlight)
-        set_uniform(sp, "u_shininess", look.shininess)
-        set_uniform(sp, "u_ior", look.refraction)
-        set_uniform(sp, "u_refraction_depth", look.refraction_depth)
+        set_jelly_look(sp, look)
         set_uniform(sp, "u_behind", 0)
         bp = self.backdrop_prog
-        set_uniform(bp, "u_cell", look.checker_cell)
-        set_uniform(bp, "u_floor_light", tuple(look.floor_light))
-        set_uniform(bp, "u_floor_dark", tuple(look.floor_dark))
-        set_uniform(bp, "u_sky_top", tuple(look.sky_top))
-        set_uniform(bp, "u_horizon", tuple(look.sky_horizon))
-        set_uniform(bp, "u_fog_distance", look.fog_distance)
+        set_backdrop_look(bp, look)
         for prog in (sp, self.shadow_prog):
             set_uniform(prog, "u_shadow_tint", tuple(look.shadow_tint))
         set_uniform(self.shadow_prog, "u_fog_distance", look.fog_distance)

@@ -57,7 +57,13 @@ from slime.look import SlimeLook, parse_color
 from slime.mesh import VertexNormals
 from slime.render.camera import OrbitCamera
 from slime.render.shader_files import set_uniform, shader_folder
-from slime.render.slime_renderer import contact_shadow, ellipsoid_inverse, fit_ellipsoid
+from slime.render.slime_renderer import (
+    contact_shadow,
+    ellipsoid_inverse,
+    fit_ellipsoid,
+    set_backdrop_look,
+    set_jelly_look,
+)
 
 __all__ = ["WorldRenderer", "bodies_of_world", "obstacle_mesh", "render_world_picture", "strip_triangles",
            "world_camera"]
@@ -457,12 +463,7 @@ class WorldRenderer:
             set_uniform(bp, "u_eye", tuple(camera.eye()))
             # No floor: one far below the horizon's haze reads as sky all round.
             set_uniform(bp, "u_floor_height", self.floor_height if self.floor_height is not None else -1e6)
-            set_uniform(bp, "u_cell", look.checker_cell)
-            set_uniform(bp, "u_floor_light", tuple(look.floor_light))
-            set_uniform(bp, "u_floor_dark", tuple(look.floor_dark))
-            set_uniform(bp, "u_sky_top", tuple(look.sky_top))
-            set_uniform(bp, "u_horizon", tuple(look.sky_horizon))
-            set_uniform(bp, "u_fog_distance", look.fog_distance)
+            set_backdrop_look(bp, look)
             self._backdrop_vao.render(moderngl.TRIANGLES, vertices=3)
             self._backdrop_key = key
         ctx.copy_framebuffer(targets["draw"], targets["backdrop"])
@@ -548,18 +549,7 @@ class WorldRenderer:
         look = self._looks[number]
         ellipsoid = self._fits[number][0]
         sp = self.slime_prog
-        set_uniform(sp, "u_key_dir", tuple(look.key_dir))
-        set_uniform(sp, "u_fill_dir", tuple(look.fill_dir))
-        set_uniform(sp, "u_absorption", tuple(look.absorption))
-        set_uniform(sp, "u_deep_color", tuple(look.deep_color))
-        set_uniform(sp, "u_glow_color", tuple(look.glow_color))
-        set_uniform(sp, "u_glow", look.glow)
-        set_uniform(sp, "u_rim", look.rim)
-        set_uniform(sp, "u_fresnel", look.fresnel)
-        set_uniform(sp, "u_highlight", look.highlight)
-        set_uniform(sp, "u_shininess", look.shininess)
-        set_uniform(sp, "u_ior", look.refraction)
-        set_uniform(sp, "u_refraction_depth", look.refraction_depth)
+        set_jelly_look(sp, look)
         set_uniform(sp, "u_behind", 0)
         set_uniform(sp, "u_wireframe", 1 if self.wireframe else 0)
         # The floor's shadows are in the texture already: none added at the landing point.
