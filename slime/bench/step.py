@@ -33,7 +33,7 @@ def _settled(stacks: int, slices: int, plain_forces: bool = False) -> SlimeBody:
     return body
 
 
-def _median_ms(fn, repeats: int, inner: int) -> float:
+def median_ms(fn, repeats: int, inner: int) -> float:
     fn()  # warm-up
     times = []
     for _ in range(repeats):
@@ -52,9 +52,9 @@ def run(quick: bool = False) -> list[dict]:
         h = body.params.substep_dt
         inner = max(1, 4000 // (size * size) * 4)
         repeats = 5 if quick else 15
-        ms = _median_ms(lambda: body.substep(h), repeats, inner)
+        ms = median_ms(lambda: body.substep(h), repeats, inner)
         ref_body = _settled(size, size, plain_forces=True)
-        ref_ms = _median_ms(lambda: ref_body.substep(h), 3 if quick else 7, max(1, inner // 4))
+        ref_ms = median_ms(lambda: ref_body.substep(h), 3 if quick else 7, max(1, inner // 4))
         rows.append(
             {
                 "benchmark": "step",
@@ -73,7 +73,7 @@ def run(quick: bool = False) -> list[dict]:
             "stacks": params.stacks,
             "slices": params.slices,
             "substeps": params.substeps,
-            "ms_per_frame": _median_ms(body.step, 5 if quick else 15, 5),
+            "ms_per_frame": median_ms(body.step, 5 if quick else 15, 5),
         }
     )
     if not quick:

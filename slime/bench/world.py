@@ -6,10 +6,8 @@ vertices as 16 of them) in the same run. The issue's targets: 16 slimes at most 
 from __future__ import annotations
 
 import math
-import time
 
-import numpy as np
-
+from slime.bench.step import median_ms
 from slime.physics.obstacles import Box
 from slime.physics.slime_body import SlimeBody
 from slime.physics.slime_params import SlimeParams
@@ -40,23 +38,13 @@ def packed_world(count: int, resolution: int = 32) -> World3D:
     return world
 
 
-def _ms_per_frame(step, frames: int, repeats: int) -> float:
-    times = []
-    for _ in range(repeats):
-        t0 = time.perf_counter()
-        for _ in range(frames):
-            step()
-        times.append((time.perf_counter() - t0) / frames)
-    return 1e3 * float(np.median(times))
-
-
 def run(quick: bool = False) -> list[dict]:
     rows = []
     repeats = 3 if quick else 5
     big = SlimeBody(SlimeParams(stacks=128, slices=128))
     for _ in range(10):
         big.step()
-    reference = _ms_per_frame(big.step, 5 if quick else 10, repeats)
+    reference = median_ms(big.step, repeats, 5 if quick else 10)
     rows.append({"benchmark": "frame", "stacks": 128, "slices": 128, "substeps": big.params.substeps,
                  "ms_per_frame": reference})
     for count in COUNTS:
@@ -66,7 +54,7 @@ def run(quick: bool = False) -> list[dict]:
         for _ in range(30):  # settled on the floor and against each other
             world.step()
         frames = max(3, 60 // count) if not quick else 3
-        ms = _ms_per_frame(world.step, frames, repeats)
+        ms = median_ms(world.step, repeats, frames)
         rows.append({"benchmark": "world", "slimes": count, "stacks": 32, "slices": 32,
                      "vertices": int(world.positions.shape[0]), "ms_per_frame": ms, "contacts": int(world.contacts),
                      "vs_128x128": ms / reference})

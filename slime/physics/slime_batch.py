@@ -80,6 +80,7 @@ class SlimeBatch:
         prm = [sh.params for sh in shapes]
         column = lambda values: np.array(values, dtype=np.float64)  # noqa: E731
         self.total_mass = column([p.mass for p in prm])
+        self.radius = column([p.radius for p in prm])
         self.shape_stiffness = column([p.shape_stiffness for p in prm])
         self.viscosity = column([p.viscosity for p in prm])
         self.air_drag = column([p.air_drag for p in prm])

@@ -140,11 +140,10 @@ class SlimeBody:
         return self.mass @ self.positions / self.params.mass
 
     def momentum(self) -> np.ndarray:
-        return self.mass @ self.velocities
+        return self.world.momentum()
 
     def kinetic_energy(self) -> float:
-        v = self.velocities
-        return 0.5 * float(self.mass @ np.einsum("ij,ij->i", v, v))
+        return self.world.kinetic_energy()
 
     def angular_momentum(self) -> np.ndarray:
         """About the centroid."""

@@ -35,6 +35,7 @@ from slime.physics.slime_params import SlimeParams, vector3
 from slime.physics.slime_shape import SlimeShape
 
 MAX_SPREAD = 100.0  # radii from the centroid beyond which a vertex means the body is broken
+_SLIME = SlimeParams()  # a world's defaults are a slime's (one home: SlimeParams)
 STICK_SPEED = 0.05  # m/s: touching slimes sliding past each other slower than this keep their contact face
 HOLD_ANGLE = 25.0  # degrees: the most a held contact face may turn from the line between the centres
 
@@ -73,9 +74,10 @@ class _PlainBody:
 class World3D:
     """Slimes, obstacles, a floor and gravity; see the module docstring."""
 
-    def __init__(self, gravity=(0.0, -9.81, 0.0), floor_height: float | None = 0.0, floor_friction: float = 0.8,
-                 floor_restitution: float = 0.0, dt: float = 1.0 / 60.0, substeps: int = 8,
-                 max_speed: float = 40.0, max_acceleration: float = 1.0e4):
+    def __init__(self, gravity=_SLIME.gravity, floor_height: float | None = _SLIME.floor_height,
+                 floor_friction: float = _SLIME.floor_friction, floor_restitution: float = _SLIME.floor_restitution,
+                 dt: float = _SLIME.dt, substeps: int = _SLIME.substeps, max_speed: float = _SLIME.max_speed,
+                 max_acceleration: float = _SLIME.max_acceleration):
         # Validated the way a slime's own settings are.
         settings = SlimeParams(gravity=gravity, floor_height=0.0 if floor_height is None else floor_height,
                                floor_friction=floor_friction, floor_restitution=floor_restitution, dt=dt,
@@ -368,9 +370,9 @@ class World3D:
     def _find_contacts(self) -> None:
         """The broad phase of slime-slime contact, once a frame: which bodies and vertices can
         touch within it (``contact.broad_phase``)."""
-        self._centroids = body_centroids(self._contact_table, self.x.T)
-        self._candidates = broad_phase(self._contact_table, self.x.T, self.v.T, self.dt, self._centroids)
-        self._candidates.normals = self._held_normals(self._candidates, self._centroids)
+        centroids = body_centroids(self._contact_table, self.x.T)
+        self._candidates = broad_phase(self._contact_table, self.x.T, self.v.T, self.dt, centroids)
+        self._candidates.normals = self._held_normals(self._candidates, centroids)
 
     def _held_normals(self, candidates, centroids) -> np.ndarray:
         """Each candidate pair's contact plane normal for this frame. Two jellies pressed
@@ -426,13 +428,11 @@ class World3D:
         for group, batch in enumerate(self.batches):
             x = self._group_view(self.x, group)
             v = self._group_view(self.v, group)
-            mass = batch.shapes[0].mass if False else None  # noqa: F841 (masses differ per body)
             finite = np.isfinite(x.sum(axis=(0, 2))) & np.isfinite(v.sum(axis=(0, 2)))
             fast = np.abs(v).max(axis=(0, 2)) <= self.max_speed
             centroid = batch.ref  # within one substep's shift of the true centroid
             spread = np.abs(x - centroid.T[:, :, None]).max(axis=(0, 2))
-            radius = np.array([sh.params.radius for sh in batch.shapes])
-            healthy = finite & fast & (spread <= MAX_SPREAD * radius * 1.01)
+            healthy = finite & fast & (spread <= MAX_SPREAD * batch.radius * 1.01)
             good = self._group_view(self._good_x, group)
             for slot in np.flatnonzero(~healthy):
                 self._recover(group, int(slot))
