@@ -50,6 +50,7 @@ from functools import partial
 import numpy as np
 
 from slime.mesh import vertex_area_sums
+from slime.physics.aligned import aligned_zeros
 
 
 class GridVolume:
@@ -73,18 +74,19 @@ class GridVolume:
         # 1: right x(k + 1) - x(k), at k; 2: diag c - b = right - down of quad k, at k. So [0:2] at
         # w + k is (down, the right edge below) of quad k, and [1:3] at k is (right, diag).
         self.edges = self._zeros((4, 3), self.nodes)
-        self.normals = self._zeros((3, 2), stored)  # doubled area vectors of T1, T2, padded
-        self.quad = self._zeros((3,), stored)  # n1 + n2, padded
+        self.normals = self._zeros((3, 2), stored, start=self.pad)  # doubled area vectors of T1, T2, padded
+        self.quad = self._zeros((3,), stored, start=self.pad)  # n1 + n2, padded
         self.spare = self._zeros((3, 2), self.quads)  # one product of a cross product, both triangles
         self.grad6 = self._zeros((3,), self.nodes)  # per node: sum of its triangles' n (= 6 grad V)
-        self._grad6_rows = self.grad6.reshape(-1, self.width, 1)
-        self._row_dots = np.zeros((self._grad6_rows.shape[0], 1, 1), dtype=self.dtype)
         self._grad6_grid = self._grid(self.grad6)
+        self._grad6_rows = self._grad6_grid[..., :, None]  # (3, *batch, s + 1, w, 1): split, never merged
+        self._row_dots = np.zeros((3, *self.batch, s + 1, 1, 1), dtype=self.dtype)
         self._compute_plan = self._plan_gradient()
         self._area_plan = None  # made on first use
 
-    def _zeros(self, lead: tuple, length: int) -> np.ndarray:
-        return np.zeros((*lead, *self.batch, length), dtype=self.dtype)
+    def _zeros(self, lead: tuple, length: int, start: int = 0) -> np.ndarray:
+        """A work buffer whose rows' element ``start`` (where the passes write) is 64-byte aligned."""
+        return aligned_zeros((*lead, *self.batch, length), self.dtype, start=start)
 
     def _flat(self, x5: np.ndarray) -> np.ndarray:
         """(5, *batch, nodes) view (a copy only when the grid axes cannot be merged)."""
@@ -121,11 +123,15 @@ class GridVolume:
         # Node k is a of T1(k); b of T1 and T2 of quad k - w; c of T1 and T2 of quad k - 1; d of
         # T2(k - w - 1).
         plan += [
-            (np.add, (n1[..., pad:], quad[..., w : w + self.nodes], g)),
-            (np.add, (g, quad[..., 1 : 1 + self.nodes], g)),
-            (np.add, (g, n2[..., : self.nodes], g)),
+            (np.add, (n1[..., self._around(0)], quad[..., self._around(1)], g)),
+            (np.add, (g, quad[..., self._around(w)], g)),
+            (np.add, (g, n2[..., self._around(w + 1)], g)),
         ]
         return plan + self._fold_wrap(self._grad6_grid)
+
+    def _around(self, back: int) -> slice:
+        """The per-quad field's entries of quad k - ``back`` for every node k."""
+        return slice(self.pad - back, self.pad - back + self.nodes)
 
     def compute(self, x5: np.ndarray) -> np.ndarray:
         """Fill the triangles' area vectors and ``grad6`` from grid positions ``x5`` (5, *batch,
@@ -162,8 +168,8 @@ class GridVolume:
         within = slice(pad, pad + m)
         unit = self._zeros((4, 2), m)  # rows (y, z, x, y), both triangles
         length = self._zeros((2,), m)
-        role_ad = self._zeros((3, 2), nodes + pad)  # a of T1 and, negated, d of T2: (u1, u2) x diag
-        role_c = self._zeros((3,), nodes + pad)
+        role_ad = self._zeros((3, 2), nodes + pad, start=pad)  # a of T1 and, negated, d of T2: (u1, u2) x diag
+        role_c = self._zeros((3,), nodes + pad, start=pad)
         role_b = self.quad  # free once compute has gathered grad6
         self.area2 = self._zeros((3,), nodes)
         self._area2_grid = self._grid(self.area2)
@@ -180,8 +186,9 @@ class GridVolume:
         ]
         ad = role_ad[..., within]
         plan += self._cross(unit, e[:, 2:3, ..., :m], ad)
-        # c: u1 x down + u2 x (right below).
-        c_parts = self._zeros((3, 2), m)
+        # c: u1 x down + u2 x (right below), written over the area vectors (read for the last
+        # time by the unit normals above; fewer buffers stay in cache).
+        c_parts = nq
         plan += self._cross(unit, e[:, 0:2, ..., w : w + m], c_parts)
         c, b = role_c[..., within], role_b[..., within]
         plan += [
@@ -192,9 +199,9 @@ class GridVolume:
         ]
         g = self.area2
         plan += [
-            (np.add, (role_ad[:, 0, ..., pad:], role_c[..., w : w + nodes], g)),
-            (np.subtract, (g, role_b[..., 1 : 1 + nodes], g)),
-            (np.subtract, (g, role_ad[:, 1, ..., :nodes], g)),
+            (np.add, (role_ad[:, 0, ..., self._around(0)], role_c[..., self._around(1)], g)),
+            (np.subtract, (g, role_b[..., self._around(w)], g)),
+            (np.subtract, (g, role_ad[:, 1, ..., self._around(w + 1)], g)),
         ]
         return plan + self._fold_wrap(self._area2_grid)
 
@@ -202,17 +209,16 @@ class GridVolume:
         """V = (1/3) sum x . grad V over the grid (pole rows hold partial sums, the wrap column 0):
         a float, or an array of shape ``batch``. One grid row's dot product at a time (a stack of
         1 x w by w x 1 products, no product array), the rows summed in float64."""
-        w = self.width
-        rows = x5[:3].reshape(-1, 1, w)
+        rows = x5[:3, ..., None, :]  # (3, *batch, s + 1, 1, w)
         np.matmul(rows, self._grad6_rows, out=self._row_dots)
         if not self.batch:
             return float(self._row_dots.sum(dtype=np.float64)) / 18.0
-        per_row = self._row_dots.reshape(3, *self.batch, self.stacks + 1)
-        return per_row.sum(axis=(0, -1), dtype=np.float64) / 18.0
+        return self._row_dots.sum(axis=(0, -3, -2, -1), dtype=np.float64) / 18.0
 
     def band_volumes(self, x5: np.ndarray) -> np.ndarray:
         """(*batch, stacks) signed volume of each latitude band (cones from the origin of ``x5``);
-        after ``compute``. Their sum is the exact enclosed volume."""
+        after ``compute`` and before ``area_gradient`` (which reuses the area vectors' buffer).
+        Their sum is the exact enclosed volume."""
         s, n, w, pad = self.stacks, self.slices, self.width, self.pad
         quads = self.normals[..., pad : pad + s * w].reshape(3, 2, *self.batch, s, w)[..., :n]
         a = x5[:3, ..., :s, :n]
