@@ -37,6 +37,5 @@ def test_the_step_writes_into_aligned_buffers():
     shapes = [SlimeShape(SlimeParams(stacks=16, slices=16)) for _ in range(2)]
     batch = SlimeBatch(shapes)
     for grid in (batch.buf, batch._acc, batch._u, batch._scratch):
-        for b in range(2):
-            assert grid[0, b].ctypes.data % ALIGN == 0
-    assert batch._shear_acc.reshape(3, 2, -1)[0, 0, 17:].ctypes.data % ALIGN == 0  # written from row 1 on
+        assert grid.reshape(grid.shape[0], -1)[1].ctypes.data % ALIGN == 0  # every body, one run
+    assert batch._shear_acc.reshape(3, -1)[1, 17:].ctypes.data % ALIGN == 0  # written from row 1 on

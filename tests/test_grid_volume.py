@@ -53,9 +53,9 @@ def test_a_batch_of_bodies_equals_each_body_alone(dtype, tolerance):
     bodies = bodies.astype(dtype)  # (5, 3, stacks + 1, slices + 1)
     batch = GridVolume(stacks, slices, dtype, batch=(3,))
     grad6 = batch.compute(bodies).copy()
+    bands = batch.band_volumes(bodies)  # before area_gradient, which reuses the area vectors
     area2 = batch.area_gradient().copy()
     volumes = batch.volume_from_gradient(bodies)
-    bands = batch.band_volumes(bodies)
     assert grad6.shape == area2.shape == (3, 3, stacks + 1, slices + 1)
     assert volumes.shape == (3,) and bands.shape == (3, stacks)
     scale = np.abs(grad6).max()
@@ -63,11 +63,12 @@ def test_a_batch_of_bodies_equals_each_body_alone(dtype, tolerance):
         one = GridVolume(stacks, slices, dtype)
         x5 = np.ascontiguousarray(bodies[:, b])
         np.testing.assert_allclose(grad6[:, b], one.compute(x5), atol=tolerance * scale)
+        np.testing.assert_allclose(bands[b], one.band_volumes(x5), rtol=tolerance, atol=tolerance * np.abs(bands).max())
+        assert bands[b].sum() == pytest.approx(volumes[b], rel=10 * tolerance)
         np.testing.assert_allclose(area2[:, b], one.area_gradient(), atol=tolerance * np.abs(area2).max())
         single = one.volume_from_gradient(x5)
         assert isinstance(single, float)
         assert volumes[b] == pytest.approx(single, rel=tolerance)
-        np.testing.assert_allclose(bands[b], one.band_volumes(x5), rtol=tolerance, atol=tolerance * np.abs(bands).max())
     # Three different bodies: the batch did not compute one body three times.
     assert len({round(float(v), 3) for v in volumes}) == 3
 
@@ -98,3 +99,21 @@ def test_a_collapsed_body_has_a_zero_area_gradient_not_nan():
     area2 = grid.area_gradient()
     assert np.all(area2 == 0.0)
     assert grid.volume_from_gradient(x5) == 0.0
+
+
+def test_a_broken_body_does_not_reach_its_neighbours_in_the_batch():
+    # The batch lies body after body down one flat run; the bands between bodies must carry
+    # nothing, not even a NaN (0 * NaN is NaN), or one broken body would poison the next.
+    stacks, slices = 6, 7
+    bodies = np.stack([_grid5(_deformed(stacks, slices, seed), stacks, slices) for seed in (4, 5, 6)], axis=1)
+    bodies[:, 1] = np.nan
+    batch = GridVolume(stacks, slices, batch=(3,))
+    grad6 = batch.compute(bodies).copy()
+    area2 = batch.area_gradient().copy()
+    volumes = batch.volume_from_gradient(bodies)
+    assert np.isnan(volumes[1]) and np.isfinite(volumes[[0, 2]]).all()
+    for b in (0, 2):
+        one = GridVolume(stacks, slices)
+        x5 = np.ascontiguousarray(bodies[:, b])
+        assert np.array_equal(grad6[:, b], one.compute(x5))
+        assert np.array_equal(area2[:, b], one.area_gradient())

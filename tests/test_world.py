@@ -118,6 +118,28 @@ def test_adding_and_removing_slimes_keeps_the_others_and_their_tags():
     assert world.positions.shape == (0, 3)
 
 
+def test_a_broken_body_in_a_batch_leaves_the_others_untouched():
+    # Bodies of one resolution share one batch (one flat run of grid passes); a NaN written
+    # into one of them must not reach the forces of the others within the frame, and the broken
+    # one comes back by itself.
+    def world():
+        w = World3D(gravity=(0.0, 0.0, 0.0), floor_height=None)
+        for k in range(3):
+            w.add_slime(SlimeParams(radius=0.5, stacks=12, slices=12, center=(3.0 * k, 0.0, 0.0)), velocity=(0.0, 1.0, 0.0))
+        return w
+    broken, clean = world(), world()
+    for w in (broken, clean):
+        w.spike(0, 0.3, seed=1)
+        w.spike(2, 0.3, seed=2)
+    b = broken.bodies[1]
+    broken.x[:, b.start : b.stop] = np.nan
+    broken.step()
+    clean.step()
+    for index in (0, 2):
+        np.testing.assert_array_equal(broken.body_positions(index), clean.body_positions(index))
+    assert np.isfinite(broken.positions).all()  # the broken body was recovered at the frame's end
+
+
 def test_a_world_run_is_deterministic():
     def run():
         world = load_world("duel").world

@@ -191,42 +191,51 @@ def _as_set(obstacles) -> ObstacleSet:
 
 
 # ---------------------------------------------------------------------------------- broad phase
-def _candidate_pairs(low, high, ob_low: np.ndarray, ob_high: np.ndarray):
-    """(vertex, obstacle) pairs whose swept boxes may overlap, from blocks of ``_BLOCK`` vertices.
-    ``low`` and ``high`` are the swept boxes as three (P,) columns each: numpy reduces a column
-    many times faster than the rows of a (P, 3) array."""
-    p, k = low[0].size, ob_low.shape[0]
+def _block_bounds(points: np.ndarray, reduce) -> np.ndarray:
+    """(3, blocks) ``reduce`` (np.minimum or np.maximum) of (3, P) ``points`` over blocks of
+    ``_BLOCK`` consecutive vertices, the last block taking what is left (``reduceat``: a
+    reduction along short rows is several times slower)."""
+    return reduce.reduceat(points, np.arange(0, points.shape[1], _BLOCK), axis=1)
+
+
+def _swept_blocks(x: np.ndarray, x_prev: np.ndarray) -> tuple:
+    """(3, blocks) lower and upper bounds of each block's vertices over the substep, from four
+    reductions over all vertices (no per-vertex box); ``x`` and ``x_prev`` are (3, P)."""
+    low = np.minimum(_block_bounds(x, np.minimum), _block_bounds(x_prev, np.minimum))
+    high = np.maximum(_block_bounds(x, np.maximum), _block_bounds(x_prev, np.maximum))
+    return low, high
+
+
+def _candidate_pairs(x: np.ndarray, x_prev: np.ndarray, ob_low: np.ndarray, ob_high: np.ndarray, blocks=None):
+    """(vertex, obstacle) pairs whose swept boxes may overlap. ``x`` and ``x_prev`` are (3, P);
+    ``blocks`` their ``_swept_blocks`` (made here when not given). Only the vertices of blocks
+    that meet an obstacle are tested one by one."""
+    p, k = x.shape[1], ob_low.shape[0]
     none = (np.zeros(0, np.int64), np.zeros(0, np.int64))
     if k == 0 or p == 0:
         return none
-    near = np.ones(k, dtype=bool)
-    for a in range(3):
-        near &= (ob_low[:, a] <= high[a].max()) & (ob_high[:, a] >= low[a].min())
+    block_low, block_high = _swept_blocks(x, x_prev) if blocks is None else blocks
+    # Obstacles anywhere near the swept vertices at all, then block by obstacle.
+    near = np.all((ob_low <= block_high.max(axis=1)) & (ob_high >= block_low.min(axis=1)), axis=1)
     if not near.any():
         return none
     obs = np.flatnonzero(near)
-    blocks = -(-p // _BLOCK)
-    pad = blocks * _BLOCK - p
-    hit = np.ones((blocks, obs.size), dtype=bool)
-    for a in range(3):
-        lo = np.concatenate([low[a], np.full(pad, low[a][-1])]) if pad else low[a]
-        hi = np.concatenate([high[a], np.full(pad, high[a][-1])]) if pad else high[a]
-        block_low = lo.reshape(blocks, _BLOCK).min(axis=1)
-        block_high = hi.reshape(blocks, _BLOCK).max(axis=1)
-        hit &= (ob_low[obs, a][None] <= block_high[:, None]) & (ob_high[obs, a][None] >= block_low[:, None])
+    hit = np.all((ob_low[obs].T[:, None, :] <= block_high[:, :, None])
+                 & (ob_high[obs].T[:, None, :] >= block_low[:, :, None]), axis=0)  # (blocks, obs)
     flat = np.flatnonzero(hit)
     if flat.size == 0:
         return none
     block, which = np.divmod(flat, obs.size)
-    vertex = (block[:, None] * _BLOCK + np.arange(_BLOCK)[None]).reshape(-1)
-    obstacle = np.repeat(obs[which], _BLOCK)
-    keep = vertex < p
-    vertex, obstacle = vertex[keep], obstacle[keep]
-    # Per vertex: its own swept box against the obstacle's.
-    keep = np.ones(vertex.size, dtype=bool)
-    for a in range(3):
-        keep &= (ob_low[obstacle, a] <= high[a].take(vertex)) & (ob_high[obstacle, a] >= low[a].take(vertex))
-    return vertex[keep], obstacle[keep]
+    # Per vertex of those blocks: its own swept box against the block's obstacle, as (pair, 64)
+    # arrays (the obstacle's bounds broadcast, not gathered per vertex).
+    vertex = block[:, None] * _BLOCK + np.arange(_BLOCK)[None]
+    inside = vertex < p
+    np.minimum(vertex, p - 1, out=vertex)
+    now, before = np.take(x, vertex, axis=1), np.take(x_prev, vertex, axis=1)  # (3, pairs, _BLOCK)
+    low, high = np.minimum(now, before), np.maximum(now, before)
+    ob = obs[which]
+    keep = inside & np.all((ob_low[ob].T[:, :, None] <= high) & (ob_high[ob].T[:, :, None] >= low), axis=0)
+    return vertex[keep], np.broadcast_to(ob[:, None], keep.shape)[keep]
 
 
 # ---------------------------------------------------------------------------------- narrow phase
@@ -354,7 +363,7 @@ def collide_obstacles(x: np.ndarray, v: np.ndarray, x_prev: np.ndarray, obstacle
 def _collide(x, v, x_prev, ob: ObstacleSet, restitution: float) -> int:
     # Contiguous columns: numpy is several times faster on them than on the rows of (P, 3) views.
     columns = [np.ascontiguousarray(x[:, a]) for a in range(3)]
-    low = high = None
+    blocks = None
     count = 0
     kinds = (
         (ob.plane_normal.shape[0], None, None, _plane_contacts, ob.plane_friction),
@@ -374,11 +383,9 @@ def _collide(x, v, x_prev, ob: ObstacleSet, restitution: float) -> int:
                 found.append((below, np.full(below.size, plane)))
             vertex, which = np.concatenate([f[0] for f in found]), np.concatenate([f[1] for f in found])
         else:
-            if low is None:
-                prev = [x_prev[:, a] for a in range(3)]
-                low = [np.minimum(columns[a], prev[a]) for a in range(3)]
-                high = [np.maximum(columns[a], prev[a]) for a in range(3)]
-            vertex, which = _candidate_pairs(low, high, ob_low, ob_high)
+            if blocks is None:
+                blocks = _swept_blocks(x.T, x_prev.T)
+            vertex, which = _candidate_pairs(x.T, x_prev.T, ob_low, ob_high, blocks)
         for _ in range(_ROUNDS):
             if vertex.size == 0:
                 break

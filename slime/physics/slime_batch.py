@@ -72,8 +72,9 @@ class SlimeBatch:
         self._chunks = [slice(a, min(a + _CHUNK, nodes)) for a in range(0, nodes, _CHUNK)]
         f32 = np.float32
 
-        def grid(rows: int) -> np.ndarray:  # each body's grid contiguous, starting on a cache line
-            return aligned_zeros((rows, b, nodes), f32).reshape(rows, b, *shape)
+        def grid(rows: int) -> np.ndarray:
+            # The bodies' grids one after another (GridVolume's tall layout), each row on a cache line.
+            return aligned_zeros((rows, b * nodes), f32).reshape(rows, b, *shape)
 
         self.buf = grid(12)
         self.buf[_ONE] = 1.0
@@ -84,7 +85,7 @@ class SlimeBatch:
         self._u = grid(3)  # deformation velocity
         # The shear viscosity's pull, written over rows 1 .. s - 1 flat (index w on), and a scratch.
         w = n + 1
-        self._shear_acc = aligned_zeros((3, b, nodes), f32, start=w).reshape(3, b, *shape)
+        self._shear_acc = aligned_zeros((3, b * nodes), f32, start=w).reshape(3, b, *shape)
         # One scratch grid, reused pass after pass (what is not touched stays in cache): the
         # shear stencil's products, then the pressure, then the surface tension.
         self._scratch = grid(3)
@@ -112,9 +113,9 @@ class SlimeBatch:
         # grid node of rows 1 .. s - 1 (zero in the wrap column), flat, so the stencil is whole passes.
         self.shear = []
         for k in range(4):
-            weight = aligned_zeros((b, s + 1, n + 1), f32)
-            weight[:, 1:s, :n] = np.stack([sh.shear[k] for sh in shapes])
-            self.shear.append(weight.reshape(b, nodes)[:, w : s * w])
+            weight = aligned_zeros((b * nodes,), f32)
+            weight.reshape(b, s + 1, n + 1)[:, 1:s, :n] = np.stack([sh.shear[k] for sh in shapes])
+            self.shear.append(weight[w : b * nodes - w])
         self.shear_side = np.stack([sh.shear[2][:, 0] for sh in shapes])  # (B, s - 1)
         self.shear_pole = np.array([sh.shear[4:] for sh in shapes])  # (B, 2)
         self.any_shear = any(p.shear_viscosity > 0.0 for p in prm)
@@ -239,27 +240,28 @@ class SlimeBatch:
         deformation[:, :, _ONE] = -vc + np.einsum("bij,bj->bi", spin, shift)
         u = self._u
         self._apply(deformation, flat, u.reshape(3, b, -1))
-        # Rows 1 .. s - 1 as one flat run (node k's neighbours at k +- 1 and k +- w; the wrap
-        # column's weights are 0, so it stays 0).
-        flat_u = u.reshape(3, b, -1)
-        lo, hi = w, s * w
+        # Every body's rows as one flat run, body after body (node k's neighbours at k +- 1 and
+        # k +- w). The weights are 0 in the wrap column (which stays 0) and on the pole rows, which
+        # are written last, whole, so what the run read across a body's edge is gone.
+        flat_u = u.reshape(3, -1)
+        lo, hi = w, b * self._nodes - w
         acc = self._shear_acc
-        inner = acc.reshape(3, b, -1)[:, :, lo:hi]
-        near = self._scratch.reshape(3, b, -1)[:, :, : hi - lo]
-        np.add(flat_u[:, :, lo + 1 : hi + 1], flat_u[:, :, lo - 1 : hi - 1], out=inner)
+        inner = acc.reshape(3, -1)[:, lo:hi]
+        near = self._scratch.reshape(3, -1)[:, : hi - lo]
+        np.add(flat_u[:, lo + 1 : hi + 1], flat_u[:, lo - 1 : hi - 1], out=inner)
         inner *= side
-        np.multiply(flat_u[:, :, lo - w : hi - w], up, out=near)
+        np.multiply(flat_u[:, lo - w : hi - w], up, out=near)
         inner += near
-        np.multiply(flat_u[:, :, lo + w : hi + w], down, out=near)
+        np.multiply(flat_u[:, lo + w : hi + w], down, out=near)
         inner += near
-        np.multiply(flat_u[:, :, lo:hi], own, out=near)
+        np.multiply(flat_u[:, lo:hi], own, out=near)
         inner -= near
         # Column 0's left neighbour is column n - 1, not the flat run's k - 1 (the row above's wrap).
         acc[:, :, 1:s, 0] += self.shear_side * (u[:, :, 1:s, n - 1] - u[:, :, 0 : s - 1, n])
         north = self.shear_pole[:, 0] * (u[:, :, 1, :n].sum(axis=2, dtype=np.float64) - n * u[:, :, 0, 0].astype(np.float64))
         south = self.shear_pole[:, 1] * (u[:, :, s - 1, :n].sum(axis=2, dtype=np.float64) - n * u[:, :, s, 0].astype(np.float64))
-        acc[:, :, 0, :n] = north[:, :, None]
-        acc[:, :, s, :n] = south[:, :, None]
+        acc[:, :, 0, :] = north[:, :, None]  # the wrap column's mass is 0: no moment from it
+        acc[:, :, s, :] = south[:, :, None]
         # Its moments: row k < 3 is sum m x~_k a, row 3 is sum m a.
         mom = self._product(self._mx.reshape(4, b, -1), acc.reshape(3, b, -1))  # (B, 4, 3)
         push = mom[:, 3, :]
