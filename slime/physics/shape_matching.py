@@ -80,19 +80,25 @@ def apply3(matrices: np.ndarray, vectors: np.ndarray) -> np.ndarray:
     return np.matmul(matrices, vectors[:, :, None])[:, :, 0]
 
 
-def cross3(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """(B, 3) a x b, without np.cross's per-call cost."""
-    out = np.empty_like(a)
-    out[:, 0] = a[:, 1] * b[:, 2] - a[:, 2] * b[:, 1]
-    out[:, 1] = a[:, 2] * b[:, 0] - a[:, 0] * b[:, 2]
-    out[:, 2] = a[:, 0] * b[:, 1] - a[:, 1] * b[:, 0]
-    return out
+# The cross product as linear maps, so that a stack of them is one matrix product (a handful of
+# numpy calls per substep instead of one per entry: at these sizes the calls are the cost).
+_SPIN = np.zeros((3, 9))  # omega -> spin matrix entries: spin @ d = omega x d
+_SPIN[2, 1], _SPIN[1, 2] = -1.0, 1.0
+_SPIN[2, 3], _SPIN[0, 5] = 1.0, -1.0
+_SPIN[1, 6], _SPIN[0, 7] = -1.0, 1.0
+_AXIAL = np.ascontiguousarray(-_SPIN.T)  # C entries -> sum a x b for C = sum a b^T
 
 
 def spin_matrices(omega: np.ndarray) -> np.ndarray:
     """(B, 3, 3) cross-product matrices: spin @ d = omega x d."""
-    out = np.zeros((omega.shape[0], 3, 3))
-    out[:, 0, 1], out[:, 0, 2] = -omega[:, 2], omega[:, 1]
-    out[:, 1, 0], out[:, 1, 2] = omega[:, 2], -omega[:, 0]
-    out[:, 2, 0], out[:, 2, 1] = -omega[:, 1], omega[:, 0]
-    return out
+    return (omega @ _SPIN).reshape(-1, 3, 3)
+
+
+def axial_vectors(c: np.ndarray) -> np.ndarray:
+    """(B, 3) from (B, 3, 3) sums C = sum a b^T: sum a x b (the vector of twice C's antisymmetric part)."""
+    return c.reshape(-1, 9) @ _AXIAL
+
+
+def cross3(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """(B, 3) a x b."""
+    return axial_vectors(a[:, :, None] * b[:, None, :])

@@ -34,24 +34,16 @@ from __future__ import annotations
 import numpy as np
 
 from slime.physics.aligned import aligned_zeros
-from slime.physics.shape_matching import apply3, best_rotations, cross3, inverse_inertias, spin_matrices
+from slime.physics.shape_matching import apply3, axial_vectors, best_rotations, inverse_inertias, spin_matrices
 from slime.physics.slime_shape import SlimeShape
 from slime.physics.volume import GridVolume
 
 _R0, _X0, _V0, _ONE = 0, 3, 8, 11  # row offsets in the float32 grid buffer
+_DIAGONAL = np.arange(3)
 # Grid nodes per matrix product: 4 x 12 x 4096 stays under OpenBLAS's threading threshold, whose
 # worker threads spin between calls and, on a small shared machine, cost far more than they save
 # on products this thin (measured: 128 x 128 goes from 6 ms to 1 ms).
 _CHUNK = 4096
-
-
-def _cross_vector(c: np.ndarray) -> np.ndarray:
-    """(B, 3): the vector of the antisymmetric part of (B, 3, 3) sums C = sum a b^T: sum a x b."""
-    out = np.empty((c.shape[0], 3))
-    out[:, 0] = c[:, 1, 2] - c[:, 2, 1]
-    out[:, 1] = c[:, 2, 0] - c[:, 0, 2]
-    out[:, 2] = c[:, 0, 1] - c[:, 1, 0]
-    return out
 
 
 class SlimeBatch:
@@ -123,6 +115,12 @@ class SlimeBatch:
         self.ref = np.zeros((b, 3))
         self.rotation = np.broadcast_to(np.eye(3), (b, 3, 3)).copy()
         self.last_volume = self.ideal_volume.copy()
+        # The affine maps, rewritten in place each substep; the velocity block depends only on the
+        # substep length (kept with the h it was made for).
+        self._affine = np.zeros((b, 3, 12))
+        self._deformation = np.zeros((b, 3, 12))
+        self._deformation[:, :, _V0 : _V0 + 3] = np.eye(3)
+        self._decay_for = None
 
     # ------------------------------------------------------------------ the forces
     def accelerations(self, x: np.ndarray, v: np.ndarray, out: np.ndarray, h: float,
@@ -160,32 +158,30 @@ class SlimeBatch:
         second = mom[:, :3, _X0 : _X0 + 3] - total[:, None, None] * shift[:, :, None] * shift[:, None, :]
         kxv = mom[:, :3, _V0 : _V0 + 3] - total[:, None, None] * shift[:, :, None] * vc[:, None, :]
         inverse_inertia = inverse_inertias(second, self.inertia_floor)
-        omega = apply3(inverse_inertia, _cross_vector(kxv))
+        omega = apply3(inverse_inertia, axial_vectors(kxv))
         spin = spin_matrices(omega)
 
-        affine = np.zeros((b, 3, 12))
-        eye = np.eye(3)
-        # Shape restoring: k (R r - (x - c)) = k R r - k x~ + k shift.
-        k = self.shape_stiffness[:, None, None]
-        affine[:, :, _R0 : _R0 + 3] = k * self.rotation
-        affine[:, :, _X0 : _X0 + 3] = -k * eye
-        affine[:, :, _ONE] = self.shape_stiffness[:, None] * shift
-        # Viscosity relative to the rigid motion and air drag, -mu (v - v_c - omega x (x - c)) - a v,
-        # at the exact exponential decay over the substep (never overshoots).
-        drag = 0.0 if internal_only else self.air_drag
-        rate = self.viscosity + drag
-        decay = np.where(rate > 0.0, -np.expm1(-rate * h) / h, 0.0)
-        mu = np.where(rate > 0.0, decay * self.viscosity / np.where(rate > 0.0, rate, 1.0), 0.0)
-        affine[:, :, _V0 : _V0 + 3] = -decay[:, None, None] * eye
-        affine[:, :, _X0 : _X0 + 3] += mu[:, None, None] * spin
-        affine[:, :, _ONE] += mu[:, None] * (vc - np.einsum("bij,bj->bi", spin, shift))
+        # Shape restoring, k (R r - (x - c)) = k R r - k x~ + k shift; viscosity relative to the
+        # rigid motion and air drag, -mu (v - v_c - omega x (x - c)) - a v, at the exact
+        # exponential decay over the substep (never overshoots); gravity; and the shear
+        # viscosity's rigid part taken back out (a push and a turn W about the centroid):
+        #   x~ block: -k 1 + mu spin - W;  1 column: k shift + mu v_c - (mu spin - W) shift + g - push.
+        affine = self._affine
+        k = self.shape_stiffness
+        np.multiply(self.rotation, k[:, None, None], out=affine[:, :, _R0 : _R0 + 3])
+        decay, mu = self._decays(h, internal_only)
+        turning = affine[:, :, _X0 : _X0 + 3]
+        np.multiply(spin, mu[:, None, None], out=turning)
+        column = k[:, None] * shift + mu[:, None] * vc
         if not internal_only:
-            affine[:, :, _ONE] += self.gravity
+            column += self.gravity
         if self.any_shear:
             linear, angular = self._shear_viscosity(flat, vc, spin, shift, inverse_inertia)
-            turn = spin_matrices(angular)
-            affine[:, :, _X0 : _X0 + 3] -= turn
-            affine[:, :, _ONE] += -linear + np.einsum("bij,bj->bi", turn, shift)
+            turning -= spin_matrices(angular)
+            column -= linear
+        column -= apply3(turning, shift)
+        affine[:, :, _ONE] = column
+        turning[:, _DIAGONAL, _DIAGONAL] -= k[:, None]
         acc = self._acc
         self._apply(affine, flat, acc.reshape(3, b, -1))
         if self.any_shear:
@@ -225,6 +221,19 @@ class SlimeBatch:
         out[:, :, 0] = acc[:, :, 0, 0] + pressure * pole_n / self.pole_mass[:, 0] - tension_n
         out[:, :, -1] = acc[:, :, s, 0] + pressure * pole_s / self.pole_mass[:, 1] - tension_s
 
+    def _decays(self, h: float, internal_only: bool) -> tuple:
+        """(B,) the viscosity-and-drag decay rate over a substep of h and its viscosity part; the
+        affine map's velocity block (-decay 1) is written here when h changes."""
+        key = (h, internal_only)
+        if self._decay_for != key:
+            drag = 0.0 if internal_only else self.air_drag
+            rate = self.viscosity + drag
+            decay = np.where(rate > 0.0, -np.expm1(-rate * h) / h, 0.0)
+            mu = np.where(rate > 0.0, decay * self.viscosity / np.where(rate > 0.0, rate, 1.0), 0.0)
+            self._affine[:, :, _V0 : _V0 + 3] = -decay[:, None, None] * np.eye(3)
+            self._decay_for, self._decay_values = key, (decay, mu)
+        return self._decay_values
+
     def _shear_viscosity(self, flat, vc, spin, shift, inverse_inertia) -> tuple:
         """``slime_forces.add_shear_viscosity`` on the ring grids: fills ``_shear_acc`` with each
         vertex's weighted pull toward its four grid neighbours' deformation velocity (a pole:
@@ -234,10 +243,9 @@ class SlimeBatch:
         w = n + 1
         up, down, side, own = self.shear
         # u = v - v_c - omega x (x~ - shift): affine in the buffer, one product.
-        deformation = np.zeros((b, 3, 12))
-        deformation[:, :, _V0 : _V0 + 3] = np.eye(3)
-        deformation[:, :, _X0 : _X0 + 3] = -spin
-        deformation[:, :, _ONE] = -vc + np.einsum("bij,bj->bi", spin, shift)
+        deformation = self._deformation  # its velocity block is the identity
+        np.negative(spin, out=deformation[:, :, _X0 : _X0 + 3])
+        deformation[:, :, _ONE] = apply3(spin, shift) - vc
         u = self._u
         self._apply(deformation, flat, u.reshape(3, b, -1))
         # Every body's rows as one flat run, body after body (node k's neighbours at k +- 1 and
@@ -266,7 +274,7 @@ class SlimeBatch:
         mom = self._product(self._mx.reshape(4, b, -1), acc.reshape(3, b, -1))  # (B, 4, 3)
         push = mom[:, 3, :]
         linear = push / self.total_mass[:, None]
-        torque = _cross_vector(mom[:, :3, :]) - cross3(shift, push)  # about the centroid
+        torque = axial_vectors(mom[:, :3, :] - shift[:, :, None] * push[:, None, :])  # about the centroid
         return linear, apply3(inverse_inertia, torque)
 
     def _product(self, left: np.ndarray, right: np.ndarray) -> np.ndarray:
