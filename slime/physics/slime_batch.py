@@ -183,9 +183,7 @@ class SlimeBatch:
         affine[:, :, _ONE] = column
         turning[:, _DIAGONAL, _DIAGONAL] -= k[:, None]
         acc = self._acc
-        self._apply(affine, flat, acc.reshape(3, b, -1))
-        if self.any_shear:
-            acc += self._shear_acc
+        self._apply(affine, flat, acc.reshape(3, b, -1), self._shear_acc.reshape(3, b, -1) if self.any_shear else None)
 
         # Pressure along the volume gradient (the area-weighted normals). Sum grad = 0, so the
         # volume does not care that x~ is relative to ref rather than to the centroid.
@@ -285,11 +283,16 @@ class SlimeBatch:
             out = p.astype(np.float64) if out is None else out + p
         return out
 
-    def _apply(self, maps: np.ndarray, flat: np.ndarray, out: np.ndarray) -> None:
-        """out (3, B, nodes) = maps (B, 3, 12) applied to the buffer (12, B, nodes), in float32."""
+    def _apply(self, maps: np.ndarray, flat: np.ndarray, out: np.ndarray, plus: np.ndarray | None = None) -> None:
+        """out (3, B, nodes) = maps (B, 3, 12) applied to the buffer (12, B, nodes), in float32,
+        plus ``plus`` (3, B, nodes) when given (added as the product is put in place: one pass)."""
         maps32 = maps.astype(np.float32)
         for part in self._chunks:
-            out[:, :, part] = np.matmul(maps32, flat[:, :, part].transpose(1, 0, 2)).transpose(1, 0, 2)
+            product = np.matmul(maps32, flat[:, :, part].transpose(1, 0, 2)).transpose(1, 0, 2)
+            if plus is None:
+                out[:, :, part] = product
+            else:
+                np.add(product, plus[:, :, part], out=out[:, :, part])
 
     # ------------------------------------------------------------------ tracking
     def track(self, x: np.ndarray, bodies=None) -> None:

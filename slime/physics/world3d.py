@@ -331,11 +331,7 @@ class World3D:
             body = self.bodies[held]
             self.hand.add_pull(self.view(held), acc[:, body.start : body.stop].T, h)
         limit = self._max_acceleration
-        if isinstance(limit, float):
-            np.clip(acc, -limit, limit, out=acc)
-        else:
-            np.minimum(acc, limit, out=acc)
-            np.maximum(acc, -limit, out=acc)
+        np.clip(acc, -limit, limit, out=acc)  # one bound for all, or one per vertex
         return acc
 
     def substep(self, h: float) -> None:
@@ -363,8 +359,7 @@ class World3D:
             centroids = body_centroids(self._contact_table, x.T)
             self.contacts = max(self.contacts, collide_slimes(self._contact_table, self._candidates, x.T, v.T,
                                                               centroids))
-        np.minimum(v, self.max_speed, out=v)
-        np.maximum(v, -self.max_speed, out=v)
+        np.clip(v, -self.max_speed, self.max_speed, out=v)
         self.time += h
 
     def _find_contacts(self) -> None:
