@@ -459,7 +459,7 @@ def test_pinned_trajectory_hash():
         [sys.executable, "-c", _PINNED, here], env=_portable_env(), capture_output=True, text=True, timeout=120
     )
     assert run_.returncode == 0, run_.stderr
-    assert run_.stdout.strip() == "e46b41048c07be47daee7719b6820c11e1a2e4d4d7284beea964c684cf355de3"
+    assert run_.stdout.strip() == "40debe015703999eeb59891f79d7b1ca540714e894d5a39f59ea1b67491cf12c"
 
 
 # ---------------------------------------------------------------- params

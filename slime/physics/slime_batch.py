@@ -9,17 +9,18 @@ Layout. Each substep copies positions (relative to each body's last centroid) an
 one float32 grid buffer of 12 rows over B ring grids of (stacks + 1, slices + 1) nodes (pole rows
 repeated, a wrap column):
 
-    rows 0-2 rest offsets r, rows 3-7 x - c with cyclic components (x, y, z, x, y),
-    rows 8-10 velocity, row 11 ones.
+    rows 0-2 rest offsets r, rows 3-5 velocity, row 6 ones,
+    rows 7-11 x - c with cyclic components (x, y, z, x, y).
 
-Shape matching, viscosity, air drag and gravity are affine in (r, x - c, v, 1), so their
-accelerations are one (3, 12) matrix per body applied to that buffer in one batched product, and
-the moments they need (centroid shift, centroid velocity, A = sum m x r^T, the second moment, the
-angular momentum) are one (4, 12) product per body of the mass-weighted positions with the same
-buffer. The 3 x 3 algebra in between (best-fit rotations by one batched SVD, inertia solves,
+Shape matching, viscosity, air drag and gravity are affine in (r, v, 1, x - c), so their
+accelerations are one (3, 10) matrix per body applied to the buffer's first ten rows in one
+batched product (the two cyclic copies, which only the volume's cross products read, come last
+and stay out of every product), and the moments they need (centroid shift, centroid velocity,
+A = sum m x r^T, the second moment, the angular momentum) are one (4, 10) product per body of the
+mass-weighted positions with the same rows. The 3 x 3 algebra in between (best-fit rotations by one batched SVD, inertia solves,
 assembling the maps) works on (B, 3, 3) stacks. Masses on the grid are split over the repeated pole
 entries and zero in the wrap column, so grid sums are exact vertex sums. The pressure and the
-surface tension come from ``GridVolume`` on rows 3-7, the shear viscosity from shifted slices of
+surface tension come from ``GridVolume`` on rows 7-11, the shear viscosity from shifted slices of
 the deformation velocity. Everything is accumulated as acceleration; volume sums are float64.
 
 Speed is in passes over memory: the work buffers come from ``aligned.aligned_zeros`` (a pass whose
@@ -38,7 +39,8 @@ from slime.physics.shape_matching import apply3, axial_vectors, best_rotations, 
 from slime.physics.slime_shape import SlimeShape
 from slime.physics.volume import GridVolume
 
-_R0, _X0, _V0, _ONE = 0, 3, 8, 11  # row offsets in the float32 grid buffer
+_R0, _V0, _ONE, _X0 = 0, 3, 6, 7  # row offsets in the float32 grid buffer
+_LINEAR = 10  # the rows the affine maps and the moments read (not the cyclic copies 10, 11)
 _DIAGONAL = np.arange(3)
 # Grid nodes per matrix product: 4 x 12 x 4096 stays under OpenBLAS's threading threshold, whose
 # worker threads spin between calls and, on a small shared machine, cost far more than they save
@@ -117,8 +119,8 @@ class SlimeBatch:
         self.last_volume = self.ideal_volume.copy()
         # The affine maps, rewritten in place each substep; the velocity block depends only on the
         # substep length (kept with the h it was made for).
-        self._affine = np.zeros((b, 3, 12))
-        self._deformation = np.zeros((b, 3, 12))
+        self._affine = np.zeros((b, 3, _LINEAR))
+        self._deformation = np.zeros((b, 3, _LINEAR))
         self._deformation[:, :, _V0 : _V0 + 3] = np.eye(3)
         self._decay_for = None
 
@@ -144,9 +146,9 @@ class SlimeBatch:
         vs[:, :, 0, :] = v[:, :, 0][:, :, None]
         vs[:, :, s, :] = v[:, :, -1][:, :, None]
         vs[:, :, 1:s, n] = vs[:, :, 1:s, 0]
-        flat = buf.reshape(12, b, -1)
+        flat = buf.reshape(12, b, -1)[:_LINEAR]
 
-        # Moments in one product per body: row k < 3 is sum m x~_k [r, x~, (x, y), v, 1], row 3 sum m [...].
+        # Moments in one product per body: row k < 3 is sum m x~_k [r, v, 1, x~], row 3 sum m [...].
         np.multiply(xs, self._mx[3], out=self._mx[:3])
         mom = self._product(self._mx.reshape(4, b, -1), flat)  # (B, 4, 12) float64
         total = self.total_mass
@@ -245,7 +247,7 @@ class SlimeBatch:
         np.negative(spin, out=deformation[:, :, _X0 : _X0 + 3])
         deformation[:, :, _ONE] = apply3(spin, shift) - vc
         u = self._u
-        self._apply(deformation, flat, u.reshape(3, b, -1))
+        self._apply(deformation[:, :, _V0:], flat[_V0:], u.reshape(3, b, -1))  # r's columns are 0
         # Every body's rows as one flat run, body after body (node k's neighbours at k +- 1 and
         # k +- w). The weights are 0 in the wrap column (which stays 0) and on the pole rows, which
         # are written last, whole, so what the run read across a body's edge is gone.
@@ -284,8 +286,9 @@ class SlimeBatch:
         return out
 
     def _apply(self, maps: np.ndarray, flat: np.ndarray, out: np.ndarray, plus: np.ndarray | None = None) -> None:
-        """out (3, B, nodes) = maps (B, 3, 12) applied to the buffer (12, B, nodes), in float32,
-        plus ``plus`` (3, B, nodes) when given (added as the product is put in place: one pass)."""
+        """out (3, B, nodes) = maps (B, 3, J) applied to buffer rows ``flat`` (J, B, nodes), in
+        float32, plus ``plus`` (3, B, nodes) when given (added as the product is put in place:
+        one pass)."""
         maps32 = maps.astype(np.float32)
         for part in self._chunks:
             product = np.matmul(maps32, flat[:, :, part].transpose(1, 0, 2)).transpose(1, 0, 2)
