@@ -80,10 +80,18 @@ class Demo:
         return [ln for ln in self.lines if ln.startswith(word + " ")]
 
     def focus(self) -> str:
-        """Wait for the demo's window, give it the keyboard; returns its X window id."""
-        window = self.xdo("search", "--sync", "--name", "^slime$").split()[0]
-        self.xdo("windowfocus", "--sync", window)
-        return window
+        """Wait for the demo's window to be mapped, give it the keyboard; returns its X window id.
+        A window that exists but is not viewable yet refuses the focus (BadMatch): under load the
+        window manager-less Xvfb maps it a moment after it is named, so the focus is retried."""
+        window = self.xdo("search", "--sync", "--onlyvisible", "--name", "^slime$").split()[0]
+        deadline = time.monotonic() + 10.0
+        while True:
+            done = subprocess.run(["xdotool", "windowfocus", "--sync", window], env=self.env,
+                                  capture_output=True, text=True, timeout=30)
+            if done.returncode == 0:
+                return window
+            assert time.monotonic() < deadline, f"xdotool windowfocus {window}: {done.stderr.strip()} / demo: {self.lines[-5:]}"
+            time.sleep(0.1)
 
 
 def test_window_click_pokes_and_drag_pulls_the_slime(xvfb, tmp_path):

@@ -134,7 +134,7 @@ def test_window_click_screenshot_key_and_quit(xvfb, tmp_path, hud_above):
         cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
     )
     try:
-        found = _xdotool(xvfb, "search", "--sync", "--name", "slime demo scene", timeout=30)
+        found = _xdotool(xvfb, "search", "--sync", "--onlyvisible", "--name", "slime demo scene", timeout=30)
         assert found.returncode == 0, app.stderr.read() if app.poll() is not None else found.stderr
         wid = found.stdout.split()[0]
         # A click at window pixel (300, 100): world (5, 7.5) in the demo's 10x10 y-up bounds, empty space.

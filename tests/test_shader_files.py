@@ -258,7 +258,7 @@ def test_scene_window_redraws_an_edited_shader_and_reports_a_broken_one(xvfb, fo
         raise AssertionError("no screenshot")
 
     try:
-        found = xdo("search", "--sync", "--name", "slime demo scene")
+        found = xdo("search", "--sync", "--onlyvisible", "--name", "slime demo scene")
         assert found.returncode == 0, found.stderr
         xdo("mousemove", "--window", found.stdout.split()[0], "240", "60")  # keyboard focus follows the pointer
         time.sleep(0.5)

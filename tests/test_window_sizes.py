@@ -97,7 +97,7 @@ def test_scene_window_panel_and_hud_at_three_sizes(xvfb, tmp_path, name, title):
     """Soda keeps its HUD in a strip above the box; the springs scene's HUD is the widest."""
     app = App(xvfb, tmp_path, SCENE_SCRIPT.format(name=name), "SLIME_SCENE_LOG")
     try:
-        wid = app.xdo("search", "--sync", "--name", title).split()[0]
+        wid = app.xdo("search", "--sync", "--onlyvisible", "--name", title).split()[0]
         for size in ((480, 320), (1000, 700), (640, 400)):
             if size != (480, 320):
                 app.xdo("windowsize", wid, str(size[0]), str(size[1]))
@@ -133,7 +133,7 @@ def test_demo_help_fits_at_640x400(xvfb, tmp_path):
     code = "from slime.app.demo import run_demo; raise SystemExit(run_demo(size=(640, 400)))"
     app = App(xvfb, tmp_path, code, "SLIME_DEMO_LOG")
     try:
-        wid = app.xdo("search", "--sync", "--name", "^slime$").split()[0]
+        wid = app.xdo("search", "--sync", "--onlyvisible", "--name", "^slime$").split()[0]
         app.xdo("mousemove", "--window", wid, "320", "200")
         time.sleep(0.5)
         app.xdo("key", "h")
