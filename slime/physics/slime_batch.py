@@ -77,7 +77,7 @@ class SlimeBatch:
         self._mx[3] = np.stack([sh.grid_mass for sh in shapes])
         self._acc = grid(3)
         self._u = grid(3)  # deformation velocity
-        # The shear viscosity's pull, written over rows 1 .. s - 1 flat (index w on), and a scratch.
+        # The shear viscosity's pull, written as one flat run from index w (row 1 of the first body).
         w = n + 1
         self._shear_acc = aligned_zeros((3, b * nodes), f32, start=w).reshape(3, b, *shape)
         # One scratch grid, reused pass after pass (what is not touched stays in cache): the
