@@ -41,14 +41,14 @@ raises ``ModelError`` with one line naming the file and the problem.
 from __future__ import annotations
 
 import json
-import math
 from pathlib import Path
 
 import numpy as np
 
-from slime.fileio import atomic_write, read_input
+from slime.fileio import atomic_write
 from slime.paths import ASSETS
 from slime.physics.soda import WALL_NAMES, WALL_UNKNOWN, SodaModel
+from slime.scenes.json_input import JsonChecker, describe, read_json
 
 DAINTY_WALKER = ASSETS / "dainty_walker.json"
 
@@ -94,18 +94,14 @@ class ModelError(ValueError):
 # --- reading ------------------------------------------------------------------------------------
 
 
-class _Checker:
+class _Checker(JsonChecker):
     """Typed access into parsed JSON that reports the first problem as a ModelError."""
 
-    def __init__(self, path):
-        self.path = path
-
-    def fail(self, problem: str) -> ModelError:
-        return ModelError(f"{self.path}: {problem}")
+    error = ModelError
 
     def _typed(self, value, where: str, kind: type, what: str):
         if not isinstance(value, kind):
-            raise self.fail(f"{where} must be {what}, got {_kind(value)}")
+            raise self.fail(f"{where} must be {what}, got {describe(value)}")
         return value
 
     def table(self, value, where: str) -> dict:
@@ -119,72 +115,26 @@ class _Checker:
             raise self.fail(f"{where} is missing the key {key!r}")
         return table[key]
 
-    def number(self, value, where: str) -> float:
-        if isinstance(value, bool) or not isinstance(value, (int, float)):
-            raise self.fail(f"{where} must be a number, got {_kind(value)}")
-        try:
-            number = float(value)
-        except OverflowError:  # an integer literal beyond any float
-            raise self.fail(f"{where} must be finite, got an integer of {len(str(value))} digits") from None
-        if not math.isfinite(number):
-            raise self.fail(f"{where} must be finite, got {value!r}")
-        return number
-
-    def text(self, value, where: str) -> str:
-        return self._typed(value, where, str, "a string")
-
     def vector(self, value, where: str) -> list[float]:
         """[x, y], or OpenConstructor's {"x": .., "y": ..}."""
         if isinstance(value, dict):
             return [self.number(self.key(value, axis, where), f"{where}.{axis}") for axis in ("x", "y")]
         if not isinstance(value, list) or len(value) != 2:
-            raise self.fail(f"{where} must be a 2-vector [x, y], got {_kind(value)}")
+            raise self.fail(f"{where} must be a 2-vector [x, y], got {describe(value)}")
         return [self.number(c, f"{where}[{i}]") for i, c in enumerate(value)]
 
     def index(self, value, where: str, count: int) -> int:
         if isinstance(value, bool) or not isinstance(value, int):
-            raise self.fail(f"{where} must be a mass index (an integer), got {_kind(value)}")
+            raise self.fail(f"{where} must be a mass index (an integer), got {describe(value)}")
         if not 0 <= value < count:
             raise self.fail(f"{where} = {value} is out of range (the model has {count} masses)")
         return value
 
 
-def _kind(value) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return f"boolean {str(value).lower()}"
-    if isinstance(value, (int, float)):
-        return f"number {value!r}"
-    if isinstance(value, str):
-        shown = value if len(value) <= 20 else value[:17] + "..."
-        return f"string {shown!r}"
-    if isinstance(value, list):
-        return f"a list of {len(value)}"
-    return "an object"
-
-
-def _reject_constant(name: str):
-    raise ValueError(f"{name} is not a number JSON allows")
-
-
 def load_model(path) -> SodaModel:
     """Read a Soda model file (Soda Constructor format or OpenConstructor export); see the module docstring."""
     path = Path(path)
-    try:
-        raw = read_input(path)
-    except OSError as error:
-        raise ModelError(f"{path}: cannot read ({error.strerror or error})") from None
-    try:
-        text = raw.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        raise ModelError(f"{path}: not a model file (not UTF-8 text)") from None
-    try:
-        data = json.loads(text, parse_constant=_reject_constant)
-    except json.JSONDecodeError as error:
-        raise ModelError(f"{path}: not valid JSON ({error.msg} at line {error.lineno} column {error.colno})") from None
-    except (ValueError, RecursionError) as error:  # NaN/Infinity literals, absurd nesting
-        raise ModelError(f"{path}: not valid JSON ({str(error).splitlines()[0]})") from None
+    data = read_json(path, ModelError, "model file")
     return model_from_dict(data, path)
 
 
@@ -212,10 +162,10 @@ def _from_soda_format(data: dict, check: _Checker) -> SodaModel:
     gravity = check.vector(data["gravity"], "gravity")
     last_wall = data.get("last_wall", "unknown")
     if last_wall not in WALL_BY_NAME:
-        raise check.fail(f"last_wall must be one of 'unknown', 'left', 'right', got {_kind(last_wall)}")
+        raise check.fail(f"last_wall must be one of 'unknown', 'left', 'right', got {describe(last_wall)}")
     auto_reverse = data.get("auto_reverse", True)
     if not isinstance(auto_reverse, bool):
-        raise check.fail(f"auto_reverse must be true or false, got {_kind(auto_reverse)}")
+        raise check.fail(f"auto_reverse must be true or false, got {describe(auto_reverse)}")
     masses = _masses(check, data["nodes"], "nodes", ("location", "velocity", "acceleration"))
     springs = _springs(check, data["springs"], "springs", ("node_a", "node_b", "rest_length"), masses[0])
     name, author = _meta(data, check)
@@ -228,10 +178,10 @@ def _from_open_constructor(data: dict, check: _Checker) -> SodaModel:
     g = check.number(data["g"], "g")
     direction = data.get("gravityDirection", "gravity on")
     if direction not in GRAVITY_SIGN:
-        raise check.fail(f"gravityDirection must be one of {', '.join(map(repr, GRAVITY_SIGN))}, got {_kind(direction)}")
+        raise check.fail(f"gravityDirection must be one of {', '.join(map(repr, GRAVITY_SIGN))}, got {describe(direction)}")
     wave_mode = data.get("waveMode", "auto reverse")
     if wave_mode not in WAVE_MODES:
-        raise check.fail(f"waveMode must be one of 'auto reverse', 'forward', 'reverse', 'manual', got {_kind(wave_mode)}")
+        raise check.fail(f"waveMode must be one of 'auto reverse', 'forward', 'reverse', 'manual', got {describe(wave_mode)}")
     names = dict(
         friction="f",
         stiffness="k",

@@ -81,13 +81,14 @@ from pathlib import Path
 import numpy as np
 
 from slime import limits
-from slime.fileio import atomic_write, read_input
+from slime.fileio import atomic_write
 from slime.look import COLOR_FIELDS, SlimeLook, parse_color
 from slime.paths import ASSETS
 from slime.physics.obstacles import rotation_from_degrees
 from slime.physics.slime_params import SlimeParams
 from slime.physics.sphere import vertex_count
 from slime.scenes import SceneError
+from slime.scenes.json_input import JsonChecker, describe, read_json
 
 # The bundled scenes, by the name `slime scenes` lists them under: assets/NAME.json.
 WORLD_SCENES = ("pile", "ramp", "duel")
@@ -200,35 +201,14 @@ class WorldSpec:
 # --- reading ------------------------------------------------------------------------------------
 
 
-def _kind(value) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return f"boolean {str(value).lower()}"
-    if isinstance(value, int) and abs(value) > 10**15:
-        return f"an integer of {value.bit_length()} bits"  # repr() refuses past 4300 digits
-    if isinstance(value, (int, float)):
-        return f"number {value!r}"
-    if isinstance(value, str):
-        shown = value if len(value) <= 20 else value[:17] + "..."
-        return f"string {shown!r}"
-    if isinstance(value, (list, tuple)):
-        return f"a list of {len(value)}"
-    return "an object" if isinstance(value, dict) else type(value).__name__
-
-
-class _Checker:
+class _Checker(JsonChecker):
     """Typed access into parsed JSON that reports the first problem as a WorldFileError."""
 
-    def __init__(self, origin):
-        self.origin = origin
-
-    def fail(self, problem: str) -> WorldFileError:
-        return WorldFileError(f"{self.origin}: {problem}")
+    error = WorldFileError
 
     def table(self, value, where: str, known: tuple, required: tuple = ()) -> dict:
         if not isinstance(value, dict):
-            raise self.fail(f"{where} must be an object, got {_kind(value)}")
+            raise self.fail(f"{where} must be an object, got {describe(value)}")
         unknown = [k for k in value if k not in known]
         if unknown:
             shown = unknown[0] if len(unknown[0]) <= 30 else unknown[0][:27] + "..."
@@ -240,76 +220,39 @@ class _Checker:
 
     def items(self, value, where: str, limits_: tuple) -> list:
         if not isinstance(value, list):
-            raise self.fail(f"{where} must be a list, got {_kind(value)}")
+            raise self.fail(f"{where} must be a list, got {describe(value)}")
         low, high = limits_
         if not low <= len(value) <= high:
             raise self.fail(f"{where} must have {low} to {high} entries, got {len(value)}")
         return value
 
-    def number(self, value, where: str, within: tuple | None = None, unit: str = "") -> float:
-        if isinstance(value, bool) or not isinstance(value, (int, float)):
-            raise self.fail(f"{where} must be a number, got {_kind(value)}")
-        try:
-            number = float(value)
-        except OverflowError:  # an integer literal beyond any float
-            raise self.fail(f"{where} must be finite, got {_kind(value)}") from None
-        if not math.isfinite(number):
-            raise self.fail(f"{where} must be finite, got {value!r}")
-        if within is not None and not within[0] <= number <= within[1]:
-            raise self.fail(f"{where} must be from {limits.span(within, unit)}, got {number:g}")
-        return number
-
     def integer(self, value, where: str, within: tuple) -> int:
         if isinstance(value, float) and value.is_integer():
             value = int(value)  # 20.0 is 20 (a writer that keeps every number a float)
         if isinstance(value, bool) or not isinstance(value, int):
-            raise self.fail(f"{where} must be an integer, got {_kind(value)}")
+            raise self.fail(f"{where} must be an integer, got {describe(value)}")
         if not within[0] <= value <= within[1]:
-            raise self.fail(f"{where} must be from {limits.span(within)}, got {_kind(value)}")
+            raise self.fail(f"{where} must be from {limits.span(within)}, got {describe(value)}")
         return value
 
     def vector(self, value, where: str, within: tuple | None = limits.SCENE_EXTENT, unit: str = "m") -> tuple:
         if not isinstance(value, (list, tuple)) or len(value) != 3:
-            raise self.fail(f"{where} must be a 3-vector [x, y, z], got {_kind(value)}")
+            raise self.fail(f"{where} must be a 3-vector [x, y, z], got {describe(value)}")
         return tuple(self.number(c, f"{where}[{i}]", within, unit) for i, c in enumerate(value))
-
-    def text(self, value, where: str) -> str:
-        if not isinstance(value, str):
-            raise self.fail(f"{where} must be a string, got {_kind(value)}")
-        return value
 
     def color(self, value, where: str) -> tuple:
         if isinstance(value, str):
             try:
                 return tuple(float(c) for c in parse_color(value))
             except ValueError:
-                raise self.fail(f"{where} {_kind(value)} is not a colour: give \"#rrggbb\" or [r, g, b] "
+                raise self.fail(f"{where} {describe(value)} is not a colour: give \"#rrggbb\" or [r, g, b] "
                                 "each 0 to 1") from None
         return self.vector(value, where, (0.0, 1.0), "")
 
 
-def _reject_constant(name: str):
-    raise ValueError(f"{name} is not a number JSON allows")
-
-
 def _parse_json(path: Path):
-    try:
-        raw = read_input(path, limits.SCENE_FILE_BYTES)
-    except OSError as error:
-        raise WorldFileError(f"{path}: cannot read ({error.strerror or error})") from None
-    try:
-        text = raw.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        raise WorldFileError(f"{path}: not a scene file (not UTF-8 text)") from None
-    if not text.strip():
-        raise WorldFileError(f"{path}: empty file (a scene file is a JSON object with a \"slimes\" list)")
-    try:
-        return json.loads(text, parse_constant=_reject_constant)
-    except json.JSONDecodeError as error:
-        what = error.msg.removesuffix(" at")  # "Unterminated string starting at" names its place below
-        raise WorldFileError(f"{path}: not valid JSON ({what} at line {error.lineno} column {error.colno})") from None
-    except (ValueError, RecursionError) as error:  # NaN/Infinity literals, absurd nesting
-        raise WorldFileError(f"{path}: not valid JSON ({str(error).splitlines()[0]})") from None
+    return read_json(path, WorldFileError, "scene file", limits.SCENE_FILE_BYTES,
+                     empty='a scene file is a JSON object with a "slimes" list')
 
 
 def load_world_spec(path) -> WorldSpec:
@@ -406,7 +349,7 @@ def _slime(check: _Checker, data, where: str, gravity: tuple) -> SlimeSpec:
 
 def _look(check: _Checker, data, where: str, has_color: bool) -> dict:
     if not isinstance(data, dict):
-        raise check.fail(f"{where} must be an object of SlimeLook fields, got {_kind(data)}")
+        raise check.fail(f"{where} must be an object of SlimeLook fields, got {describe(data)}")
     if has_color and "color" in data:
         raise check.fail(f"{where}.color and the slime's color both set its colour: give one")
     look = {}
@@ -427,7 +370,7 @@ def _look(check: _Checker, data, where: str, has_color: bool) -> dict:
 
 def _params(check: _Checker, data, where: str) -> dict:
     if not isinstance(data, dict):
-        raise check.fail(f"{where} must be an object of SlimeParams fields, got {_kind(data)}")
+        raise check.fail(f"{where} must be an object of SlimeParams fields, got {describe(data)}")
     params = {}
     for key, value in data.items():
         if key in OWN_KEYS:
@@ -440,7 +383,7 @@ def _params(check: _Checker, data, where: str) -> dict:
             raise check.fail(f"{where} has an unknown key {key[:30]!r}; known: {', '.join(PARAM_KEYS)}")
         if key == "plain_forces":
             if not isinstance(value, bool):
-                raise check.fail(f"{where}.plain_forces must be true or false, got {_kind(value)}")
+                raise check.fail(f"{where}.plain_forces must be true or false, got {describe(value)}")
             params[key] = value
         else:
             params[key] = check.number(value, f"{where}.{key}")
@@ -449,12 +392,12 @@ def _params(check: _Checker, data, where: str) -> dict:
 
 def _obstacle(check: _Checker, data, where: str) -> ObstacleSpec:
     if not isinstance(data, dict):
-        raise check.fail(f"{where} must be an object, got {_kind(data)}")
+        raise check.fail(f"{where} must be an object, got {describe(data)}")
     kind = data.get("kind")
     if kind not in OBSTACLE_KINDS:
         if "kind" not in data:
             raise check.fail(f"{where} is missing the key 'kind' (one of {', '.join(OBSTACLE_KINDS)})")
-        raise check.fail(f"{where}.kind must be one of {', '.join(OBSTACLE_KINDS)}, got {_kind(kind)}")
+        raise check.fail(f"{where}.kind must be one of {', '.join(OBSTACLE_KINDS)}, got {describe(kind)}")
     required = {"box": ("center",), "ball": ("center", "radius"), "plane": ("normal",)}[kind]
     data = check.table(data, f"{where} (a {kind})", OBSTACLE_KEYS[kind], required)
     friction = check.number(data.get("friction", DEFAULT_FRICTION), f"{where}.friction", limits.FRICTION)
