@@ -97,8 +97,3 @@ def spin_matrices(omega: np.ndarray) -> np.ndarray:
 def axial_vectors(c: np.ndarray) -> np.ndarray:
     """(B, 3) from (B, 3, 3) sums C = sum a b^T: sum a x b (the vector of twice C's antisymmetric part)."""
     return c.reshape(-1, 9) @ _AXIAL
-
-
-def cross3(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """(B, 3) a x b."""
-    return axial_vectors(a[:, :, None] * b[:, None, :])
