@@ -61,7 +61,7 @@ import numpy as np
 
 from slime.physics.sphere import vertex_count
 
-__all__ = ["BodyTable", "Candidates", "body_centroids", "broad_phase", "collide_slimes", "damp_contacts"]
+__all__ = ["BodyTable", "Candidates", "body_centroids", "broad_phase", "collide_slimes", "damp_contacts", "mass_centroids"]
 
 _DENSE_BODIES = 512  # up to this many bodies the body pairs come from a dense B x B test
 CONTACT_DAMPING = 20.0  # 1/s: the dashpot between touching slimes' centroids (see _dashpot)
@@ -166,11 +166,20 @@ class Candidates:
         return cls(z, z, z, z, np.zeros(0))
 
 
-def body_centroids(table: BodyTable, x: np.ndarray) -> np.ndarray:
-    """(B, 3) mass centroids."""
-    if table.count == 0:
+def mass_centroids(x: np.ndarray, mass: np.ndarray, start, body_mass: np.ndarray | None = None) -> np.ndarray:
+    """(B, 3) centres of mass of bodies stored one after another in (P, 3) ``x``, with (P,)
+    vertex masses; body i's vertices start at ``start[i]`` and run to the next one's start.
+    ``body_mass`` (B,) their totals, when the caller keeps them."""
+    if len(start) == 0:
         return np.zeros((0, 3))
-    return np.add.reduceat(table.mass[:, None] * x, table.start, axis=0) / table.body_mass[:, None]
+    if body_mass is None:
+        body_mass = np.add.reduceat(mass, start)
+    return np.add.reduceat(mass[:, None] * x, start, axis=0) / body_mass[:, None]
+
+
+def body_centroids(table: BodyTable, x: np.ndarray) -> np.ndarray:
+    """(B, 3) mass centroids of the table's bodies."""
+    return mass_centroids(x, table.mass, table.start, table.body_mass)
 
 
 def _body_pairs(centroid: np.ndarray, reach: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -418,7 +427,7 @@ def damp_contacts(
         return
     a, b, n = first[touching], second[touching], normal[touching]
     mass = table.body_mass
-    vc = np.add.reduceat(table.mass[:, None] * v, table.start, axis=0) / mass[:, None]
+    vc = mass_centroids(v, table.mass, table.start, mass)  # each body's velocity
     closing = np.einsum("ij,ij->i", vc[b] - vc[a], n)
     change = -np.expm1(-float(rate) * float(dt)) * closing / (mass[a] + mass[b])
     dv = np.zeros((table.count, 3))

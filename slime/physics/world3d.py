@@ -26,7 +26,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from slime.physics import slime_forces as plain
-from slime.physics.contact import BodyTable, body_centroids, broad_phase, collide_slimes, damp_contacts
+from slime.physics.contact import BodyTable, body_centroids, broad_phase, collide_slimes, damp_contacts, mass_centroids
 from slime.physics.hand import BodyView, Hand, poke as hand_poke, spike as hand_spike
 from slime.physics.obstacles import ObstacleSet, collide_obstacles
 from slime.physics.planes import Planes
@@ -283,9 +283,7 @@ class World3D:
 
     def centroids(self) -> np.ndarray:
         """(B, 3) centres of mass."""
-        sums = np.stack([np.bincount(self.body_of_vertex, self.mass * self.x[k], len(self.bodies)) for k in range(3)], 1)
-        totals = np.bincount(self.body_of_vertex, self.mass, len(self.bodies))
-        return sums / totals[:, None]
+        return mass_centroids(self.x.T, self.mass, [b.start for b in self.bodies])
 
     def volumes(self) -> np.ndarray:
         """(B,) enclosed volume of each body (the engine's float32 volume of the last substep)."""
@@ -387,8 +385,7 @@ class World3D:
         if old_keys.size and keys.size:
             where = np.clip(np.searchsorted(old_keys, keys), 0, old_keys.size - 1)
             known = old_keys[where] == keys
-            velocity = np.stack([np.bincount(self.body_of_vertex, self.mass * self.v[k], count) for k in range(3)], 1)
-            velocity /= np.bincount(self.body_of_vertex, self.mass, count)[:, None]
+            velocity = mass_centroids(self.v.T, self.mass, self._contact_table.start, self._contact_table.body_mass)
             relative = velocity[second] - velocity[first]
             sliding = relative - np.einsum("ij,ij->i", relative, line)[:, None] * line
             held = known & (np.linalg.norm(sliding, axis=1) < STICK_SPEED)
