@@ -150,7 +150,7 @@ class SlimeBatch:
 
         # Moments in one product per body: row k < 3 is sum m x~_k [r, v, 1, x~], row 3 sum m [...].
         np.multiply(xs, self._mx[3], out=self._mx[:3])
-        mom = self._product(self._mx.reshape(4, b, -1), flat)  # (B, 4, 12) float64
+        mom = self._product(self._mx.reshape(4, b, -1), flat)  # (B, 4, 10) float64
         total = self.total_mass
         shift = mom[:, 3, _X0 : _X0 + 3] / total[:, None]  # centroid - ref
         vc = mom[:, 3, _V0 : _V0 + 3] / total[:, None]  # centroid velocity
@@ -171,7 +171,7 @@ class SlimeBatch:
         affine = self._affine
         k = self.shape_stiffness
         np.multiply(self.rotation, k[:, None, None], out=affine[:, :, _R0 : _R0 + 3])
-        decay, mu = self._decays(h, internal_only)
+        mu = self._viscous_rate(h, internal_only)
         turning = affine[:, :, _X0 : _X0 + 3]
         np.multiply(spin, mu[:, None, None], out=turning)
         column = k[:, None] * shift + mu[:, None] * vc
@@ -221,9 +221,9 @@ class SlimeBatch:
         out[:, :, 0] = acc[:, :, 0, 0] + pressure * pole_n / self.pole_mass[:, 0] - tension_n
         out[:, :, -1] = acc[:, :, s, 0] + pressure * pole_s / self.pole_mass[:, 1] - tension_s
 
-    def _decays(self, h: float, internal_only: bool) -> tuple:
-        """(B,) the viscosity-and-drag decay rate over a substep of h and its viscosity part; the
-        affine map's velocity block (-decay 1) is written here when h changes."""
+    def _viscous_rate(self, h: float, internal_only: bool) -> np.ndarray:
+        """(B,) the viscosity's part of the viscosity-and-drag decay rate over a substep of h. The
+        affine map's velocity block (-decay 1, decay the whole rate) is written here when h changes."""
         key = (h, internal_only)
         if self._decay_for != key:
             drag = 0.0 if internal_only else self.air_drag
@@ -231,8 +231,8 @@ class SlimeBatch:
             decay = np.where(rate > 0.0, -np.expm1(-rate * h) / h, 0.0)
             mu = np.where(rate > 0.0, decay * self.viscosity / np.where(rate > 0.0, rate, 1.0), 0.0)
             self._affine[:, :, _V0 : _V0 + 3] = -decay[:, None, None] * np.eye(3)
-            self._decay_for, self._decay_values = key, (decay, mu)
-        return self._decay_values
+            self._decay_for, self._mu = key, mu
+        return self._mu
 
     def _shear_viscosity(self, flat, vc, spin, shift, inverse_inertia) -> tuple:
         """``slime_forces.add_shear_viscosity`` on the ring grids: fills ``_shear_acc`` with each
