@@ -92,7 +92,7 @@ def test_q_squashes_the_slime_flat_and_it_recovers(xvfb, tmp_path):
         flat = height(demo.screenshot())
         assert flat < 0.6 * standing, (flat, standing)
         demo.xdo("key", "space")
-        # It blows back up (and hops); then settles as it stood.
+        # It blows back up under the rising lid (a small hop); then settles as it stood.
         recovered = demo.wait_for(lambda: (lambda h: h if abs(h - standing) < 0.08 * standing else None)(
             height(demo.screenshot())), "the slime standing again", timeout=40.0)
         assert recovered > 0.9 * standing

@@ -71,8 +71,8 @@ def test_dragged_twenty_radii_away_or_below_the_floor_and_thrown(target):
 
 
 def test_seeded_fuzz_of_everything_the_window_allows():
-    """Random sequences of the window's inputs (S, pokes of any size, grab-drag-throw, press and
-    hold, sliders at their ends; R is not pressed) at resolutions the panel offers; after each
+    """Random sequences of the window's inputs (S and Q many times a frame, pokes of any size,
+    grab-drag-throw, press and hold, sliders at their ends; R is not pressed) at resolutions the panel offers; after each
     the slime comes back. ``slime bench --only fuzz`` runs the same for longer, up to 128 x 128."""
     rng = np.random.default_rng(2026)
     for trial in range(4):
@@ -82,6 +82,23 @@ def test_seeded_fuzz_of_everything_the_window_allows():
         body.set_params(volume_stiffness=defaults.volume_stiffness, shape_stiffness=defaults.shape_stiffness,
                         surface_tension=defaults.surface_tension, viscosity=defaults.viscosity)
         assert_came_back(body)
+
+
+def test_q_pressed_and_a_slider_moved_while_squashed():
+    # The fuzz found it: a slider rebuilt the slime's world and dropped the lid over the squashed
+    # body, which then leapt 4 m and was still bouncing 3 s later.
+    body = SlimeBody(SlimeParams(stacks=16, slices=16))
+    frames(body, 0.5)
+    rest = body.centroid()[1]
+    for _ in range(10):
+        body.squash()
+    body.set_params(viscosity=SlimeParams().viscosity * 2)
+    highest = rest
+    for _ in range(60):
+        body.step()
+        highest = max(highest, body.centroid()[1])
+    assert highest - rest < 0.9 * body.params.radius
+    assert_came_back(body)
 
 
 def test_an_inside_out_body_is_not_inflated_but_turned_back():

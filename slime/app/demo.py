@@ -51,7 +51,7 @@ HELP = (
     ("wheel", "zoom"),
     ("N", f"drop a new slime above the cursor (up to {limits.WINDOW_SLIMES[1]})"),
     ("Delete / Backspace", "take away the slime under the cursor"),
-    ("Q", "squash every slime flat (they recover)"),
+    ("Q", "squash every slime flat (they grow back under a rising lid)"),
     ("R", "reset the world to how it started"),
     ("S", "spike: jolt every vertex of every slime"),
     ("Space", "pause / resume"),

@@ -102,7 +102,7 @@ class WorldPlay:
         self.base_look = change(self.base_look)
 
     def squash(self) -> None:
-        """Every slime flattened onto its lowest point; they blow back up by themselves."""
+        """Every slime flattened onto its lowest point under a rising lid (``World3D.squash``)."""
         self.world.squash()
 
     def spike(self) -> None:

@@ -1,8 +1,8 @@
 """`slime bench --only fuzz`: the long robustness run (the tests run a short one).
 
-Random sequences of everything the slime window and the Python API allow (S pressed many times,
-pokes of any size up to the largest finite force, grabs dragged far and thrown, presses held and
-let go, stiffness and tension sliders at their ends), at resolutions across the panel's range;
+Random sequences of everything the slime window and the Python API allow (S and Q pressed many
+times, pokes of any size up to the largest finite force, grabs dragged far and thrown, presses held
+and let go, stiffness and tension sliders at their ends), at resolutions across the panel's range;
 after each sequence the body is left alone for 3 s and then must have come back: volume within
 1 %, no triangle inverted, and once settled every vertex within 10 % of its rest distance from
 the centroid. One row per resolution: trials, failures and the worst figures seen.
@@ -51,6 +51,9 @@ def abuse(body: SlimeBody, rng: np.random.Generator, actions: int) -> None:
             name, span = [("volume_stiffness", limits.VOLUME_STIFFNESS), ("shape_stiffness", limits.SHAPE_STIFFNESS),
                           ("surface_tension", limits.SURFACE_TENSION), ("viscosity", limits.VISCOSITY)][rng.integers(4)]
             body.set_params(**{name: float(rng.choice([span[0], span[1], rng.uniform(*span)]))})
+        else:  # Q pressed up to 10 times in one frame
+            for _ in range(int(rng.integers(1, 11))):
+                body.squash()
         for _ in range(int(rng.integers(0, 12))):
             body.step()
 

@@ -97,12 +97,13 @@ class SlimeBody:
         world = self.world
         x, v = world.x.copy(), world.v.copy()
         ref, rotation = world.batches[0].ref.copy(), world.batches[0].rotation.copy()
-        time, recoveries, good = world.time, world.recoveries, world._good_x.copy()
+        time, recoveries, good, lid = world.time, world.recoveries, world._good_x.copy(), world._body_lid(0)
         self.world = World3D.for_slime(new)
         self.world.add_slime(new)
         self.world.x[:], self.world.v[:], self.world._good_x[:] = x, v, good
         self.world.batches[0].ref[:], self.world.batches[0].rotation[:] = ref, rotation
         self.world.time, self.world.recoveries = time, recoveries
+        self.world._set_lids([lid])  # a slider moved while squashed: still under its lid
         self._bind()
 
     # ------------------------------------------------------------------ views
@@ -237,3 +238,7 @@ class SlimeBody:
     def spike(self, amount: float = 0.5, seed=None) -> None:
         """The PhysicalSlime program's scatter (``hand.spike``)."""
         self.world.spike(0, amount, seed)
+
+    def squash(self, factor: float = 0.25) -> None:
+        """Flattened to ``factor`` of its height under a rising lid (``World3D.squash``; the Q key)."""
+        self.world.squash(factor)

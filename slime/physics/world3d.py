@@ -9,8 +9,8 @@ is one ``SlimeBatch`` whose forces are a fixed number of numpy calls however man
 1. forces: each batch's internal forces, gravity and drag (``slime_batch.py``; a body with
    ``plain_forces`` is recomputed by the readable ``slime_forces.py``), and the hand's pull;
 2. symplectic Euler on every vertex at once;
-3. contacts, each a projection with its velocity change: the floor, the obstacles
-   (``obstacles.py``), and slime against slime (``contact.py``).
+3. contacts, each a projection with its velocity change: the floor, the lid over a squashed
+   slime (``squash``), the obstacles (``obstacles.py``), and slime against slime (``contact.py``).
 
 After each frame every body is checked (finite, no speed over ``max_speed``, no vertex farther
 than ``MAX_SPREAD`` radii from its centroid); a broken body is put back to its last good pose,
@@ -38,6 +38,12 @@ MAX_SPREAD = 100.0  # radii from the centroid beyond which a vertex means the bo
 _SLIME = SlimeParams()  # a world's defaults are a slime's (one home: SlimeParams)
 STICK_SPEED = 0.05  # m/s: touching slimes sliding past each other slower than this keep their contact face
 HOLD_ANGLE = 25.0  # degrees: the most a held contact face may turn from the line between the centres
+# A squashed slime stores so much elastic energy (shape stiffness times its height squared) that,
+# let go at once, it leaps: a 1 m slime squashed to a quarter went up 19 m, in the air for 4 s.
+# So a lid holds it where it was squashed and rises at this rate (radii per second): the body
+# grows back under it and takes off no faster, a hop of (SQUASH_RISE R)^2 / 2g.
+SQUASH_RISE = 4.0
+SQUASH_LID_END = 2.5  # radii above the lowest point: past every slime's rest top, the lid goes
 
 
 @dataclass
@@ -180,14 +186,14 @@ class World3D:
     def _states(self) -> list[dict]:
         """Every body's state, copied out of the shared arrays (to be reassembled)."""
         out = []
-        for body in self.bodies:
+        for index, body in enumerate(self.bodies):
             batch = self.batches[body.group]
             sl = slice(body.start, body.stop)
             out.append({"params": body.params, "shape": body.shape, "x": self.x[:, sl].copy(),
                         "v": self.v[:, sl].copy(), "good": self._good_x[:, sl].copy(),
                         "ref": batch.ref[body.slot].copy(), "rotation": batch.rotation[body.slot].copy(),
                         "good_rotation": self._good_rotation[body.group][body.slot].copy(), "new": False,
-                        "tag": body.tag})
+                        "tag": body.tag, "lid": self._body_lid(index)})
         return out
 
     def _assemble(self, states: list[dict]) -> None:
@@ -242,6 +248,7 @@ class World3D:
                 stacks=[b.shape.stacks for b in self.bodies], slices=[b.shape.slices for b in self.bodies],
                 radius=[b.params.radius for b in self.bodies], mass=self.mass,
                 friction=[b.params.contact_friction for b in self.bodies])
+        self._set_lids([st.get("lid") for st in ordered])
         limits = {b.params.max_acceleration for b in self.bodies}
         if len(limits) <= 1:  # one bound for all: a scalar clip, one pass
             self._max_acceleration = float(limits.pop()) if limits else self.max_acceleration
@@ -349,6 +356,8 @@ class World3D:
             self.hand.push_out(self.view(held))  # a pressing finger is solid
         if self.floor is not None:
             collide_floor(x, v, self.floor)
+        if self._lid is not None:
+            self._hold_under_lids(h)
         if self._obstacle_set is not None:
             collide_obstacles(x.T, v.T, x_prev.T, self._obstacle_set)
         if self._contact_table is not None:
@@ -455,6 +464,8 @@ class World3D:
         self.v[:, sl] = 0.0
         self.batches[body.group].rotation[body.slot] = np.eye(3)
         self._track(index)
+        if self._lid is not None:
+            self._lid[:, index] = (np.inf, 0.0, -np.inf)  # no longer squashed
         if self.hand.body == index:
             self.hand = Hand()
 
@@ -485,14 +496,57 @@ class World3D:
 
     def squash(self, factor: float = 0.25) -> None:
         """Every slime squashed flat onto its lowest point (its height times ``factor``, its width
-        kept) and let go: the volume and shape forces blow it back up."""
+        kept), under a lid that then rises at ``SQUASH_RISE`` radii per second: the volume and
+        shape forces blow the slime back up under it, and it comes off the lid with a small hop
+        (let go at once, its elastic energy would throw it many times its height)."""
+        try:
+            factor = float(factor)
+        except (TypeError, ValueError):
+            raise ValueError(f"squash factor must be a number in (0, 1], got {factor!r}") from None
         if not 0.0 < factor <= 1.0:
             raise ValueError(f"squash factor must be in (0, 1], got {factor}")
+        lids = []
         for index, body in enumerate(self.bodies):
             sl = slice(body.start, body.stop)
             y = self.x[1, sl]
-            low = float(y.min())
+            low, high = float(y.min()), float(y.max())
             self.x[1, sl] = low + (y - low) * factor
+            if not (np.isfinite(low) and np.isfinite(high)):
+                lids.append(None)  # a broken body: its recovery puts it back, no lid
+                continue
+            radius = body.params.radius
+            lids.append((low + (high - low) * factor, SQUASH_RISE * radius, low + SQUASH_LID_END * radius))
+        self._set_lids(lids)
+
+    def _body_lid(self, index: int):
+        """Body ``index``'s lid as (height, rise speed, height where it goes), or None."""
+        if self._lid is None or not np.isfinite(self._lid[0, index]):
+            return None
+        return tuple(float(value) for value in self._lid[:, index])
+
+    def _set_lids(self, lids: list) -> None:
+        """One lid per body (None: no lid), as rows (height, speed, end) over the bodies."""
+        if not any(lid is not None for lid in lids):
+            self._lid = None
+            return
+        self._lid = np.array([lid if lid is not None else (np.inf, 0.0, -np.inf) for lid in lids], dtype=np.float64).T
+
+    def _hold_under_lids(self, h: float) -> None:
+        """The lids rise by one substep; every vertex above its body's lid is put on it, rising no
+        faster than the lid. A lid past its end height is gone."""
+        height, speed, end = self._lid
+        height += speed * h
+        gone = height > end
+        if gone.any():
+            height[gone] = np.inf
+            if not np.isfinite(height).any():
+                self._lid = None
+                return
+        top = height.take(self.body_of_vertex)
+        above = np.flatnonzero(self.x[1] > top)
+        if above.size:
+            self.x[1, above] = top.take(above)
+            self.v[1, above] = np.minimum(self.v[1, above], speed.take(self.body_of_vertex.take(above)))
 
 
 def collide_floor(x: np.ndarray, v: np.ndarray, floor: Planes) -> None:
