@@ -266,6 +266,16 @@ def test_inverse_inertia_of_a_ball_and_of_a_collapsed_body():
     np.testing.assert_allclose(inverse[0], np.eye(3) / 0.4)
     np.testing.assert_allclose(inverse[1], np.eye(3) / 1e-6)  # the regulariser keeps it finite
     assert np.all(inverse[2] == 0.0)  # no rotation from a broken state
+    # The closed form (adjugate over determinant) against LAPACK, for bodies of any shape; C is
+    # taken by its symmetric part, as the inertia of a point cloud is.
+    rng = np.random.default_rng(3)
+    points = rng.normal(size=(30, 40, 3)) * rng.uniform(0.01, 3.0, size=(30, 1, 3))
+    second = np.einsum("bpi,bpj->bij", points, points) + rng.normal(size=(30, 3, 3)) * 1e-3 * np.array([[0, 1, 1], [-1, 0, 1], [-1, -1, 0]])
+    floor = rng.uniform(0.0, 1e-3, size=30)
+    c = 0.5 * (second + second.transpose(0, 2, 1))
+    inertia = (np.trace(c, axis1=1, axis2=2) + floor)[:, None, None] * np.eye(3) - c
+    np.testing.assert_allclose(inverse_inertias(second, floor), np.linalg.inv(inertia), rtol=1e-9)
+    assert np.all(inverse_inertias(np.full((2, 3, 3), np.inf), np.zeros(2)) == 0.0)
 
 
 def test_fast_floor_is_the_engine_plane_collision():

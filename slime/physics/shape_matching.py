@@ -55,24 +55,48 @@ def best_rotations(covariances: np.ndarray, fallback: np.ndarray) -> np.ndarray:
     return np.where(usable[:, None, None], rotation, fallback)
 
 
+def _inertia_map() -> tuple[np.ndarray, np.ndarray]:
+    """Constant linear maps for the inverse inertia: (9, 9) taking C's nine entries to those of
+    I = (tr C) 1 - C for C's symmetric part, and (81, 9) taking the products of I's entries
+    (outer(I, I), flattened) to its adjugate (adj I)_ij = the (j, i) cofactor."""
+    inertia = np.zeros((9, 9))
+    adjugate = np.zeros((81, 9))
+    for i in range(3):
+        for j in range(3):
+            inertia[3 * i + j, 3 * i + j] -= 0.5
+            inertia[3 * j + i, 3 * i + j] -= 0.5
+            if i == j:
+                inertia[[0, 4, 8], 3 * i + j] += 1.0
+            i1, i2, j1, j2 = (i + 1) % 3, (i + 2) % 3, (j + 1) % 3, (j + 2) % 3
+            adjugate[9 * (3 * j1 + i1) + 3 * j2 + i2, 3 * i + j] += 1.0
+            adjugate[9 * (3 * j1 + i2) + 3 * j2 + i1, 3 * i + j] -= 1.0
+    return inertia, adjugate
+
+
+_INERTIA, _ADJUGATE = _inertia_map()
+_EYE9 = np.eye(3).reshape(9)
+
+
 def inverse_inertias(second_moment: np.ndarray, regulariser) -> np.ndarray:
     """(B, 3, 3) I^-1 with I = (tr C + regulariser) 1 - C, from (B, 3, 3) second moments
     C = sum m (x - c)(x - c)^T. The regulariser (kg m^2, per body) keeps a collapsed body from
-    dividing by zero; a body whose inertia is still singular or non-finite gets 0 (no rotation)."""
-    c = 0.5 * (second_moment + np.swapaxes(second_moment, 1, 2))
-    trace = np.trace(c, axis1=1, axis2=2) + regulariser
-    inertia = trace[:, None, None] * np.eye(3) - c
-    finite = np.isfinite(inertia).all(axis=(1, 2))
-    if not finite.all():  # a broken state: no rotation, and no warning from LAPACK
-        inertia = np.where(finite[:, None, None], inertia, np.eye(3))
-    det = np.linalg.det(inertia)
-    ok = finite & (det > 1e-300)
-    if not ok.all():
-        inertia = np.where(ok[:, None, None], inertia, np.eye(3))
-    inverse = np.linalg.inv(inertia)
-    if not ok.all():
-        inverse[~ok] = 0.0
-    return inverse
+    dividing by zero; a body whose inertia is still singular or non-finite gets 0 (no rotation).
+
+    In closed form, adj I / det I, through the constant maps above: a handful of numpy calls for
+    any number of bodies. (LAPACK's det and inv cost several times more here: at these sizes the
+    calls are the cost, and after the step's large passes their code is no longer in cache.)"""
+    b = second_moment.shape[0]
+    with np.errstate(invalid="ignore", over="ignore"):  # a broken (non-finite) state: no warning, 0 below
+        inertia = second_moment.reshape(b, 9) @ _INERTIA
+        inertia += np.multiply.outer(regulariser, _EYE9)
+        adjugate = (inertia[:, :, None] * inertia[:, None, :]).reshape(b, 81) @ _ADJUGATE
+        det = np.einsum("bi,bi->b", inertia[:, :3], adjugate[:, ::3])  # row 0 of I times its cofactors
+    usable = (det > 1e-300) & (det < np.inf)  # false for NaN too
+    scale = np.divide(1.0, det, out=np.zeros(b), where=usable)
+    inverse = adjugate * scale[:, None]
+    if not usable.all():
+        inverse[~usable] = 0.0
+    return inverse.reshape(b, 3, 3)
 
 
 def apply3(matrices: np.ndarray, vectors: np.ndarray) -> np.ndarray:
