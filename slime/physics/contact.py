@@ -228,6 +228,20 @@ def _block_vertices(block_start, block_len, blocks):
     return vertex, item
 
 
+def _along(columns, vertex, c, first, normal, pair) -> np.ndarray:
+    """(x[vertex] - c[first[pair]]) . normal[pair] for each entry, from the three position
+    ``columns``: gathering from contiguous columns is several times faster than gathering rows of
+    the (P, 3) view (this was a fifth of the broad phase)."""
+    origin = first.take(pair)
+    out = np.zeros(vertex.size)
+    for a in range(3):
+        term = columns[a].take(vertex)
+        term -= c[:, a].take(origin)
+        term *= normal[:, a].take(pair)
+        out += term
+    return out
+
+
 def broad_phase(table: BodyTable, x: np.ndarray, v: np.ndarray, horizon: float, centroids=None) -> Candidates:
     """Candidates for the next ``horizon`` seconds (one frame): the pairs of bodies that can touch
     by then and, per pair, the vertices that can reach the pair's plane by then, at the current
@@ -289,11 +303,7 @@ def broad_phase(table: BodyTable, x: np.ndarray, v: np.ndarray, horizon: float, 
     top = np.flatnonzero(toward + radius >= floor.take(entry))
     top_vertex, top_item = _block_vertices(block_start, block_len, block.take(top))
     top_entry = entry.take(top).take(top_item)
-    top_toward = np.einsum(
-        "ij,ij->i",
-        np.take(x, top_vertex, axis=0) - np.take(c, first.take(top_entry // 2), axis=0),
-        np.take(normal, top_entry // 2, axis=0),
-    )
+    top_toward = _along(xs, top_vertex, c, first, normal, top_entry // 2)
     top_side = np.where(top_entry % 2 == 0, 1.0, -1.0)
     top_toward = top_side * top_toward + (top_side < 0.0) * gap.take(top_entry // 2)
     extent = np.full(body.size, -np.inf)
@@ -308,7 +318,7 @@ def broad_phase(table: BodyTable, x: np.ndarray, v: np.ndarray, horizon: float, 
     block, pair, side = block.take(keep), pair.take(keep), side.take(keep)
     vertex, item = _block_vertices(block_start, block_len, block)
     pair, side = pair.take(item), side.take(item)
-    along = np.einsum("ij,ij->i", np.take(x, vertex, axis=0) - np.take(c, first.take(pair), axis=0), np.take(normal, pair, axis=0))
+    along = _along(xs, vertex, c, first, normal, pair)
     keep = np.flatnonzero(side * (along - offset.take(pair)) > -margin.take(pair))
     vertex, pair, side = vertex.take(keep), pair.take(keep), side.take(keep)
     used = np.zeros(first.size, dtype=bool)
