@@ -35,6 +35,7 @@ from slime.physics.shape_matching import best_rotation
 from slime.physics.slime_params import SlimeParams
 from slime.physics.sphere import vertex_count
 from slime.physics.volume import GridVolume, fill_grid, mesh_volume
+from slime.physics.slime_shape import SlimeShape
 from slime.physics.world3d import MAX_SPREAD, World3D, collide_floor
 
 __all__ = ["SlimeBody", "SlimeParams", "wendland", "collide_floor", "MAX_SPIKE", "MAX_SPREAD"]
@@ -94,16 +95,16 @@ class SlimeBody:
         if (new.stacks, new.slices) != (self.params.stacks, self.params.slices):
             self._build(new)
             return
-        world = self.world
-        x, v = world.x.copy(), world.v.copy()
-        ref, rotation = world.batches[0].ref.copy(), world.batches[0].rotation.copy()
-        time, recoveries, good, lid = world.time, world.recoveries, world._good_x.copy(), world._body_lid(0)
+        # A new world (its settings are the slime's: gravity, floor, dt may have changed) laid out
+        # from the old one's body state, which carries everything a body has (pose, velocities,
+        # tracking, its last good pose, a squash lid) through the world's own re-layout.
+        old = self.world
+        states = old._states()
         self.world = World3D.for_slime(new)
-        self.world.add_slime(new)
-        self.world.x[:], self.world.v[:], self.world._good_x[:] = x, v, good
-        self.world.batches[0].ref[:], self.world.batches[0].rotation[:] = ref, rotation
-        self.world.time, self.world.recoveries = time, recoveries
-        self.world._set_lids([lid])  # a slider moved while squashed: still under its lid
+        params = self.world.settle_params(new)
+        states[0].update(params=params, shape=SlimeShape(params))
+        self.world._assemble(states)
+        self.world.time, self.world.recoveries = old.time, old.recoveries
         self._bind()
 
     # ------------------------------------------------------------------ views
