@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from slime.physics.obstacles import (
     Ball,
     Box,
+    FramePairs,
     ObstacleSet,
     Plane,
     collide_obstacles,
@@ -266,3 +267,86 @@ def test_a_broken_vertex_does_not_spread():
         collide_obstacles(x, v, x.copy(), obstacles)
     np.testing.assert_allclose(x[1], [0.0, 0.0, 0.0])
     np.testing.assert_allclose(v[1], [0.0, 0.0, 0.0])
+
+
+# ------------------------------------------------------------------------------------ once a frame
+def _random_obstacles(rng) -> ObstacleSet:
+    boxes = [Box(center=rng.uniform(-1, 1, 3), half_size=rng.uniform(0.02, 0.6, 3),
+                 rotation=rotation_from_degrees(*rng.uniform(-180, 180, 3))) for _ in range(4)]
+    balls = [Ball(center=rng.uniform(-1, 1, 3), radius=rng.uniform(0.05, 0.5)) for _ in range(2)]
+    return ObstacleSet(boxes + balls + [Plane(point=(0, -1.5, 0))])
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_the_frame_broad_phase_finds_what_the_substep_one_finds(seed):
+    """``FramePairs`` made at the frame's start, then eight substeps of random motion inside its
+    margin and one jump past it: every substep's contacts are bit-equal to those of the substep's
+    own broad phase, and the jump turns the frame's pairs off (the fallback), never a miss."""
+    rng = np.random.default_rng(seed)
+    ob = _random_obstacles(rng)
+    x = rng.uniform(-1.6, 1.6, (6000, 3))
+    x = x[signed_distance(x, ob) > 0.02][:3000]  # outside, as a slime's vertices are
+    v = rng.normal(scale=2.0, size=x.shape)
+    frame = FramePairs(x, v, ob, 1.0 / 60.0)
+    assert frame.kinds["box"][0].size > 0 and frame.kinds["ball"][0].size > 0
+    a_x, a_v, b_x, b_v = x.copy(), v.copy(), x.copy(), v.copy()
+    used = 0
+    for substep in range(9):
+        step = v / 480.0 + rng.normal(scale=0.002, size=v.shape)
+        if substep == 8:  # one vertex goes further than the frame allowed for
+            step[17] = 3.0 * frame.margin
+        a_prev, b_prev = a_x.copy(), b_x.copy()
+        a_x += step
+        b_x += step
+        used += frame.holds(a_x, a_prev, ob)
+        count = collide_obstacles(a_x, a_v, a_prev, ob, frame=frame)
+        assert count == collide_obstacles(b_x, b_v, b_prev, ob)
+        assert np.array_equal(a_x, b_x) and np.array_equal(a_v, b_v)
+    assert used == 8 and not frame.valid
+
+
+def test_a_world_with_obstacles_steps_as_if_every_substep_had_its_own_broad_phase(monkeypatch):
+    """The ``pile`` scene (ten slimes falling into a walled box) for two seconds, with the frame's
+    broad phase and with the substep's: the same state, bit for bit; and the frame's was used."""
+    from slime.scenes.world_scene import load_world
+
+    def run(use_frame: bool):
+        world = load_world("pile").world
+        uses = []
+        holds = FramePairs.holds
+
+        def counted(self, *args):
+            result = holds(self, *args) if use_frame else False
+            uses.append(result)
+            return result
+
+        monkeypatch.setattr(FramePairs, "holds", counted)
+        for _ in range(120):
+            world.step()
+        monkeypatch.setattr(FramePairs, "holds", holds)
+        return world.x.copy(), world.v.copy(), np.mean(uses)
+
+    x_a, v_a, used = run(True)
+    x_b, v_b, _ = run(False)
+    assert used > 0.9
+    assert np.array_equal(x_a, x_b) and np.array_equal(v_a, v_b)
+
+
+def test_a_slime_thrown_within_a_frame_still_stops_at_a_thin_board():
+    """The frame's pairs are made with the slime at rest (a margin of a centimetre); then, within
+    the frame, it is flung at 20 m/s at a 2 cm board 8 cm away. The substeps notice it went
+    further than the pairs allow for and test it themselves: it stops at the board."""
+    from slime.physics.world3d import World3D
+
+    world = World3D(gravity=(0, 0, 0), floor_height=None)
+    world.add_slime(_slime(center=(0.0, 0.0, 0.0)))
+    board = Box(center=(0.4, 0.0, 0.0), half_size=(0.01, 1.0, 1.0))
+    world.add_obstacle(board)
+    world.step()
+    assert world._obstacle_frame.valid and world._obstacle_frame.margin < 0.02
+    world.v[0] = 20.0
+    h = world.dt / world.substeps
+    for _ in range(2 * world.substeps):
+        world.substep(h)
+        assert world.x[0].max() <= 0.39 + 1e-9
+    assert not world._obstacle_frame.valid

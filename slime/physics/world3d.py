@@ -28,7 +28,7 @@ import numpy as np
 from slime.physics import slime_forces as plain
 from slime.physics.contact import BodyTable, body_centroids, broad_phase, collide_slimes, damp_contacts, mass_centroids
 from slime.physics.hand import BodyView, Hand, poke as hand_poke, spike as hand_spike
-from slime.physics.obstacles import ObstacleSet, collide_obstacles
+from slime.physics.obstacles import FramePairs, ObstacleSet, collide_obstacles
 from slime.physics.planes import Planes
 from slime.physics.slime_batch import SlimeBatch
 from slime.physics.slime_params import SlimeParams, vector3
@@ -96,6 +96,7 @@ class World3D:
         self.max_speed, self.max_acceleration = settings.max_speed, settings.max_acceleration
         self.obstacles: list = []
         self._obstacle_set = None
+        self._obstacle_frame = None  # this frame's obstacle broad phase (``FramePairs``)
         self.bodies: list[Body] = []
         self.batches: list[SlimeBatch] = []
         self.hand = Hand()
@@ -359,7 +360,7 @@ class World3D:
         if self._lid is not None:
             self._hold_under_lids(h)
         if self._obstacle_set is not None:
-            collide_obstacles(x.T, v.T, x_prev.T, self._obstacle_set)
+            collide_obstacles(x.T, v.T, x_prev.T, self._obstacle_set, frame=self._obstacle_frame)
         if self._contact_table is not None:
             if self._candidates is None:
                 self._find_contacts()
@@ -413,6 +414,8 @@ class World3D:
             self.contacts = 0  # the most vertices in slime-slime contact in one substep of this frame
             if self._contact_table is not None:
                 self._find_contacts()
+            if self._obstacle_set is not None:
+                self._obstacle_frame = FramePairs(self.x.T, self.v, self._obstacle_set, self.dt)
             for _ in range(self.substeps):
                 self.substep(h)
             if self._contact_table is not None:
