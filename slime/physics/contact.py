@@ -61,7 +61,8 @@ import numpy as np
 
 from slime.physics.sphere import vertex_count
 
-__all__ = ["BodyTable", "Candidates", "body_centroids", "broad_phase", "collide_slimes", "damp_contacts", "mass_centroids"]
+__all__ = ["BodyTable", "Candidates", "body_centroids", "broad_phase", "collide_slimes", "damp_contacts", "mass_centroids",
+           "pair_axes"]
 
 _DENSE_BODIES = 512  # up to this many bodies the body pairs come from a dense B x B test
 CONTACT_DAMPING = 20.0  # 1/s: the dashpot between touching slimes' centroids (see _dashpot)
@@ -155,6 +156,7 @@ class Candidates:
     # Each pair's plane normal for this frame, where the caller holds it (a pair that does not
     # slide keeps its contact face: see World3D); None: the line of centres, substep by substep.
     normals: np.ndarray | None = None
+    velocity: np.ndarray | None = None  # (B, 3) every body's centroid velocity when they were found
 
     @property
     def empty(self) -> bool:
@@ -200,7 +202,7 @@ def _body_pairs(centroid: np.ndarray, reach: np.ndarray) -> tuple[np.ndarray, np
     return first[keep], second[keep]
 
 
-def _pair_axes(c, first, second, normals=None):
+def pair_axes(c, first, second, normals=None):
     """Each pair's plane normal (from ``first`` toward ``second``) and the distance between the
     two centroids along it: the line of centres, or the frame's held ``normals`` (see
     ``Candidates.normals``)."""
@@ -282,7 +284,7 @@ def broad_phase(table: BodyTable, x: np.ndarray, v: np.ndarray, horizon: float, 
     first, second = _body_pairs(c, reach + wobble * horizon + slack + speed * horizon)
     if first.size == 0:
         return Candidates.none()
-    normal, gap = _pair_axes(c, first, second)
+    normal, gap = pair_axes(c, first, second)
     closing = np.linalg.norm(vc[first] - vc[second], axis=1) + wobble[first] + wobble[second]
     margin = 2.0 * closing * horizon + slack[first] + slack[second]
     # Every block of both bodies of each pair, pair by pair, first's then second's.
@@ -325,7 +327,7 @@ def broad_phase(table: BodyTable, x: np.ndarray, v: np.ndarray, horizon: float, 
     used[pair] = True
     # Renumber the pairs that kept candidates (order, and so the sorting, unchanged).
     renumber = np.cumsum(used) - 1
-    return Candidates(first[used], second[used], vertex, renumber[pair], side)
+    return Candidates(first[used], second[used], vertex, renumber[pair], side, velocity=vc)
 
 
 def collide_slimes(
@@ -352,7 +354,7 @@ def collide_slimes(
 def _collide(table: BodyTable, candidates: Candidates, x, v, centroids) -> int:
     c = np.asarray(centroids, dtype=np.float64)
     first, second, vertex, pair, side = candidates.first, candidates.second, candidates.vertex, candidates.pair, candidates.side
-    normal, gap = _pair_axes(c, first, second, candidates.normals)
+    normal, gap = pair_axes(c, first, second, candidates.normals)
     cn = np.einsum("ij,ij->i", c[first], normal)
     nx, ny, nz = normal[:, 0].take(pair), normal[:, 1].take(pair), normal[:, 2].take(pair)
     along = x[:, 0].take(vertex) * nx
@@ -427,7 +429,7 @@ def damp_contacts(
         return
     c = np.asarray(centroids, dtype=np.float64)
     first, second, vertex, pair, side = candidates.first, candidates.second, candidates.vertex, candidates.pair, candidates.side
-    normal, gap = _pair_axes(c, first, second, candidates.normals)
+    normal, gap = pair_axes(c, first, second, candidates.normals)
     along = np.einsum("ij,ij->i", x[vertex] - c[first[pair]], normal[pair])
     reach = np.full(2 * first.size, -np.inf)
     np.maximum.at(reach, pair * 2 + (side < 0.0), side * along)

@@ -26,7 +26,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from slime.physics import slime_forces as plain
-from slime.physics.contact import BodyTable, body_centroids, broad_phase, collide_slimes, damp_contacts, mass_centroids
+from slime.physics.contact import (BodyTable, body_centroids, broad_phase, collide_slimes, damp_contacts, mass_centroids,
+                                   pair_axes)
 from slime.physics.hand import BodyView, Hand, poke as hand_poke, spike as hand_spike
 from slime.physics.obstacles import FramePairs, ObstacleSet, collide_obstacles
 from slime.physics.planes import Planes
@@ -386,8 +387,7 @@ class World3D:
         ``STICK_SPEED``, or whose face has turned ``HOLD_ANGLE`` from the line of centres, follows
         that line (two smooth balls); a new pair starts on it."""
         first, second = candidates.first, candidates.second
-        axis = centroids[second] - centroids[first]
-        line = axis / np.maximum(np.linalg.norm(axis, axis=1, keepdims=True), 1e-12)
+        line, _ = pair_axes(centroids, first, second)
         normals = line.copy()
         count = len(self.bodies)
         keys = first * count + second
@@ -395,7 +395,7 @@ class World3D:
         if old_keys.size and keys.size:
             where = np.clip(np.searchsorted(old_keys, keys), 0, old_keys.size - 1)
             known = old_keys[where] == keys
-            velocity = mass_centroids(self.v.T, self.mass, self._contact_table.start, self._contact_table.body_mass)
+            velocity = candidates.velocity
             relative = velocity[second] - velocity[first]
             sliding = relative - np.einsum("ij,ij->i", relative, line)[:, None] * line
             held = known & (np.linalg.norm(sliding, axis=1) < STICK_SPEED)
