@@ -350,3 +350,18 @@ def test_a_slime_thrown_within_a_frame_still_stops_at_a_thin_board():
         world.substep(h)
         assert world.x[0].max() <= 0.39 + 1e-9
     assert not world._obstacle_frame.valid
+
+
+def test_a_broken_frame_start_turns_the_frame_pairs_off():
+    """A NaN speed gives no margin, a NaN position fails every check: the substeps' own broad
+    phase is used, without a warning."""
+    ob = ObstacleSet([Box()])
+    x = np.zeros((5, 3))
+    v = np.zeros((5, 3))
+    v[2, 1] = np.nan
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert not FramePairs(x, v, ob, 1.0 / 60.0).valid
+        x[3, 0] = np.nan
+        frame = FramePairs(x, np.zeros((5, 3)), ob, 1.0 / 60.0)
+        assert not frame.holds(x, x, ob) and not frame.valid

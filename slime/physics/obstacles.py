@@ -277,9 +277,10 @@ class FramePairs:
         self.obstacles = ob
         self.start = np.array(np.asarray(x).T)  # (3, P), contiguous
         with np.errstate(invalid="ignore", over="ignore"):
-            speed = float(np.abs(v).max()) if v.size else 0.0
+            speed = max(float(v.max()), -float(v.min())) if v.size else 0.0  # NaN stays NaN
             self.margin = 2.0 * speed * float(frame_time) + FRAME_SLACK
-            self.valid = math.isfinite(self.margin) and bool(np.isfinite(self.start).all())
+        # A non-finite start needs no test of its own: it fails every ``holds``.
+        self.valid = math.isfinite(self.margin)
         self._scratch = np.empty_like(self.start)
         self.kinds = {}
         if not self.valid or self.start.shape[1] == 0:
@@ -289,7 +290,9 @@ class FramePairs:
         for kind, ob_low, ob_high in (("ball", ob.ball_low, ob.ball_high), ("box", ob.box_low, ob.box_high)):
             block, which = _block_pairs(ob_low, ob_high, low, high)
             vertex, inside = _block_vertices(block, self.start.shape[1])
-            self.kinds[kind] = _vertex_pairs(self.start - self.margin, self.start + self.margin, ob_low, ob_high,
+            # A vertex's box grown by the margin meets an obstacle's box when the obstacle's
+            # grown by it holds the vertex.
+            self.kinds[kind] = _vertex_pairs(self.start, self.start, ob_low - self.margin, ob_high + self.margin,
                                              vertex, inside, which)
 
     def holds(self, x: np.ndarray, x_prev: np.ndarray, obstacle_set) -> bool:
