@@ -310,52 +310,45 @@ class FramePairs:
 
 # ---------------------------------------------------------------------------------- narrow phase
 def _box_contacts(x, xp, ob: ObstacleSet, vertex, box):
-    """For each candidate pair: hit mask, the corrected position and the outward normal."""
+    """For each candidate pair: hit mask, the corrected position and the outward normal. Few
+    numpy calls (the pairs are few, and each call's fixed cost is most of the work)."""
     rot, center, half = ob.box_rotation[box], ob.box_center[box], ob.box_half[box]
-    local = np.einsum("kji,kj->ki", rot, x[vertex] - center)  # R^T (x - c)
-    local_prev = np.einsum("kji,kj->ki", rot, xp[vertex] - center)
-    inside_now = np.all(np.abs(local) < half, axis=1)
-    inside_before = np.all(np.abs(local_prev) < half, axis=1)
-    # Slab test on the segment local_prev -> local (t in [0, 1]).
-    step = local - local_prev
-    with np.errstate(divide="ignore", invalid="ignore"):
-        inv = 1.0 / step
-        t_a = (-half - local_prev) * inv
-        t_b = (half - local_prev) * inv
+    ends = np.stack((x[vertex], xp[vertex]))
+    ends -= center
+    both = np.einsum("kji,skj->ski", rot, ends)  # R^T (x - c) at the substep's end and start
+    local, local_prev = both
+    inside_now, inside_before = (np.abs(both) < half).all(axis=2)
+    # Slab test on the segment local_prev -> local (t in [0, 1]). An axis the segment does not
+    # move along divides by zero: its interval is (-inf, inf) inside the slab, empty (both ends
+    # the same infinity) outside, NaN on its boundary; a NaN fails every comparison below, as a
+    # segment that only grazes a face should.
+    inv = 1.0 / (local - local_prev)
+    t_a = (-half - local_prev) * inv
+    t_b = (half - local_prev) * inv
     t_near = np.minimum(t_a, t_b)
-    t_far = np.maximum(t_a, t_b)
-    # An axis the segment does not move along: inside its slab for all t, or never.
-    still = step == 0.0
-    in_slab = np.abs(local_prev) < half
-    t_near = np.where(still, np.where(in_slab, -np.inf, np.inf), t_near)
-    t_far = np.where(still, np.where(in_slab, np.inf, -np.inf), t_far)
     enter = t_near.max(axis=1)
-    leave = t_far.min(axis=1)
-    crossed = ~inside_before & (enter <= leave) & (enter >= 0.0) & (enter <= 1.0) & (leave > 0.0)
-    crossed &= np.isfinite(enter)
-    started_inside = inside_before & inside_now
-    hit = crossed | started_inside
+    leave = np.maximum(t_a, t_b).min(axis=1)
+    crossed = (enter <= leave) & (enter >= 0.0) & (enter <= 1.0) & (leave > 0.0) & ~inside_before
+    hit = crossed | (inside_before & inside_now)
     if not hit.any():
         return hit, None, None, None
     idx = np.flatnonzero(hit)
-    loc, loc_prev, h = local[idx], local_prev[idx], half[idx]
     rows = np.arange(idx.size)
+    loc, h = local[idx], half[idx]
+    # A vertex that came in goes back to the face it entered by; one that started inside (it
+    # was spawned there) leaves by the nearest face.
     entry_axis = np.argmax(t_near[idx], axis=1)
-    entry_side = np.sign(loc_prev[rows, entry_axis])
     nearest_axis = np.argmin(h - np.abs(loc), axis=1)
-    nearest_side = np.where(loc[rows, nearest_axis] >= 0.0, 1.0, -1.0)
     use_entry = crossed[idx]
     axis = np.where(use_entry, entry_axis, nearest_axis)
+    entry_side = np.sign(local_prev[idx, entry_axis])
+    nearest_side = np.where(loc[rows, nearest_axis] >= 0.0, 1.0, -1.0)
     side = np.where(use_entry & (entry_side != 0.0), entry_side, nearest_side)
-    moved = loc.copy()
-    moved[rows, axis] = side * h[rows, axis]
-    normal_local = np.zeros_like(loc)
-    normal_local[rows, axis] = side
-    r = rot[idx]
-    new_x = center[idx] + np.einsum("kij,kj->ki", r, moved)
-    normal = np.einsum("kij,kj->ki", r, normal_local)
-    depth = np.abs(moved[rows, axis] - loc[rows, axis])
-    return hit, new_x, normal, depth
+    # Along the face's normal only: from the local coordinate to the face's, in world terms.
+    delta = side * h[rows, axis] - loc[rows, axis]
+    normal = rot[idx, :, axis] * side[:, None]  # the box's axis, outward
+    new_x = x[vertex[idx]] + normal * (side * delta)[:, None]
+    return hit, new_x, normal, np.abs(delta)
 
 
 def _ball_contacts(x, xp, ob: ObstacleSet, vertex, ball):
@@ -428,7 +421,7 @@ def collide_obstacles(x: np.ndarray, v: np.ndarray, x_prev: np.ndarray, obstacle
         return 0
     restitution = _number("restitution", restitution, 0.0, False)
     # A non-finite vertex (state broken elsewhere; its body recovers it) compares false everywhere.
-    with np.errstate(invalid="ignore", over="ignore"):
+    with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
         if frame is not None and not frame.holds(x, x_prev, ob):
             frame = None
         return _collide(x, v, x_prev, ob, restitution, frame)
