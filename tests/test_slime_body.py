@@ -259,6 +259,21 @@ def test_batched_rotations_are_the_polar_rotations():
     assert np.linalg.det(kept[2]) == pytest.approx(1.0)
 
 
+def test_a_flat_body_gets_a_proper_rotation_that_fits_it():
+    """A of rank 2 (every point in one plane): det A is rounding noise of either sign, and the
+    SVD's U V^T a reflection about half the time. The rotation must still be proper, and it must
+    map the rest plane onto the body's plane (it is the best fit there, whatever the normal)."""
+    rng = np.random.default_rng(5)
+    count = 400
+    flat = rng.normal(size=(count, 3, 2)) @ rng.normal(size=(count, 2, 3))
+    found = best_rotations(flat, np.broadcast_to(np.eye(3), (count, 3, 3)))
+    np.testing.assert_allclose(np.linalg.det(found), 1.0, atol=1e-9)
+    # sum m (x - c) r^T = A; the best rotation maximises tr(R^T A) = the sum of A's two singular values.
+    np.testing.assert_allclose(np.einsum("bij,bij->b", found, flat), np.linalg.svd(flat)[1].sum(axis=1), rtol=1e-9)
+    for a, rotation in zip(flat[:20], found[:20]):
+        np.testing.assert_array_equal(best_rotation(a, np.eye(3)), rotation)  # one implementation
+
+
 def test_inverse_inertia_of_a_ball_and_of_a_collapsed_body():
     # A solid ball's second moment C = (m r^2 / 5) 1, so I = (2/5) m r^2 1.
     second = np.array([np.eye(3) * 0.2, np.zeros((3, 3)), np.full((3, 3), np.nan)])

@@ -14,19 +14,10 @@ import numpy as np
 
 def best_rotation(covariance: np.ndarray, fallback: np.ndarray) -> np.ndarray:
     """Proper rotation (det +1) closest to ``covariance`` (3, 3); ``fallback`` when it has no
-    well-defined one (non-finite, or rank below 2: a collapsed point or a line)."""
+    well-defined one (non-finite, or rank below 2: a collapsed point or a line). One body of
+    ``best_rotations``."""
     a = np.asarray(covariance, dtype=np.float64)
-    if not np.all(np.isfinite(a)):
-        return fallback
-    u, sigma, vt = np.linalg.svd(a)
-    if not sigma[0] > 0.0 or sigma[1] <= 1e-6 * sigma[0]:
-        return fallback
-    # A reflection (det < 0: the body is inverted or flattened) is turned into the nearest
-    # rotation by flipping the axis of the smallest singular value.
-    if np.linalg.det(u @ vt) < 0.0:
-        u = u.copy()
-        u[:, 2] = -u[:, 2]
-    return u @ vt
+    return best_rotations(a[None], np.asarray(fallback, dtype=np.float64)[None])[0]
 
 
 def rotation_angle(rotation: np.ndarray) -> float:
@@ -44,12 +35,14 @@ def best_rotations(covariances: np.ndarray, fallback: np.ndarray) -> np.ndarray:
         a = np.where(finite[:, None, None], a, np.eye(3))
     u, sigma, vt = np.linalg.svd(a)
     usable = finite & (sigma[:, 0] > 0.0) & (sigma[:, 1] > 1e-6 * sigma[:, 0])
-    # A reflection (the body inverted or flattened: det A < 0) becomes the nearest rotation by
-    # flipping the axis of the smallest singular value.
-    flip = np.linalg.det(a) < 0.0
+    rotation = u @ vt
+    # A reflection (the body inverted, or flat) becomes the nearest rotation by flipping the axis
+    # of the smallest singular value. Decided on U V^T itself, not on det A: for a flat body
+    # (A of rank 2) det A is rounding noise of either sign, and U V^T a reflection half the time.
+    flip = np.linalg.det(rotation) < 0.0
     if flip.any():
         u[flip, :, 2] *= -1.0
-    rotation = u @ vt
+        rotation = u @ vt
     if usable.all():
         return rotation
     return np.where(usable[:, None, None], rotation, fallback)
