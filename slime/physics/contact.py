@@ -48,9 +48,11 @@ piled in a box, a shared 2-core machine, best of 7): 34 touching pairs, about 5 
 a substep in all.
 
 How a world calls it: ``table = BodyTable(...)`` when bodies are added or removed; each frame
-``candidates = broad_phase(table, x, v, dt, centroids)``, then per substep, after the integrator,
-``collide_slimes(table, candidates, x, v, centroids)`` (centroids of that substep), and after the
-substeps ``damp_contacts(table, candidates, x, v, centroids, dt)``.
+``candidates = broad_phase(table, x, v, dt, centroids)`` and the pairs' normals for the frame
+(``candidates.normals``, see ``World3D``), then per substep, after the integrator,
+``collide_slimes(table, candidates, x, v)`` (with held normals the planes need no centroids;
+without, pass the substep's), and after the substeps ``damp_contacts(table, candidates, x, v,
+centroids, dt)``.
 """
 
 from __future__ import annotations
@@ -335,34 +337,40 @@ def collide_slimes(
     candidates: Candidates,
     x: np.ndarray,
     v: np.ndarray,
-    centroids: np.ndarray,
+    centroids: np.ndarray | None = None,
 ) -> int:
     """One substep of slime-slime contact, in place on (P, 3) float64 ``x`` and ``v`` (views
     allowed), after the substep's integration: ``candidates`` from this frame's ``broad_phase``,
-    ``centroids`` (B, 3) the bodies' current mass centroids. Returns the number of vertices put
-    back on a contact plane.
+    ``centroids`` (B, 3) the bodies' current mass centroids, whose lines give the pairs' normals
+    where the candidates hold none (``Candidates.normals``). Where they do, the centroids are
+    not needed: the plane lies halfway between the two bodies' outermost vertices along the
+    normal, wherever the centroids are. Returns the number of vertices put back on a contact
+    plane.
 
     Written component by component on 1-D arrays: gathering rows of an (N, 3) array by index is
     several times slower in numpy than gathering three columns."""
     if candidates.empty:
         return 0
+    if candidates.normals is None and centroids is None:
+        raise ValueError("collide_slimes needs the centroids when the candidates hold no normals")
     # A body broken within the frame (non-finite; its own step recovers it) compares false.
     with np.errstate(invalid="ignore", over="ignore"):
         return _collide(table, candidates, x, v, centroids)
 
 
 def _collide(table: BodyTable, candidates: Candidates, x, v, centroids) -> int:
-    c = np.asarray(centroids, dtype=np.float64)
     first, second, vertex, pair, side = candidates.first, candidates.second, candidates.vertex, candidates.pair, candidates.side
-    normal, gap = pair_axes(c, first, second, candidates.normals)
-    cn = np.einsum("ij,ij->i", c[first], normal)
+    if candidates.normals is not None:
+        normal = candidates.normals
+    else:
+        normal, _ = pair_axes(np.asarray(centroids, dtype=np.float64), first, second)
     nx, ny, nz = normal[:, 0].take(pair), normal[:, 1].take(pair), normal[:, 2].take(pair)
+    # Every position along its pair's normal (from the origin: only differences along it count).
     along = x[:, 0].take(vertex) * nx
     along += x[:, 1].take(vertex) * ny
     along += x[:, 2].take(vertex) * nz
-    along -= cn.take(pair)  # from c_first along n
     # The outermost candidate of each (pair, side), toward the other body: the side +1 vertices
-    # reach `along`, the side -1 ones `gap - along`.
+    # reach `along`, the side -1 ones `-along`; the plane lies halfway between the two.
     if candidates.starts is None:
         group = pair * 2 + (side < 0.0)
         candidates.starts = np.flatnonzero(np.r_[True, group[1:] != group[:-1]])

@@ -365,9 +365,8 @@ class World3D:
         if self._contact_table is not None:
             if self._candidates is None:
                 self._find_contacts()
-            centroids = body_centroids(self._contact_table, x.T)
-            self.contacts = max(self.contacts, collide_slimes(self._contact_table, self._candidates, x.T, v.T,
-                                                              centroids))
+            # The frame's held normals place the planes; no centroids needed (see collide_slimes).
+            self.contacts = max(self.contacts, collide_slimes(self._contact_table, self._candidates, x.T, v.T))
         np.clip(v, -self.max_speed, self.max_speed, out=v)
         self.time += h
 
