@@ -12,6 +12,11 @@ is one ``SlimeBatch`` whose forces are a fixed number of numpy calls however man
 3. contacts, each a projection with its velocity change: the floor, the lid over a squashed
    slime (``squash``), the obstacles (``obstacles.py``), and slime against slime (``contact.py``).
 
+Both broad phases run once a frame, before its substeps: which slimes and vertices can touch
+within the frame, each pair's contact face (``contact.broad_phase``, ``_held_normals``), and which
+vertices can reach which obstacle (``obstacles.FramePairs``, which each substep checks still
+holds, falling back to a broad phase of its own).
+
 After each frame every body is checked (finite, no speed over ``max_speed``, no vertex farther
 than ``MAX_SPREAD`` radii from its centroid); a broken body is put back to its last good pose,
 still, and the others go on.
