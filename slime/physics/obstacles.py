@@ -285,15 +285,14 @@ class FramePairs:
         self.kinds = {}
         if not self.valid or self.start.shape[1] == 0:
             return
-        low = _block_bounds(self.start, np.minimum) - self.margin
-        high = _block_bounds(self.start, np.maximum) + self.margin
+        blocks = _block_bounds(self.start, np.minimum), _block_bounds(self.start, np.maximum)
         for kind, ob_low, ob_high in (("ball", ob.ball_low, ob.ball_high), ("box", ob.box_low, ob.box_high)):
-            block, which = _block_pairs(ob_low, ob_high, low, high)
+            # A vertex's box grown by the margin meets an obstacle's box when the obstacle's, grown
+            # by it, holds the vertex: the substep's broad phase, run on the grown obstacles.
+            grown_low, grown_high = ob_low - self.margin, ob_high + self.margin
+            block, which = _block_pairs(grown_low, grown_high, *blocks)
             vertex, inside = _block_vertices(block, self.start.shape[1])
-            # A vertex's box grown by the margin meets an obstacle's box when the obstacle's
-            # grown by it holds the vertex.
-            self.kinds[kind] = _vertex_pairs(self.start, self.start, ob_low - self.margin, ob_high + self.margin,
-                                             vertex, inside, which)
+            self.kinds[kind] = _vertex_pairs(self.start, self.start, grown_low, grown_high, vertex, inside, which)
 
     def holds(self, x: np.ndarray, x_prev: np.ndarray, obstacle_set) -> bool:
         """Whether these pairs still cover the substep from (P, 3) ``x_prev`` to ``x``."""
@@ -313,7 +312,8 @@ def _box_contacts(x, xp, ob: ObstacleSet, vertex, box):
     """For each candidate pair: hit mask, the corrected position and the outward normal. Few
     numpy calls (the pairs are few, and each call's fixed cost is most of the work)."""
     rot, center, half = ob.box_rotation[box], ob.box_center[box], ob.box_half[box]
-    ends = np.stack((x[vertex], xp[vertex]))
+    now = x[vertex]
+    ends = np.stack((now, xp[vertex]))
     ends -= center
     both = np.einsum("kji,skj->ski", rot, ends)  # R^T (x - c) at the substep's end and start
     local, local_prev = both
@@ -347,7 +347,7 @@ def _box_contacts(x, xp, ob: ObstacleSet, vertex, box):
     # Along the face's normal only: from the local coordinate to the face's, in world terms.
     delta = side * h[rows, axis] - loc[rows, axis]
     normal = rot[idx, :, axis] * side[:, None]  # the box's axis, outward
-    new_x = x[vertex[idx]] + normal * (side * delta)[:, None]
+    new_x = now[idx] + normal * (side * delta)[:, None]
     return hit, new_x, normal, np.abs(delta)
 
 
