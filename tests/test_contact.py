@@ -145,8 +145,6 @@ def test_a_broken_body_does_not_spread_to_the_others():
 def test_with_held_normals_the_planes_do_not_depend_on_the_centroids():
     """A pair's plane lies halfway between the two bodies' outermost vertices along its normal:
     with the frame's normals held, any centroids (or none) give the same contact, to rounding."""
-    from slime.physics.contact import collide_slimes as collide
-
     results = []
     for centroids in (None, "true", "shifted"):
         pile = SlimePile([_free(16, center=(0.0, 0.5, 0.0)), _free(16, center=(0.9, 0.5, 0.1))])
@@ -156,7 +154,7 @@ def test_with_held_normals_the_planes_do_not_depend_on_the_centroids():
         axis = c[1] - c[0]
         candidates.normals = (axis / np.linalg.norm(axis))[None]
         given = {None: None, "true": c, "shifted": c + np.array([[3.0, -2.0, 1.0], [0.5, 0.5, -4.0]])}[centroids]
-        hits = collide(pile.table, candidates, x, v, given)
+        hits = collide_slimes(pile.table, candidates, x, v, given)
         results.append((hits, x.copy(), v.copy()))
     assert results[0][0] > 0
     for hits, x, v in results[1:]:
@@ -166,4 +164,4 @@ def test_with_held_normals_the_planes_do_not_depend_on_the_centroids():
     pile = SlimePile([_free(16, center=(0.0, 0.5, 0.0)), _free(16, center=(0.9, 0.5, 0.1))])
     candidates = broad_phase(pile.table, pile.x, pile.v, 1.0 / 60.0)
     with pytest.raises(ValueError, match="needs the centroids"):
-        collide(pile.table, candidates, pile.x, pile.v)
+        collide_slimes(pile.table, candidates, pile.x, pile.v)
