@@ -38,8 +38,6 @@ def _add_shaders(p: argparse.ArgumentParser) -> None:
 def _add_resolution(p: argparse.ArgumentParser) -> None:
     p.add_argument("--stacks", type=resolution, help=f"latitude divisions of the slime sphere ({span(RESOLUTION)})")
     p.add_argument("--slices", type=resolution, help=f"longitude divisions of the slime sphere ({span(RESOLUTION)})")
-    p.add_argument("--plain-forces", action="store_true",
-                   help="compute the slime's forces with slime/physics/slime_forces.py (edit it to experiment; slower)")
 
 
 def _color(text: str) -> tuple:
@@ -121,8 +119,7 @@ def _cmd_demo(args) -> int:
     from slime.app.demo import run_demo
 
     return run_demo(stacks=args.stacks, slices=args.slices, size=parse_size(args.size), window=args.window,
-                    plain_forces=args.plain_forces, shaders=_shader_folder(args),
-                    color=args.color, quality=args.quality)
+                    shaders=_shader_folder(args), color=args.color, quality=args.quality)
 
 
 def _shader_folder(args):
@@ -140,14 +137,14 @@ def _cmd_simulate(args) -> int:
     output = check_output(Path(args.output), [".npz"])
     if args.scene == "slime":
         pokes = [parse_poke(p) for p in args.poke]
-        arrays = simulate_slime(args.ticks, pokes, stacks=args.stacks, slices=args.slices, plain_forces=args.plain_forces)
+        arrays = simulate_slime(args.ticks, pokes, stacks=args.stacks, slices=args.slices)
     elif is_world(args.scene):
         if args.poke or args.stacks or args.slices:
             raise UsageError("--poke, --stacks and --slices apply to the single slime only (a 3D scene file sets its slimes)")
-        arrays = simulate_world(args.scene, args.ticks, plain_forces=args.plain_forces)
+        arrays = simulate_world(args.scene, args.ticks)
     else:
-        if args.poke or args.stacks or args.slices or args.plain_forces:
-            raise UsageError("--poke, --stacks, --slices and --plain-forces apply to the slime only")
+        if args.poke or args.stacks or args.slices:
+            raise UsageError("--poke, --stacks and --slices apply to the slime only")
         arrays = simulate_scene(args.scene, args.ticks)
     save_npz_atomic(output, **arrays)
     shape = arrays["positions"].shape
@@ -173,7 +170,7 @@ def _cmd_render(args) -> int:
         frames = args.frames or max([1] + [p.tick + 5 for p in pokes])
         render_slime(
             output=output, frames=frames, size=size, pokes=pokes, camera=camera,
-            stacks=args.stacks, slices=args.slices, progress=not args.no_progress, plain_forces=args.plain_forces,
+            stacks=args.stacks, slices=args.slices, progress=not args.no_progress,
             shaders=_shader_folder(args),
             color=args.color,
         )
@@ -185,10 +182,10 @@ def _cmd_render(args) -> int:
 
         render_world(args.scene, output=output, frames=args.frames or 120, size=size,
                      camera=parse_camera(args.camera) if args.camera else None, progress=not args.no_progress,
-                     plain_forces=args.plain_forces, shaders=_shader_folder(args))
+                     shaders=_shader_folder(args))
     else:
-        if args.poke or args.camera or args.stacks or args.slices or args.plain_forces or args.color:
-            raise UsageError("--poke, --camera, --stacks, --slices, --plain-forces and --color apply to the slime only")
+        if args.poke or args.camera or args.stacks or args.slices or args.color:
+            raise UsageError("--poke, --camera, --stacks, --slices and --color apply to the slime only")
         from slime.app.render_scene import render_scene
 
         render_scene(args.scene, output=output, frames=args.frames or 120, size=size, progress=not args.no_progress,
@@ -295,6 +292,30 @@ def _join_signed_values(argv: list[str]) -> list[str]:
     return out
 
 
+_PHYSICS_COMMANDS = ("demo", "simulate", "render", "scene", "bench")
+
+
+def compile_physics(stream=None) -> None:
+    """On the first run after an install or an edit of a force, compile the physics now, with one
+    line and a progress bar on stderr (a line alone where stderr is not a terminal); later runs
+    find it compiled and say nothing."""
+    from slime.physics import warmup
+
+    if warmup.is_compiled():
+        return
+    from tqdm import tqdm
+
+    stream = stream or sys.stderr
+    print("slime: compiling the physics, first run only (about 30 s)", file=stream, flush=True)
+    stages = warmup.stages()
+    with tqdm(total=len(stages), file=stream, disable=not stream.isatty(), leave=False, unit="part") as bar:
+        for name, run in stages:
+            bar.set_description(name)
+            run()
+            bar.update(1)
+    warmup.mark_compiled()
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     argv = list(sys.argv[1:] if argv is None else argv)
@@ -304,6 +325,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.command is None:
         args = parser.parse_args(["demo"])
     try:
+        if args.command in _PHYSICS_COMMANDS:
+            compile_physics()
         status = COMMANDS[args.command](args) or 0
         sys.stdout.flush()  # here, so a closed pipe is caught below and not at interpreter exit
         return status

@@ -42,7 +42,7 @@ ORBIT_ELEVATION = CAMERA_ELEVATION
 # stability bound, 1 / h^2 = 230400 1/s^2 at the default 8 substeps of 1/60 s, so no slider position
 # is refused.
 VISCOSITY = (0.0, 60.0)  # 1/s
-SURFACE_TENSION = (0.0, 20.0)  # N/m (stable at any value: see slime_forces.tension_relief)
+SURFACE_TENSION = (0.0, 20.0)  # N/m (stable at any value: see slime_shape.tension_relief)
 VOLUME_STIFFNESS = (0.0, 100000.0)  # 1/s^2
 SHAPE_STIFFNESS = (0.0, 20000.0)  # 1/s^2
 GRAVITY = (0.0, 30.0)  # m/s^2, downward

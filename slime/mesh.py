@@ -16,8 +16,8 @@ operations ``np.cross`` does (a1 b2 - a2 b1, ...), so the area vectors are the s
 and component, added corner 0 + corner 1 + corner 2: faster than one bincount over all the
 corners (no tiled weights), and the summation order the physics' ``corner_sum`` has always used.
 
-``GridVolume`` (slime/physics/volume.py) computes the same sums on the ring grid with shifted
-slices, much faster for the simulation's fixed UV sphere; its tests check it against this module.
+The physics reads the slime's own surface off each vertex's one-ring (slime/physics/slime3d/
+surface.py); its tests check those gradients against the volume and area of these triangle lists.
 """
 
 from __future__ import annotations

@@ -50,12 +50,12 @@ def apply_pokes(body, schedule: dict[int, list[Poke]], tick: int) -> None:
         body.poke(np.asarray(poke.point, dtype=np.float64), np.asarray(poke.force, dtype=np.float64))
 
 
-def make_body(stacks: int | None = None, slices: int | None = None, plain_forces: bool = False):
-    """The slime body with default parameters at the requested resolution; ``plain_forces``
-    computes its forces with slime_forces.py's readable functions. Bad values: a one-line ValueError."""
+def make_body(stacks: int | None = None, slices: int | None = None):
+    """The slime body with default parameters at the requested resolution. Bad values: a one-line
+    ValueError."""
     from slime.physics.slime_body import SlimeBody, SlimeParams
 
-    changes = {"plain_forces": bool(plain_forces)}
+    changes = {}
     if stacks is not None:
         changes["stacks"] = stacks
     if slices is not None:
@@ -68,11 +68,9 @@ def save_npz_atomic(path: Path, **arrays) -> None:
     atomic_write(path, lambda f: np.savez_compressed(f, **arrays))
 
 
-def simulate_slime(ticks: int, pokes: Sequence[Poke] = (), stacks: int | None = None, slices: int | None = None,
-                   plain_forces: bool = False):
-    """Run the slime for ``ticks`` frames; returns the arrays written to the .npz. ``plain_forces``:
-    the forces come from slime_forces.py's readable functions (edit them to experiment)."""
-    body = make_body(stacks, slices, plain_forces)
+def simulate_slime(ticks: int, pokes: Sequence[Poke] = (), stacks: int | None = None, slices: int | None = None):
+    """Run the slime for ``ticks`` frames; returns the arrays written to the .npz."""
+    body = make_body(stacks, slices)
     params = body.params
     schedule = poke_schedule(pokes)
     n_points = body.positions.shape[0]
@@ -88,12 +86,12 @@ def simulate_slime(ticks: int, pokes: Sequence[Poke] = (), stacks: int | None = 
     return {"positions": positions, "triangles": body.triangles.astype(np.int32), "volume": volume, "time": time}
 
 
-def simulate_world(name_or_path, ticks: int, plain_forces: bool = False):
+def simulate_world(name_or_path, ticks: int):
     """Run a 3D scene (a bundled name or a scene file) for ``ticks`` frames; returns the arrays
     written to the .npz."""
     from slime.scenes.world_scene import load_world
 
-    world = load_world(name_or_path, plain_forces).world
+    world = load_world(name_or_path).world
     n_points, n_bodies = world.positions.shape[0], len(world.bodies)
     positions, volume, time = allocate(
         f"recording {ticks} ticks of {name_or_path} ({n_bodies} slimes, {n_points} points)",

@@ -16,6 +16,15 @@ from slime.app.xvfb import private_xvfb
 from slime.render.context import GLUnavailable, create_headless_context
 
 
+def pytest_configure(config):
+    """Compile the physics once, here, before pytest-xdist starts its workers: each would
+    otherwise compile every kernel for itself, at the same time."""
+    if not hasattr(config, "workerinput"):
+        from slime.cli import compile_physics
+
+        compile_physics()
+
+
 def missing(what: str) -> None:
     """Fail in CI, skip elsewhere, naming ``what`` is missing."""
     if os.environ.get("CI"):

@@ -93,7 +93,7 @@ def test_symplectic_euler_order_and_pinned():
     x = np.array([[0.0, 0.0], [1.0, 1.0]])
     v = np.array([[1.0, 0.0], [5.0, 5.0]])
     f = np.array([[0.0, 2.0], [9.0, 9.0]])
-    symplectic_euler(x, v, f, np.array([0.5, 0.0]), dt=0.1)
+    symplectic_euler(x, v, f, np.array([0.5, 0.0]), 0.1, np.ones(2))
     assert np.allclose(v[0], [1.0, 0.1]) and np.allclose(x[0], [0.1, 0.01])  # x uses the new v
     assert np.array_equal(x[1], [1.0, 1.0]) and np.array_equal(v[1], [0.0, 0.0])
 

@@ -46,7 +46,7 @@ GOOD = {
     "slimes": [
         {"center": [-1.5, 1.0, 0.0], "radius": 0.5, "stacks": 12, "slices": 14, "velocity": [2.0, 0.0, 0.0],
          "color": "#33cc66", "look": {"glow": 0.5, "absorption": [1.0, 0.2, 0.4]},
-         "params": {"mass": 2.0, "viscosity": 10.0, "plain_forces": False}},
+         "params": {"mass": 2.0, "viscosity": 10.0}},
         {"center": [1.5, 0.6, 0.0], "radius": 0.4, "look": {"color": [0.9, 0.2, 0.1], "rim": 1.0}},
     ],
     "obstacles": [
@@ -338,7 +338,7 @@ def test_unusable_files_are_one_line(tmp_path):
     (lambda d: d["slimes"][0]["params"].update(gravity=[0, 0, 0]), "slimes[0].params.gravity is the world's"),
     (lambda d: d["slimes"][0]["params"].update(stiffness=1), "slimes[0].params has an unknown key 'stiffness'"),
     (lambda d: d["slimes"][0]["params"].update(shape_stiffness=1e6), "slimes[0].params: too stiff for dt/substeps"),
-    (lambda d: d["slimes"][0]["params"].update(plain_forces=1), "slimes[0].params.plain_forces must be true or false"),
+    (lambda d: d["slimes"][0]["params"].update(viscosity=True), "slimes[0].params.viscosity must be a number"),
     (lambda d: d.update(gravity=[0, -40, 0]), "gravity must be at most 30 m/s^2 long, got 40"),
     (lambda d: d.update(floor_height="low"), "floor_height must be a number, got string 'low'"),
     (lambda d: d["camera"].update(elevation=-5), "camera.elevation must be from 0 to 85 degrees, got -5"),

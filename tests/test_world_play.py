@@ -176,7 +176,7 @@ def test_world3d_tags_follow_bodies_through_relayouts():
     world.add_slime(SMALL.with_(center=(0, 0.6, 0)), tag="a")
     world.add_slime(SMALL.with_(stacks=10, center=(2, 0.6, 0)), tag="b")
     world.add_slime(SMALL.with_(center=(4, 0.6, 0)), tag="c")
-    assert [b.tag for b in world.bodies] == ["a", "c", "b"]  # grouped by resolution
+    assert [b.tag for b in world.bodies] == ["a", "b", "c"]  # in the order they came
     centre_of = {b.tag: world.centroids()[i] for i, b in enumerate(world.bodies)}
     world.set_slimes_params({0: world.bodies[0].params.with_(stacks=10)})
     for i, b in enumerate(world.bodies):

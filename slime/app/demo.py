@@ -94,7 +94,6 @@ class DemoWindow(mglw.WindowConfig):
     def add_arguments(cls, parser):
         parser.add_argument("--stacks", type=int, default=None)
         parser.add_argument("--slices", type=int, default=None)
-        parser.add_argument("--plain-forces", action="store_true", help="forces from slime_forces.py")
         parser.add_argument("--frames", type=int, default=0, help="close after this many frames (0: never)")
         parser.add_argument("--shaders", default=None, help="shader folder (default: the package's)")
         parser.add_argument("--color", default=None, help="the jelly's colour, R,G,B or #rrggbb")
@@ -114,7 +113,7 @@ class DemoWindow(mglw.WindowConfig):
         look = SlimeLook().with_color(parse_color(color)) if color else SlimeLook()
         self.play, self.camera, obstacles = _start_world(
             getattr(argv, "scene", None), getattr(argv, "stacks", None), getattr(argv, "slices", None),
-            bool(getattr(argv, "plain_forces", False)), look, getattr(argv, "seed", None))
+            look, getattr(argv, "seed", None))
         world = self.play.world
         self.view = WorldView(self.ctx, floor_height=world.floor_height, look=self.play.base_look,
                               obstacles=obstacles, shaders=self.shaders)
@@ -370,9 +369,6 @@ class DemoWindow(mglw.WindowConfig):
         changed, value = imgui.slider_int("slices", int(p.slices), *limits.RESOLUTION, "%d", imgui.SliderFlags_.logarithmic)
         if changed:
             self._rebuild(slices=value)
-        changed, value = imgui.checkbox("plain forces (slime_forces.py)", bool(p.plain_forces))
-        if changed:
-            self._set(plain_forces=value)
         imgui.set_next_item_open(self.look_open, imgui.Cond_.once)
         if imgui.collapsing_header("look (SlimeLook)"):
             self._draw_look_widgets(imgui)
@@ -640,10 +636,10 @@ def _keep_camera_outside(camera, world, within: float = 1.02) -> None:
         camera.keep_outside(centres[index], float(radii[index]), to_radius=float(radii[index]))
 
 
-def _start_world(scene, stacks, slices, plain_forces: bool, look: SlimeLook, seed):
+def _start_world(scene, stacks, slices, look: SlimeLook, seed):
     """(WorldPlay, camera, obstacles to draw) for the demo's one slime, or for a 3D scene
     (a bundled name or a file)."""
-    changes = {"plain_forces": True} if plain_forces else {}  # else a scene's slimes keep their own
+    changes = {}
     if stacks is not None:
         changes["stacks"] = stacks
     if slices is not None:
@@ -659,20 +655,19 @@ def _start_world(scene, stacks, slices, plain_forces: bool, look: SlimeLook, see
 
     spec = load_world_scene(scene)
     check_window_scene(spec)
-    first = build_world(spec, plain_forces=bool(plain_forces))  # its camera and obstacles as drawn, too
-    changes.pop("plain_forces", None)  # build_world sets it (else a scene's slimes keep their own)
+    first = build_world(spec)  # its camera and obstacles as drawn, too
 
     def make_world(more: dict) -> tuple:
         """The scene's world as it starts, with the command line's resolution and ``more`` (the
         panel's changes since) on every slime."""
-        world = build_world(spec, plain_forces=bool(plain_forces)).world
+        world = build_world(spec).world
         settings = {**changes, **more}
         if settings:
             world.set_slimes_params({i: b.params.with_(**settings) for i, b in enumerate(world.bodies)})
         return world, [b.tag for b in world.bodies]
 
     # Dropped slimes: the scene's first slime's size and settings, with the command line's resolution.
-    template = spec.slime_params()[0].with_(center=None, plain_forces=bool(plain_forces), **changes)
+    template = spec.slime_params()[0].with_(center=None, **changes)
     play = WorldPlay(make_world, template, base_look=look, seed=seed)
     return play, scene_camera(first), first.drawn_obstacles
 
@@ -685,8 +680,7 @@ def check_window_scene(spec) -> None:
                          f"{len(spec.slimes)}")
 
 
-def demo_args(*, stacks=None, slices=None, size=(1280, 720), window=None, frames: int = 0, plain_forces: bool = False,
-              shaders=None, color=None, quality: str = "adaptive", bench_seconds: float = 0.0, scene=None,
+def demo_args(*, stacks=None, slices=None, size=(1280, 720), window=None, frames: int = 0, shaders=None, color=None, quality: str = "adaptive", bench_seconds: float = 0.0, scene=None,
               seed=None) -> list[str]:
     """The demo window's own command line (moderngl-window parses it)."""
     args = ["--size", f"{int(size[0])}x{int(size[1])}", "--frames", str(int(frames)), "--quality", quality]
@@ -698,8 +692,6 @@ def demo_args(*, stacks=None, slices=None, size=(1280, 720), window=None, frames
         args += ["--stacks", str(int(stacks))]
     if slices is not None:
         args += ["--slices", str(int(slices))]
-    if plain_forces:
-        args += ["--plain-forces"]
     if shaders is not None:
         args += ["--shaders", str(shader_folder(shaders).path)]
     if color is not None:
@@ -713,8 +705,7 @@ def demo_args(*, stacks=None, slices=None, size=(1280, 720), window=None, frames
     return args
 
 
-def run_demo(*, stacks=None, slices=None, size=(1280, 720), window=None, frames: int = 0, plain_forces: bool = False,
-             shaders=None, color=None, quality: str = "adaptive", bench_seconds: float = 0.0, scene=None,
+def run_demo(*, stacks=None, slices=None, size=(1280, 720), window=None, frames: int = 0, shaders=None, color=None, quality: str = "adaptive", bench_seconds: float = 0.0, scene=None,
              seed=None) -> int:
     """Open the demo window and run until it closes; returns an exit status (2: no display, or
     shaders that do not compile). ``shaders``: a shader folder to draw with (and watch);
@@ -729,8 +720,7 @@ def run_demo(*, stacks=None, slices=None, size=(1280, 720), window=None, frames:
     if window != "headless" and not has_display():
         return no_display("slime demo", "render pictures without one with `slime render`")
     # Explicit arguments only: moderngl-window would otherwise parse sys.argv (pytest's, the CLI's).
-    args = demo_args(stacks=stacks, slices=slices, size=size, window=window, frames=frames, plain_forces=plain_forces,
-                     shaders=shaders, color=color, quality=quality, bench_seconds=bench_seconds, scene=scene, seed=seed)
+    args = demo_args(stacks=stacks, slices=slices, size=size, window=window, frames=frames, shaders=shaders, color=color, quality=quality, bench_seconds=bench_seconds, scene=scene, seed=seed)
     try:
         config = mglw.create_window_config_instance(DemoWindow, args=args)
     except ShaderError as exc:

@@ -108,11 +108,11 @@ class HeadlessSlime:
     """
 
     def __init__(self, *, size=(800, 600), stacks=None, slices=None, camera=None, samples: int = 4, body=None,
-                 ctx=None, plain_forces: bool = False, shaders=None, look=None):
+                 ctx=None, shaders=None, look=None):
         from slime.render.slime_renderer import OffscreenTarget, SlimeRenderer
 
         self.ctx, self._owns_ctx, self.size = headless_context(ctx, size)
-        self.body = body if body is not None else make_body(stacks, slices, plain_forces)
+        self.body = body if body is not None else make_body(stacks, slices)
         self.camera = default_camera(self.body, camera)
         start = self.camera.distance
         #: Where a requested camera was inside the slime: (asked distance, distance moved out to).
@@ -146,7 +146,7 @@ class HeadlessSlime:
 
 
 def render_slime(*, output, frames: int = 1, size=(800, 600), pokes=(), camera=None, stacks=None, slices=None,
-                 progress: bool = True, samples: int = 4, plain_forces: bool = False, shaders=None,
+                 progress: bool = True, samples: int = 4, shaders=None,
                  color=None) -> None:
     """Simulate ``frames`` frames (pokes applied at their tick, before that frame's step) and write
     the last frame (``.png``) or every frame (``.gif``, ``.mp4``, ``.webm``, streamed: memory does not
@@ -161,7 +161,7 @@ def render_slime(*, output, frames: int = 1, size=(800, 600), pokes=(), camera=N
     path, size = _check_args(output, frames, size, pokes, camera, stacks, slices)
     look = SlimeLook().with_color(color) if color is not None else None
     scene = HeadlessSlime(size=size, stacks=stacks, slices=slices, camera=camera, samples=samples,
-                          plain_forces=plain_forces, shaders=shaders, look=look)
+                          shaders=shaders, look=look)
     if scene.camera_moved is not None:
         asked, moved = scene.camera_moved
         print(f"slime render: a camera distance of {asked:g} is inside the slime; moved out to {moved:.2f}",

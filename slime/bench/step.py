@@ -1,12 +1,13 @@
-"""Slime body speed: one physics substep per mesh size, one frame of the default sphere, and (not
-quick) memory growth over a long run.
+"""Slime body speed: one physics substep per mesh size against the PhysicalSlime C++ program in
+the same run, one frame of the default sphere, and (not quick) memory growth over a long run.
 
 Rows:
-  {"benchmark": "step", "stacks", "slices", "vertices", "ms_per_step", "reference_ms"}
-      one full substep (all forces, gravity, floor, integrate) of a body resting on the floor;
-      ``reference_ms`` is the same substep with ``plain_forces`` (``slime_forces.py``'s float64
-      functions: triangle gathers, bincount scatters, an SVD), measured in the same run (the machine
-      is shared and noisy).
+  {"benchmark": "step", "stacks", "slices", "vertices", "ms_per_step", "cpp_ms", "vs_cpp"}
+      one full substep (every force, gravity, floor, integrate) of a body resting on the floor;
+      ``cpp_ms`` is one update + integrate of the C++ program (``bench/cpp.py``) at the same mesh,
+      timed in the same run (the machine is shared and noisy), and ``vs_cpp`` the ratio. The C++
+      program does less (float32, no rotation, tension, shear viscosity or floor): the ratio is
+      measured against a floor, not a twin.
   {"benchmark": "frame", "stacks", "slices", "substeps", "ms_per_frame"}
       ``step()`` of the default parameters: one rendered frame's worth of substeps.
   {"benchmark": "memory", "stacks", "slices", "steps", "rss_start_kib", "peak_kib", "growth_kib"}
@@ -22,12 +23,13 @@ import tracemalloc
 
 import numpy as np
 
+from slime.bench import cpp
 from slime.physics.slime_body import SlimeBody
 from slime.physics.slime_params import SlimeParams
 
 
-def _settled(stacks: int, slices: int, plain_forces: bool = False) -> SlimeBody:
-    body = SlimeBody(SlimeParams(stacks=stacks, slices=slices, plain_forces=plain_forces))
+def _settled(stacks: int, slices: int) -> SlimeBody:
+    body = SlimeBody(SlimeParams(stacks=stacks, slices=slices))
     for _ in range(20):  # on the floor and deformed, so every branch (floor contact) runs
         body.step()
     return body
@@ -53,8 +55,7 @@ def run(quick: bool = False) -> list[dict]:
         inner = max(1, 4000 // (size * size) * 4)
         repeats = 5 if quick else 15
         ms = median_ms(lambda: body.substep(h), repeats, inner)
-        ref_body = _settled(size, size, plain_forces=True)
-        ref_ms = median_ms(lambda: ref_body.substep(h), 3 if quick else 7, max(1, inner // 4))
+        reference = cpp.step_ms(size, size, 200 if quick else 1000)
         rows.append(
             {
                 "benchmark": "step",
@@ -62,7 +63,8 @@ def run(quick: bool = False) -> list[dict]:
                 "slices": size,
                 "vertices": int(body.positions.shape[0]),
                 "ms_per_step": ms,
-                "reference_ms": ref_ms,
+                "cpp_ms": reference,
+                "vs_cpp": ms / reference if reference else None,
             }
         )
     params = SlimeParams()

@@ -4,7 +4,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import math
+
 import numpy as np
+
+from slime.physics.compiled import kernel
 
 
 @dataclass
@@ -56,32 +60,48 @@ def collide_planes(
     planes: Planes,
     radius: np.ndarray | float = 0.0,
 ) -> np.ndarray:
-    """Project particles out of every plane and resolve their velocity there, in place.
-
-    The approaching normal speed is reflected by the restitution (zeroed below the bounce
-    threshold); the tangential speed loses
-    at most ``friction`` times the normal speed change (Coulomb), never reversing. Returns a
-    bool (N,) mask of particles in contact with any plane.
-    """
-    n = positions.shape[0]
-    touching = np.zeros(n, dtype=bool)
-    movable = inv_mass > 0.0
-    for k in range(planes.count):  # a handful of planes; the work per plane is vectorised
-        normal = planes.normal[k]
-        depth = radius - (positions - planes.point[k]) @ normal
-        hit = (depth > 0.0) & movable
-        if not np.any(hit):
-            continue
-        touching |= hit
-        positions[hit] += depth[hit, None] * normal
-        v = velocities[hit]
-        vn = v @ normal
-        approaching = vn < 0.0
-        v_tangent = v - vn[:, None] * normal
-        bounce = np.where(-vn > planes.bounce_threshold, planes.restitution[k], 0.0)
-        new_vn = np.where(approaching, -bounce * vn, vn)
-        dvn = np.abs(new_vn - vn)
-        speed_t = np.linalg.norm(v_tangent, axis=1)
-        keep = np.clip(1.0 - planes.friction[k] * dvn / np.where(speed_t > 0, speed_t, 1.0), 0.0, 1.0)
-        velocities[hit] = v_tangent * keep[:, None] + new_vn[:, None] * normal
+    """Project particles (rows of (N, D) arrays, views welcome) out of every plane and resolve
+    their velocity there, in place (``plane_contacts``). Returns a bool (N,) mask of the particles
+    in contact with any plane."""
+    touching = np.zeros(positions.shape[0], dtype=np.bool_)
+    radii = np.broadcast_to(np.asarray(radius, dtype=np.float64), (positions.shape[0],))
+    plane_contacts(positions, velocities, inv_mass, planes.normal, planes.point, planes.restitution,
+                   planes.friction, float(planes.bounce_threshold), radii, touching)
     return touching
+
+
+@kernel
+def plane_contacts(positions, velocities, inv_mass, normal, point, restitution, friction, bounce_threshold, radius,
+                   touching):
+    """Plane by plane, every movable particle (inv_mass > 0) deeper than its radius is put back on
+    the plane's free side. Its approaching normal speed v_n is reflected to -e v_n when it came in
+    faster than ``bounce_threshold`` and stopped otherwise (so a resting particle does not hop);
+    its tangential speed loses at most ``friction`` times the change of normal speed (Coulomb),
+    never reversing."""
+    dim = positions.shape[1]
+    for p in range(normal.shape[0]):
+        for k in range(positions.shape[0]):
+            if inv_mass[k] <= 0.0:
+                continue
+            depth = radius[k]
+            for d in range(dim):
+                depth -= (positions[k, d] - point[p, d]) * normal[p, d]
+            if not depth > 0.0:
+                continue
+            touching[k] = True
+            vn = 0.0
+            for d in range(dim):
+                positions[k, d] += depth * normal[p, d]
+                vn += velocities[k, d] * normal[p, d]
+            new_vn = vn
+            if vn < 0.0:
+                new_vn = -restitution[p] * vn if -vn > bounce_threshold else 0.0
+            tangential = 0.0
+            for d in range(dim):
+                t = velocities[k, d] - vn * normal[p, d]
+                tangential += t * t
+            tangential = math.sqrt(tangential)
+            keep = min(max(1.0 - friction[p] * abs(new_vn - vn) / (tangential if tangential > 0.0 else 1.0), 0.0),
+                       1.0)
+            for d in range(dim):
+                velocities[k, d] = (velocities[k, d] - vn * normal[p, d]) * keep + new_vn * normal[p, d]

@@ -1,44 +1,48 @@
 """The 3D slime (the PhysicalSlime C++ program, done physically): a UV sphere of point masses held
-together by three internal forces, each substep (``slime_forces.py`` writes each one plainly as
-its own function; this module computes the same numbers faster, and a test holds them equal;
-``SlimeParams(plain_forces=True)`` makes the body run on those functions, edits included):
+together by its internal forces, each substep, each one function in its own module of
+``slime3d/`` (compiled; ``NUMBA_DISABLE_JIT=1`` runs the same source as plain Python):
 
-1. volume preservation: a pressure proportional to the relative volume error pushes every vertex
-   along its area-weighted normal, which is exactly the volume gradient, so the force is the
-   gradient of an energy and sums to zero. The volume is the mesh's own, integrated band by band on
-   the ring grid (``volume.py``), and the ideal volume is the *rest mesh's* volume, not 4/3 pi r^3
-   (the PhysicalSlime program's permanent pressure bias);
-2. shape restoring: each vertex is pulled toward the rest sphere placed at the current centroid and
-   turned by the best-fit rotation (shape matching), so the body can roll and tumble;
-3. viscosity: damps velocity relative to the body's own rigid motion (centroid velocity plus
-   angular velocity), so wobbles die out while falling and rolling stay free; plus a small air drag
-   on absolute velocity.
+1. volume preservation (``pressure.py``): a pressure proportional to the relative volume error
+   pushes every vertex along its area-weighted normal, which is exactly the volume gradient
+   (``surface.py``), so the force is the gradient of an energy and sums to zero. The volume is the
+   mesh's own, and the ideal volume is the *rest mesh's* volume, not 4/3 pi r^3 (the PhysicalSlime
+   program's permanent pressure bias);
+2. surface tension (``tension.py``): minus the gradient of the surface area;
+3. shape restoring (``shape_matching.py``): each vertex is pulled toward the rest sphere placed at
+   the current centre of mass and turned by the best-fit rotation, so the body can roll and tumble;
+4. viscosity (``viscosity.py``, ``shear.py``): damps velocity relative to the body's own rigid
+   motion (centre velocity plus angular velocity), so wobbles die out while falling and rolling
+   stay free, and velocity differences between neighbours, so creases never open; plus a small air
+   drag (``drag.py``) and gravity (``gravity.py``).
 
-Then gravity, the floor (engine ``Planes``/``collide_planes`` with Coulomb friction), and the
-engine's symplectic Euler.
+Then the floor (``planes.py``) and symplectic Euler (``integrate.py``), both shared with the 2D
+engine.
 
 Where each part lives: ``slime_shape.py`` (the constants a body's parameters fix: mesh, masses,
-rest shape, ideal volume, pressure and tension scales), ``slime_batch.py`` (these forces, fast, for
-every body of one resolution at once), ``hand.py`` (poke, grab, drag, throw, press, spike),
-``world3d.py`` (bodies, obstacles, contacts, stepping and recovery). A ``SlimeBody`` is the world
-with one body, with the measurements a single slime is asked for.
+rest shape, ideal volume, pressure and tension scales), ``slime3d/step.py`` (the forces in order,
+for every body), ``hand.py`` (poke, grab, drag, throw, press, spike), ``world3d.py`` (bodies,
+obstacles, contacts, stepping and recovery). A ``SlimeBody`` is the world with one body, with the
+measurements a single slime is asked for.
 """
 
 from __future__ import annotations
+
+from dataclasses import replace
 
 import numpy as np
 
 from slime.limits import SPIKE
 from slime.physics.hand import wendland
 from slime.physics.particles import Particles
-from slime.physics.shape_matching import best_rotation
+from slime.physics.slime3d.moments import centre_of_mass, moments_about
+from slime.physics.slime3d.shape_matching import best_rotation
+from slime.physics.slime3d.surface import enclosed_volume, surface_gradients
 from slime.physics.slime_params import SlimeParams
-from slime.physics.sphere import vertex_count
-from slime.physics.volume import GridVolume, fill_grid, mesh_volume
 from slime.physics.slime_shape import SlimeShape
-from slime.physics.world3d import MAX_SPREAD, World3D, collide_floor
+from slime.physics.volume import mesh_volume
+from slime.physics.world3d import MAX_SPREAD, World3D
 
-__all__ = ["SlimeBody", "SlimeParams", "wendland", "collide_floor", "MAX_SPIKE", "MAX_SPREAD"]
+__all__ = ["SlimeBody", "SlimeParams", "wendland", "MAX_SPIKE", "MAX_SPREAD"]
 
 MAX_SPIKE = SPIKE[1]  # spike(amount): the largest scatter, in radii (slime.limits.SPIKE)
 
@@ -63,8 +67,8 @@ class SlimeBody:
         shape = body.shape
         self.params = body.params
         self.shape = shape
-        for name in ("grid", "triangles", "strip", "grid_edges", "mass", "rest_offsets", "ideal_volume", "rest_area",
-                     "pressure_scale", "rest_spread", "tension", "rest_pressure", "edge_weights", "inertia_floor"):
+        for name in ("grid", "triangles", "strip", "mass", "rest_offsets", "ideal_volume", "rest_area",
+                     "pressure_scale", "rest_spread", "tension", "rest_pressure", "inertia_floor"):
             setattr(self, name, getattr(shape, name))
         self.planes = world.floor
         self.particles = Particles(
@@ -76,16 +80,12 @@ class SlimeBody:
             radius=np.zeros(shape.count),
             restitution=np.zeros(shape.count),
         )
-        s, n = shape.stacks, shape.slices
-        self._volume64 = GridVolume(s, n, np.float64)
-        self._x5_64 = np.zeros((5, s + 1, n + 1))
 
     def reset(self) -> None:
         """Back to the rest sphere at the initial centre, at rest, time 0, nothing grabbed."""
         self.world.reset_body(0)
         self.world.time = 0.0
         self.world.recoveries = 0
-        self.world.batches[0].last_volume[:] = self.ideal_volume
 
     def set_params(self, **changes) -> None:
         """Live parameter change. Stiffnesses, damping, gravity, floor, mass, radius, dt and substeps
@@ -99,11 +99,11 @@ class SlimeBody:
         # from the old one's body state, which carries everything a body has (pose, velocities,
         # tracking, its last good pose, a squash lid) through the world's own re-layout.
         old = self.world
-        states = old._states()
+        states = old.body_states()
         self.world = World3D.for_slime(new)
         params = self.world.settle_params(new)
-        states[0].update(params=params, shape=SlimeShape(params))
-        self.world._assemble(states)
+        states[0] = replace(states[0], params=params, shape=SlimeShape(params))
+        self.world.lay_out(states)
         self.world.time, self.world.recoveries = old.time, old.recoveries
         self._bind()
 
@@ -127,7 +127,7 @@ class SlimeBody:
 
     @property
     def last_volume(self) -> float:
-        return float(self.world.batches[0].last_volume[0])
+        return float(self.world.volumes()[0])
 
     @property
     def grabbed(self) -> int | None:
@@ -139,7 +139,9 @@ class SlimeBody:
 
     # ------------------------------------------------------------------ measurements
     def centroid(self) -> np.ndarray:
-        return self.mass @ self.positions / self.params.mass
+        """The centre of mass."""
+        centre, _, _ = centre_of_mass(self.world.x, self.world.v, self.world.mass, 0, self.shape.count)
+        return centre
 
     def momentum(self) -> np.ndarray:
         return self.world.momentum()
@@ -147,24 +149,26 @@ class SlimeBody:
     def kinetic_energy(self) -> float:
         return self.world.kinetic_energy()
 
-    def angular_momentum(self) -> np.ndarray:
-        """About the centroid."""
-        r = self.positions - self.centroid()
-        return (self.mass[:, None] * np.cross(r, self.velocities)).sum(axis=0)
+    def _moments(self):
+        world = self.world
+        return moments_about(world.x, world.v, world.mass, world.model.rest, 0, self.shape.count, self.centroid())
 
-    def _grid64(self) -> np.ndarray:
-        fill_grid(self._x5_64, self.positions, origin=self.centroid())
-        return self._x5_64
+    def angular_momentum(self) -> np.ndarray:
+        """About the centre of mass."""
+        return self._moments()[2]
+
+    def surface_gradients(self) -> tuple[np.ndarray, np.ndarray]:
+        """(P, 3) each: the gradients dV/dx of the enclosed volume and dA/dx of the surface area at
+        every vertex, as the pressure and the tension read them (``slime3d.surface``)."""
+        grad_volume, grad_area = np.zeros((2, 3, self.shape.count))
+        surface_gradients(self.world.x, 0, self.shape.stacks, self.shape.slices, grad_volume, grad_area)
+        return grad_volume.T, grad_area.T
 
     def volume(self) -> float:
-        """The engine's band-integrated volume (float64): the sum of ``band_volumes``."""
-        return float(self.band_volumes().sum())
-
-    def band_volumes(self) -> np.ndarray:
-        """(stacks,) signed volume of each latitude band, cones from the centroid."""
-        x5 = self._grid64()
-        self._volume64.compute(x5)
-        return self._volume64.band_volumes(x5)
+        """The enclosed volume, as the pressure measures it (``slime3d.surface``)."""
+        grad_volume, _ = self.surface_gradients()
+        return float(enclosed_volume(self.world.x, np.ascontiguousarray(grad_volume.T), 0, self.shape.count,
+                                     self.centroid()))
 
     def mesh_volume(self) -> float:
         """Exact enclosed volume by the divergence theorem over ``triangles`` (independent check)."""
@@ -172,20 +176,13 @@ class SlimeBody:
 
     def vertex_normals(self) -> np.ndarray:
         """(P, 3) unit area-weighted normals of the current surface (the pressure's directions)."""
-        g = self._volume64.compute(self._grid64())
-        s, n = self.params.stacks, self.params.slices
-        out = np.empty((vertex_count(s, n), 3))
-        out[1:-1] = g[:, 1:s, :n].reshape(3, -1).T
-        out[0] = g[:, 0, :n].sum(axis=1)
-        out[-1] = g[:, s, :n].sum(axis=1)
+        out, _ = self.surface_gradients()
         length = np.linalg.norm(out, axis=1, keepdims=True)
         return out / np.where(length > 0.0, length, 1.0)
 
     def orientation(self) -> np.ndarray:
         """(3, 3) best-fit rotation of the current shape against the rest shape (shape matching)."""
-        r = self.positions - self.centroid()
-        covariance = (self.mass[:, None] * r).T @ self.rest_offsets
-        return best_rotation(covariance, self.world.batches[0].rotation[0])
+        return best_rotation(self._moments()[0], self.world.rotation[0])
 
     def shape_error(self) -> float:
         """Largest distance of a vertex from the best-fit placed rest shape, in radii."""

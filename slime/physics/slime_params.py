@@ -102,8 +102,6 @@ class SlimeParams:
     finger_depth: float = 1.25  # how deep a held press pushes in, as a fraction of ``radius``
     finger_speed: float = 3.0  # radii per second the finger moves in while held
     finger_rate: float = 200.0  # 1/s: as grab_rate, for the finger (firmer than the shape, so the dent forms)
-    # --- which code computes the forces ---
-    plain_forces: bool = False  # True: slime_forces.py's readable functions (edit them to experiment)
 
     def __post_init__(self):
         set_ = lambda name, value: object.__setattr__(self, name, value)  # noqa: E731 (frozen dataclass)
@@ -143,9 +141,6 @@ class SlimeParams:
             raise ValueError(f"floor_restitution must be in [0, 1], got {self.floor_restitution}")
         set_("floor_restitution", restitution)
         set_("floor_height", _finite("floor_height", self.floor_height))
-        if not isinstance(self.plain_forces, (bool, np.bool_)):
-            raise ValueError(f"plain_forces must be True or False, got {self.plain_forces!r}")
-        set_("plain_forces", bool(self.plain_forces))
         set_("gravity", _vector3("gravity", self.gravity))
         set_("substeps", _integer("substeps", self.substeps, *SUBSTEPS))
         if self.center is None:

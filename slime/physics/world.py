@@ -12,7 +12,7 @@ from typing import Callable
 import numpy as np
 
 from slime.physics.forces import set_gravity_and_damping
-from slime.physics.integrate import symplectic_euler_consuming
+from slime.physics.integrate import symplectic_euler
 from slime.physics.particles import Particles
 from slime.physics.planes import Planes, collide_planes
 from slime.physics.springs import Springs, add_spring_forces, break_overloaded
@@ -64,7 +64,7 @@ class World:
             forces = np.empty_like(p.positions)
             self.__dict__["_forces"] = forces
         self.compute_forces(out=forces)
-        symplectic_euler_consuming(p.positions, p.velocities, forces, p.inv_mass, h, p.velocity_scale)
+        symplectic_euler(p.positions, p.velocities, forces, p.inv_mass, h, p.velocity_scale)
         if self.planes.count:
             collide_planes(p.positions, p.velocities, p.inv_mass, self.planes, p.radius)
         for fn in self.after_integrate:

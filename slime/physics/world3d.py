@@ -2,41 +2,44 @@
 ``SlimeParams``, and static obstacles, stepped together.
 
 All bodies' vertices live in one set of structure-of-arrays buffers, ``x`` and ``v`` of shape
-(3, P), body after body; bodies of one mesh resolution sit next to each other, so each resolution
-is one ``SlimeBatch`` whose forces are a fixed number of numpy calls however many bodies it holds
-(the step loops over resolutions, never over bodies). A substep is Ten Minute Physics' order:
+(3, P), body after body. Their constants are one ``slime3d.step.SlimeModel``; the forces are the
+compiled kernels of ``slime3d/``, which loop over the bodies, whatever their resolutions. A
+substep is Ten Minute Physics' order:
 
-1. forces: each batch's internal forces, gravity and drag (``slime_batch.py``; a body with
-   ``plain_forces`` is recomputed by the readable ``slime_forces.py``), and the hand's pull;
-2. symplectic Euler on every vertex at once;
-3. contacts, each a projection with its velocity change: the floor, the lid over a squashed
-   slime (``squash``), the obstacles (``obstacles.py``), and slime against slime (``contact.py``).
+1. forces: every body's internal forces, gravity and drag (``slime3d.step``), and the hand's pull;
+2. symplectic Euler on every vertex at once (``integrate.py``, the 2D engine's too);
+3. contacts, each a projection with its velocity change: the floor (``planes.py``, the 2D
+   engine's too), the lid over a squashed slime (``squash``), the obstacles (``obstacles.py``),
+   and slime against slime (``contact.py``).
 
 Both broad phases run once a frame, before its substeps: which slimes and vertices can touch
 within the frame, each pair's contact face (``contact.broad_phase``, ``_held_normals``), and which
 vertices can reach which obstacle (``obstacles.FramePairs``, which each substep checks still
 holds, falling back to a broad phase of its own).
 
-After each frame every body is checked (finite, no speed over ``max_speed``, no vertex farther
-than ``MAX_SPREAD`` radii from its centroid); a broken body is put back to its last good pose,
-still, and the others go on.
+After each frame every body is checked (``slime3d.health``: finite, no speed over ``max_speed``,
+no vertex farther than ``MAX_SPREAD`` radii from its centre); a broken body is put back to its
+last good pose, still, and the others go on.
 
 The single slime of the demo is this world with one body (``slime_body.SlimeBody``).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
-from slime.physics import slime_forces as plain
 from slime.physics.contact import (BodyTable, body_centroids, broad_phase, collide_slimes, damp_contacts, mass_centroids,
                                    pair_axes)
 from slime.physics.hand import BodyView, Hand, poke as hand_poke, spike as hand_spike
+from slime.physics.integrate import symplectic_euler
 from slime.physics.obstacles import FramePairs, ObstacleSet, collide_obstacles
-from slime.physics.planes import Planes
-from slime.physics.slime_batch import SlimeBatch
+from slime.physics.planes import Planes, collide_planes
+from slime.physics.slime3d.health import healthy_bodies
+from slime.physics.slime3d.moments import centre_of_mass, moments_about
+from slime.physics.slime3d.shape_matching import best_rotation
+from slime.physics.slime3d.step import build_model, slime_accelerations
 from slime.physics.slime_params import SlimeParams, vector3
 from slime.physics.slime_shape import SlimeShape
 
@@ -60,8 +63,6 @@ class Body:
     shape: SlimeShape
     start: int = 0  # its vertices are x[:, start:stop]
     stop: int = 0
-    group: int = 0  # which batch
-    slot: int = 0  # its index within the batch
     tag: object = None  # whatever the caller keeps with this body (its look, its name): kept across renumbering
 
     @property
@@ -73,14 +74,32 @@ class Body:
         return self.shape.strip
 
 
-class _PlainBody:
-    """What ``slime_forces.slime_forces`` reads of a body: its state views and its constants."""
+@dataclass
+class Lid:
+    """The lid over a squashed slime (``World3D.squash``): at ``height`` (m), rising at ``speed``
+    (m/s) until it passes ``end`` (m), where it goes."""
 
-    def __init__(self, shape: SlimeShape, x: np.ndarray, v: np.ndarray):
-        self.shape, self.positions, self.velocities = shape, x, v
+    height: float
+    speed: float
+    end: float
 
-    def __getattr__(self, name):
-        return getattr(self.shape, name)
+
+@dataclass
+class BodyState:
+    """Everything a body carries through a re-layout of the world's arrays (a slime added, removed
+    or given new parameters): its pose and motion (3, P), its last good pose, the rotation its
+    shape matching tracks and the last good one, and its lid."""
+
+    params: SlimeParams
+    shape: SlimeShape
+    x: np.ndarray
+    v: np.ndarray
+    good: np.ndarray
+    rotation: np.ndarray = field(default_factory=lambda: np.eye(3))
+    good_rotation: np.ndarray = field(default_factory=lambda: np.eye(3))
+    tag: object = None
+    lid: Lid | None = None
+    new: bool = False  # its rotation is to be fitted to its pose when it is laid out
 
 
 class World3D:
@@ -101,15 +120,17 @@ class World3D:
         self.dt, self.substeps = settings.dt, settings.substeps
         self.max_speed, self.max_acceleration = settings.max_speed, settings.max_acceleration
         self.obstacles: list = []
+        # Forces of your own, run every substep after the slimes' own (none in the internal-only
+        # view): each called as fn(world, acc, h) and adding accelerations into acc (3, P).
+        self.extra_accelerations: list = []
         self._obstacle_set = None
         self._obstacle_frame = None  # this frame's obstacle broad phase (``FramePairs``)
         self.bodies: list[Body] = []
-        self.batches: list[SlimeBatch] = []
         self.hand = Hand()
         self.time = 0.0
         self.recoveries = 0
         self.contacts = 0
-        self._assemble([])
+        self.lay_out([])
 
     @classmethod
     def for_slime(cls, params: SlimeParams) -> "World3D":
@@ -136,19 +157,17 @@ class World3D:
         shape = SlimeShape(params)
         x = (shape.rest_offsets + np.asarray(params.center)).T.copy()
         v = np.repeat(velocity[:, None], shape.count, axis=1)
-        states = self._states()
-        states.append({"params": params, "shape": shape, "x": x, "v": v, "good": x.copy(),
-                       "ref": np.asarray(params.center, dtype=np.float64), "rotation": np.eye(3),
-                       "good_rotation": np.eye(3), "new": True, "tag": tag})
-        self._assemble(states)
+        states = self.body_states()
+        states.append(BodyState(params=params, shape=shape, x=x, v=v, good=x.copy(), tag=tag, new=True))
+        self.lay_out(states)
         return next(i for i, b in enumerate(self.bodies) if b.shape is shape)
 
     def remove_slime(self, index: int) -> None:
         """Take body ``index`` out of the world."""
         index = self._check_body(index)
-        states = self._states()
+        states = self.body_states()
         del states[index]
-        self._assemble(states)
+        self.lay_out(states)
 
     def set_slime_params(self, index: int, params: SlimeParams) -> None:
         """New parameters for body ``index``, keeping its state (a new resolution remakes it in
@@ -162,18 +181,18 @@ class World3D:
         changes = {self._check_body(index): self.settle_params(params) for index, params in params_by_body.items()}
         if not changes:
             return
-        states = self._states()
+        states = self.body_states()
         for index, params in changes.items():
             state = states[index]
-            old = state["shape"]
+            old = state.shape
             shape = SlimeShape(params)
             if (shape.stacks, shape.slices) != (old.stacks, old.slices):
-                centroid = state["x"] @ old.mass / old.params.mass
-                x = (shape.rest_offsets + centroid).T.copy()
-                state.update(x=x, v=np.zeros_like(x), good=x.copy(), ref=centroid, rotation=np.eye(3),
-                             good_rotation=np.eye(3), new=True)
-            state.update(params=params, shape=shape)
-        self._assemble(states)
+                centre = state.x @ old.mass / old.params.mass
+                x = (shape.rest_offsets + centre).T.copy()
+                state = replace(state, x=x, v=np.zeros_like(x), good=x.copy(), rotation=np.eye(3),
+                                good_rotation=np.eye(3), new=True)
+            states[index] = replace(state, params=params, shape=shape)
+        self.lay_out(states)
 
     def set_gravity(self, gravity) -> None:
         """The world's gravity (m/s^2), for every body from the next substep on; the state is kept."""
@@ -190,62 +209,49 @@ class World3D:
             raise ValueError(f"body index {index} out of range 0..{len(self.bodies) - 1}")
         return int(index)
 
-    def _states(self) -> list[dict]:
-        """Every body's state, copied out of the shared arrays (to be reassembled)."""
-        out = []
-        for index, body in enumerate(self.bodies):
-            batch = self.batches[body.group]
-            sl = slice(body.start, body.stop)
-            out.append({"params": body.params, "shape": body.shape, "x": self.x[:, sl].copy(),
-                        "v": self.v[:, sl].copy(), "good": self._good_x[:, sl].copy(),
-                        "ref": batch.ref[body.slot].copy(), "rotation": batch.rotation[body.slot].copy(),
-                        "good_rotation": self._good_rotation[body.group][body.slot].copy(), "new": False,
-                        "tag": body.tag, "lid": self._body_lid(index)})
-        return out
+    def body_states(self) -> list[BodyState]:
+        """Every body's state, copied out of the shared arrays (to be laid out again)."""
+        return [BodyState(params=body.params, shape=body.shape, x=self.x[:, body.start : body.stop].copy(),
+                          v=self.v[:, body.start : body.stop].copy(),
+                          good=self._good_x[:, body.start : body.stop].copy(), rotation=self.rotation[index].copy(),
+                          good_rotation=self._good_rotation[index].copy(), tag=body.tag, lid=self._body_lid(index))
+                for index, body in enumerate(self.bodies)]
 
-    def _assemble(self, states: list[dict]) -> None:
-        """Lay the bodies out in the shared arrays, grouped by resolution (in order of first
-        appearance, each group in the order given), and make one batch per resolution."""
+    def lay_out(self, states: list[BodyState]) -> None:
+        """Lay the bodies out in the shared arrays, in the order given, and build their model."""
         self.hand = Hand()
-        keys: list[tuple] = []
-        for st in states:
-            key = (st["shape"].stacks, st["shape"].slices)
-            if key not in keys:
-                keys.append(key)
-        ordered = sorted(states, key=lambda st: keys.index((st["shape"].stacks, st["shape"].slices)))
-        total = sum(st["shape"].count for st in ordered)
+        total = sum(st.shape.count for st in states)
         self.x = np.zeros((3, total))
         self.v = np.zeros((3, total))
         self._acc = np.zeros((3, total))
         self._good_x = np.zeros((3, total))
+        self._work = np.zeros((4, 3, total))  # the forces' scratch
+        self._ones = np.ones(total)  # the integrator's unit masses and velocity scales: it is given accelerations
         self.mass = np.zeros(total)
         self.body_of_vertex = np.zeros(total, dtype=np.int64)
-        self.bodies, self.batches, self._good_rotation, self._group_spans = [], [], [], []
+        self.bodies = []
+        self.rotation = np.zeros((len(states), 3, 3))
+        self._good_rotation = np.zeros((len(states), 3, 3))
+        self._volume = np.array([st.shape.ideal_volume for st in states], dtype=np.float64)
         start = 0
-        for group, key in enumerate(keys):
-            members = [st for st in ordered if (st["shape"].stacks, st["shape"].slices) == key]
-            batch = SlimeBatch([st["shape"] for st in members], gravity=self.gravity)
-            group_start = start
-            for slot, st in enumerate(members):
-                stop = start + st["shape"].count
-                self.bodies.append(Body(st["params"], st["shape"], start, stop, group, slot, st["tag"]))
-                self.x[:, start:stop] = st["x"]
-                self.v[:, start:stop] = st["v"]
-                self._good_x[:, start:stop] = st["good"]
-                self.mass[start:stop] = st["shape"].mass
-                self.body_of_vertex[start:stop] = len(self.bodies) - 1
-                batch.ref[slot] = st["ref"]
-                batch.rotation[slot] = st["rotation"]
-                start = stop
-            self.batches.append(batch)
-            self._good_rotation.append(np.stack([st["good_rotation"] for st in members]))
-            self._group_spans.append((group_start, start))
-        for index, (body, st) in enumerate(zip(self.bodies, ordered)):
-            if st["new"]:
+        for index, st in enumerate(states):
+            stop = start + st.shape.count
+            self.bodies.append(Body(st.params, st.shape, start, stop, st.tag))
+            self.x[:, start:stop] = st.x
+            self.v[:, start:stop] = st.v
+            self._good_x[:, start:stop] = st.good
+            self.mass[start:stop] = st.shape.mass
+            self.body_of_vertex[start:stop] = index
+            self.rotation[index] = st.rotation
+            self._good_rotation[index] = st.good_rotation
+            start = stop
+        self.model = build_model([b.shape for b in self.bodies], [b.start for b in self.bodies], total, self.gravity)
+        self._max_acceleration = self.model.max_acceleration[None, :]
+        for index, st in enumerate(states):
+            if st.new:
                 self._track(index)
         self.triangles = (np.concatenate([b.triangles + b.start for b in self.bodies])
                           if self.bodies else np.zeros((0, 3), dtype=np.int64))
-        self._plain = [i for i, b in enumerate(self.bodies) if b.params.plain_forces]
         self._contact_table = None
         self._candidates = None
         self._pair_faces = (np.zeros(0, dtype=np.int64), np.zeros((0, 3)))  # held contact faces (sorted keys)
@@ -255,25 +261,19 @@ class World3D:
                 stacks=[b.shape.stacks for b in self.bodies], slices=[b.shape.slices for b in self.bodies],
                 radius=[b.params.radius for b in self.bodies], mass=self.mass,
                 friction=[b.params.contact_friction for b in self.bodies])
-        self._set_lids([st.get("lid") for st in ordered])
-        limits = {b.params.max_acceleration for b in self.bodies}
-        if len(limits) <= 1:  # one bound for all: a scalar clip, one pass
-            self._max_acceleration = float(limits.pop()) if limits else self.max_acceleration
-        else:
-            self._max_acceleration = np.zeros((3, total))
-            for b in self.bodies:
-                self._max_acceleration[:, b.start : b.stop] = b.params.max_acceleration
+        self._set_lids([st.lid for st in states])
 
-    def _group_view(self, array: np.ndarray, group: int) -> np.ndarray:
-        """(3, B, P) view of a (3, P) world array over one batch's bodies."""
-        a, b = self._group_spans[group]
-        batch = self.batches[group]
-        return array[:, a:b].reshape(3, batch.size, batch.count)
+
 
     def _track(self, index: int) -> None:
+        """Body ``index``'s rotation fitted to its current pose (kept where the pose has none), and
+        that pose taken as its last good one."""
         body = self.bodies[index]
-        self.batches[body.group].track(self._group_view(self.x, body.group), body.slot)
-        self._good_rotation[body.group][body.slot] = self.batches[body.group].rotation[body.slot]
+        centre, _, _ = centre_of_mass(self.x, self.v, self.mass, body.start, body.shape.count)
+        covariance, _, _ = moments_about(self.x, self.v, self.mass, self.model.rest, body.start, body.shape.count,
+                                         centre)
+        self.rotation[index] = best_rotation(covariance, self.rotation[index])
+        self._good_rotation[index] = self.rotation[index]
         self._good_x[:, body.start : body.stop] = self.x[:, body.start : body.stop]
 
     # ------------------------------------------------------------------ views and measurements
@@ -300,8 +300,8 @@ class World3D:
         return mass_centroids(self.x.T, self.mass, [b.start for b in self.bodies])
 
     def volumes(self) -> np.ndarray:
-        """(B,) enclosed volume of each body (the engine's float32 volume of the last substep)."""
-        return np.concatenate([batch.last_volume for batch in self.batches]) if self.batches else np.zeros(0)
+        """(B,) enclosed volume of each body, as the last substep's pressure measured it."""
+        return self._volume.copy()
 
     def kinetic_energy(self) -> float:
         return 0.5 * float(self.mass @ np.einsum("ij,ij->j", self.v, self.v))
@@ -311,7 +311,7 @@ class World3D:
 
     def rotations(self) -> np.ndarray:
         """(B, 3, 3) the best-fit rotation each body's shape matching tracks."""
-        return np.concatenate([batch.rotation for batch in self.batches]) if self.batches else np.zeros((0, 3, 3))
+        return self.rotation.copy()
 
     # ------------------------------------------------------------------ obstacles
     def add_obstacle(self, obstacle) -> None:
@@ -324,26 +324,21 @@ class World3D:
 
     # ------------------------------------------------------------------ stepping
     def accelerations(self, h: float, internal_only: bool = False) -> np.ndarray:
-        """Fill and return the (3, P) acceleration of every vertex for a substep of length h."""
+        """Fill and return the (3, P) acceleration of every vertex for a substep of length h:
+        the bodies' forces (``slime3d.step``), then the hand's pull, each component held within
+        the body's ``max_acceleration``."""
         acc = self._acc
-        for group, batch in enumerate(self.batches):
-            batch.accelerations(self._group_view(self.x, group), self._group_view(self.v, group),
-                                self._group_view(acc, group), h, internal_only)
-        for index in self._plain:
-            # Looked up through the module at every call, so an edited or monkeypatched force
-            # function in slime_forces.py is what moves the slime.
-            body = self.bodies[index]
-            sl = slice(body.start, body.stop)
-            view = _PlainBody(body.shape, self.x[:, sl].T, self.v[:, sl].T)
-            part = plain.slime_forces(view, h, internal_only) / body.shape.mass[:, None]
-            part[~np.isfinite(part)] = 0.0  # an experiment gone wrong must not put NaN into the state
-            acc[:, sl] = part.T
+        slime_accelerations(self.model, self.x, self.v, acc, self.rotation, self._volume, self._work, float(h),
+                            bool(internal_only))
+        if not internal_only:
+            for extra in self.extra_accelerations:
+                extra(self, acc, h)
         held = self.hand.body
         if held is not None and not internal_only:
             body = self.bodies[held]
             self.hand.add_pull(self.view(held), acc[:, body.start : body.stop].T, h)
         limit = self._max_acceleration
-        np.clip(acc, -limit, limit, out=acc)  # one bound for all, or one per vertex
+        np.clip(acc, -limit, limit, out=acc)
         return acc
 
     def substep(self, h: float) -> None:
@@ -354,15 +349,11 @@ class World3D:
         x, v = self.x, self.v
         if self._obstacle_set is not None:
             x_prev = x.copy()
-        # Symplectic Euler, with the acceleration array as scratch (it is made anew each substep).
-        acc *= h
-        v += acc
-        np.multiply(v, h, out=acc)
-        x += acc
+        symplectic_euler(x.T, v.T, acc.T, self._ones, h, self._ones)
         if held is not None:
             self.hand.push_out(self.view(held))  # a pressing finger is solid
         if self.floor is not None:
-            collide_floor(x, v, self.floor)
+            collide_planes(x.T, v.T, self._ones, self.floor)
         if self._lid is not None:
             self._hold_under_lids(h)
         if self._obstacle_set is not None:
@@ -428,48 +419,46 @@ class World3D:
             self._check_health()
 
     def _check_health(self) -> None:
-        """Per body: finite, no speed over max_speed, no vertex farther than ``MAX_SPREAD`` radii
-        from the centroid. The forces keep a body inside these; a state outside them was written
-        from outside or came from an edited force, and it is recovered. Healthy bodies' state is
-        kept as their last good one (after every good frame, not before each one, so that state
-        broken from outside between frames is not taken for good)."""
-        for group, batch in enumerate(self.batches):
-            x = self._group_view(self.x, group)
-            v = self._group_view(self.v, group)
-            finite = np.isfinite(x.sum(axis=(0, 2))) & np.isfinite(v.sum(axis=(0, 2)))
-            fast = np.abs(v).max(axis=(0, 2)) <= self.max_speed
-            centroid = batch.ref  # within one substep's shift of the true centroid
-            spread = np.abs(x - centroid.T[:, :, None]).max(axis=(0, 2))
-            healthy = finite & fast & (spread <= MAX_SPREAD * batch.radius * 1.01)
-            good = self._group_view(self._good_x, group)
-            for slot in np.flatnonzero(~healthy):
-                self._recover(group, int(slot))
-            keep = np.flatnonzero(healthy)
-            good[:, keep] = x[:, keep]
-            self._good_rotation[group][keep] = batch.rotation[keep]
+        """Every body checked (``slime3d.health``): a broken one is recovered, and a healthy one's
+        state is kept as its last good one (after every good frame, not before each one, so that
+        state broken from outside between frames is not taken for good)."""
+        if not self.bodies:
+            return
+        healthy = healthy_bodies(self.model, self.x, self.v, self.max_speed, MAX_SPREAD * 1.01)
+        for index in np.flatnonzero(~healthy):
+            self._recover(int(index))
+        if healthy.all():
+            np.copyto(self._good_x, self.x)
+            np.copyto(self._good_rotation, self.rotation)
+            return
+        for index in np.flatnonzero(healthy):
+            body = self.bodies[index]
+            self._good_x[:, body.start : body.stop] = self.x[:, body.start : body.stop]
+            self._good_rotation[index] = self.rotation[index]
 
-    def _recover(self, group: int, slot: int) -> None:
-        """Broken body: the rest shape back at its last good centroid and orientation, still."""
+    def _recover(self, index: int) -> None:
+        """Broken body: the rest shape back at its last good centre and orientation, still."""
         self.recoveries += 1
-        batch = self.batches[group]
-        shape = batch.shapes[slot]
-        good = self._group_view(self._good_x, group)[:, slot]
-        rotation = self._good_rotation[group][slot]
-        centroid = good @ shape.mass / shape.params.mass
-        if not np.all(np.isfinite(centroid)):
-            centroid = np.asarray(shape.params.center)
-        self._group_view(self.x, group)[:, slot] = (centroid + shape.rest_offsets @ rotation.T).T
-        self._group_view(self.v, group)[:, slot] = 0.0
-        batch.ref[slot] = centroid
-        batch.rotation[slot] = rotation
+        body = self.bodies[index]
+        shape = body.shape
+        good = self._good_x[:, body.start : body.stop]
+        rotation = self._good_rotation[index]
+        centre = good @ shape.mass / shape.params.mass
+        if not np.all(np.isfinite(centre)):
+            centre = np.asarray(body.params.center)
+        self.x[:, body.start : body.stop] = (centre + shape.rest_offsets @ rotation.T).T
+        self.v[:, body.start : body.stop] = 0.0
+        self.rotation[index] = rotation
 
     def reset_body(self, index: int) -> None:
         """Body ``index`` back to its rest shape at its parameters' centre, at rest."""
-        body = self.bodies[self._check_body(index)]
+        index = self._check_body(index)
+        body = self.bodies[index]
         sl = slice(body.start, body.stop)
         self.x[:, sl] = (body.shape.rest_offsets + np.asarray(body.params.center)).T
         self.v[:, sl] = 0.0
-        self.batches[body.group].rotation[body.slot] = np.eye(3)
+        self.rotation[index] = np.eye(3)
+        self._volume[index] = body.shape.ideal_volume
         self._track(index)
         if self._lid is not None:
             self._lid[:, index] = (np.inf, 0.0, -np.inf)  # no longer squashed
@@ -522,21 +511,22 @@ class World3D:
                 lids.append(None)  # a broken body: its recovery puts it back, no lid
                 continue
             radius = body.params.radius
-            lids.append((low + (high - low) * factor, SQUASH_RISE * radius, low + SQUASH_LID_END * radius))
+            lids.append(Lid(low + (high - low) * factor, SQUASH_RISE * radius, low + SQUASH_LID_END * radius))
         self._set_lids(lids)
 
-    def _body_lid(self, index: int):
-        """Body ``index``'s lid as (height, rise speed, height where it goes), or None."""
+    def _body_lid(self, index: int) -> Lid | None:
+        """Body ``index``'s lid, or None."""
         if self._lid is None or not np.isfinite(self._lid[0, index]):
             return None
-        return tuple(float(value) for value in self._lid[:, index])
+        return Lid(*(float(value) for value in self._lid[:, index]))
 
     def _set_lids(self, lids: list) -> None:
-        """One lid per body (None: no lid), as rows (height, speed, end) over the bodies."""
+        """One lid per body (None: no lid), held as rows (height, speed, end) over the bodies."""
         if not any(lid is not None for lid in lids):
             self._lid = None
             return
-        self._lid = np.array([lid if lid is not None else (np.inf, 0.0, -np.inf) for lid in lids], dtype=np.float64).T
+        self._lid = np.array([(lid.height, lid.speed, lid.end) if lid is not None else (np.inf, 0.0, -np.inf)
+                              for lid in lids], dtype=np.float64).T
 
     def _hold_under_lids(self, h: float) -> None:
         """The lids rise by one substep; every vertex above its body's lid is put on it, rising no
@@ -555,25 +545,3 @@ class World3D:
             self.x[1, above] = top.take(above)
             self.v[1, above] = np.minimum(self.v[1, above], speed.take(self.body_of_vertex.take(above)))
 
-
-def collide_floor(x: np.ndarray, v: np.ndarray, floor: Planes) -> None:
-    """``collide_planes`` for the one +y floor plane, on (3, P) position/velocity arrays, touching
-    only the few vertices below it: they are put back on the plane, their approaching normal
-    speed is reflected by the restitution (stopped below the bounce threshold) and their
-    tangential speed loses at most ``friction`` times the normal speed change (Coulomb), never
-    reversing. Same numbers as ``collide_planes`` (a test holds them equal); without its per-call
-    overhead, which at the default mesh size cost more than all the slime's forces together."""
-    height = floor.point[0, 1]
-    below = np.flatnonzero(x[1] < height)
-    if below.size == 0:
-        return
-    x[1, below] = height
-    vx, vn, vz = v[0, below], v[1, below], v[2, below]
-    # Bounce only above the plane's threshold speed (so resting contacts do not hop), as the engine.
-    threshold = float(getattr(floor, "bounce_threshold", 0.0))
-    new_vn = np.where(vn < -threshold, -floor.restitution[0] * vn, np.maximum(vn, 0.0))
-    speed_t = np.sqrt(vx * vx + vz * vz)
-    keep = np.clip(1.0 - floor.friction[0] * np.abs(new_vn - vn) / np.where(speed_t > 0.0, speed_t, 1.0), 0.0, 1.0)
-    v[0, below] = vx * keep
-    v[1, below] = new_vn
-    v[2, below] = vz * keep

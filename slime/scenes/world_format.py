@@ -381,12 +381,7 @@ def _params(check: _Checker, data, where: str) -> dict:
                                 else "the world's step sets it"))
         if key not in PARAM_KEYS:
             raise check.fail(f"{where} has an unknown key {key[:30]!r}; known: {', '.join(PARAM_KEYS)}")
-        if key == "plain_forces":
-            if not isinstance(value, bool):
-                raise check.fail(f"{where}.plain_forces must be true or false, got {describe(value)}")
-            params[key] = value
-        else:
-            params[key] = check.number(value, f"{where}.{key}")
+        params[key] = check.number(value, f"{where}.{key}")
     return params
 
 

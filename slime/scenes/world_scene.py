@@ -49,22 +49,20 @@ def drawn_obstacle(spec: ObstacleSpec) -> dict:
     return out
 
 
-def build_world(spec: WorldSpec, plain_forces: bool = False) -> WorldScene:
+def build_world(spec: WorldSpec) -> WorldScene:
     """The world a scene file describes, at rest except for the slimes' initial velocities."""
     world = World3D(gravity=spec.gravity, floor_height=spec.floor_height)
     for slime in spec.slimes:
         params = slime.slime_params(spec.gravity, spec.floor_height)
-        if plain_forces:
-            params = params.with_(plain_forces=True)
         world.add_slime(params, velocity=slime.velocity, tag=slime.slime_look())
     for entry in spec.obstacles:
         world.add_obstacle(obstacle(entry))
     return WorldScene(spec, world, [drawn_obstacle(entry) for entry in spec.obstacles])
 
 
-def load_world(name_or_path, plain_forces: bool = False) -> WorldScene:
+def load_world(name_or_path) -> WorldScene:
     """``build_world`` of a bundled scene's name or a scene file's path (bad files: one-line error)."""
-    return build_world(load_world_scene(name_or_path), plain_forces)
+    return build_world(load_world_scene(name_or_path))
 
 
 def place_drop(world: World3D, point, radius: float, *, lift: float = 1.0, clearance: float = 0.05) -> np.ndarray:

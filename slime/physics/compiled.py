@@ -1,0 +1,88 @@
+"""How the slime's physics is compiled: every kernel is a plain Python function over numpy arrays,
+compiled by numba with one set of options (``kernel``), cached on disk, and run as plain Python
+when ``NUMBA_DISABLE_JIT=1`` (normal tracebacks, a debugger steps through it, same numbers).
+
+The cache. numba keeps each compiled function beside its source and checks only that function's
+own file when it loads it: a kernel that calls a force from another file would keep running the
+old force after the force's file was edited. So the cache lives in a folder named after a hash of
+every file of ``slime/physics`` that holds a kernel (and numba's version): edit any force and the
+whole physics is compiled afresh, once. The folder is ``$NUMBA_CACHE_DIR`` when set, else the user's cache folder
+(``$XDG_CACHE_HOME`` or ``~/.cache``), else the system's temporary folder: an install into a
+read-only site-packages still caches.
+
+Options: float64 arithmetic with numpy's error model (a division by zero gives inf or NaN, as
+numpy does, and the checks after the step catch it, rather than raising inside a kernel);
+``fastmath`` only reassociates and contracts (sums vectorise, multiply-adds fuse) and keeps NaN and
+inf meaning what they mean. Serial: ``parallel`` threads halve the step on an idle machine and
+collapse on a loaded one.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import tempfile
+from pathlib import Path
+
+import numba
+
+FASTMATH = {"reassoc", "contract"}
+_HERE = Path(__file__).resolve().parent
+
+
+def source_hash() -> str:
+    """A short hash of the sources of the physics' kernels and numba's version: the cache folder's
+    name."""
+    digest = hashlib.sha256(numba.__version__.encode())
+    for path in sorted(_HERE.rglob("*.py")):
+        source = path.read_bytes()
+        if b"@kernel" in source or path == Path(__file__).resolve():
+            digest.update(str(path.relative_to(_HERE)).encode())
+            digest.update(source)
+    return digest.hexdigest()[:16]
+
+
+def _writable(folder: Path) -> bool:
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        probe = folder / f".probe-{os.getpid()}"
+        probe.write_bytes(b"")
+        probe.unlink()
+        return True
+    except OSError:
+        return False
+
+
+def cache_folder() -> Path:
+    """Where the compiled kernels of these sources live (made if need be)."""
+    name = f"slime-{source_hash()}"
+    roots = []
+    if os.environ.get("NUMBA_CACHE_DIR"):
+        roots.append(Path(os.environ["NUMBA_CACHE_DIR"]))
+    roots.append(Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "slime" / "numba")
+    roots.append(Path(tempfile.gettempdir()) / f"slime-numba-{os.getuid() if hasattr(os, 'getuid') else 'user'}")
+    for root in roots:
+        if _writable(root / name):
+            return root / name
+    return roots[-1] / name  # numba then warns and runs uncached
+
+
+CACHE = cache_folder()
+# numba reads its cache folder when a function is decorated: set before any kernel below is made.
+numba.config.CACHE_DIR = str(CACHE)
+
+
+def kernel(function=None, *, inline: bool = False):
+    """Compile ``function`` as a physics kernel (see the module docstring). ``inline=True`` for
+    the small per-vertex helpers, so the loops that call them still vectorise."""
+
+    def make(fn):
+        # Only a function read from a file can be cached (not one typed at a prompt or exec'd).
+        source = getattr(fn, "__code__", None)
+        cached = source is not None and os.path.isfile(source.co_filename)
+        options = dict(cache=cached, error_model="numpy", fastmath=FASTMATH, nogil=True)
+        if inline:
+            options["inline"] = "always"
+        return numba.njit(**options)(fn)
+
+    return make(function) if function is not None else make

@@ -1,0 +1,118 @@
+"""A body's motion as a whole, from its vertices: the centre of mass and its velocity, the
+moments about the centre that shape matching and the viscosities read, the inverse inertia, and
+the velocity the body would have if it moved rigidly.
+
+Arrays are the world's: ``x``, ``v`` (3, P) positions and velocities, ``mass`` (P,), ``rest``
+(3, P) each body's rest shape about its own centre of mass. A body is the columns
+``first .. first + count - 1``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from slime.physics.compiled import kernel
+
+
+@kernel
+def centre_of_mass(x, v, mass, first, count):
+    """c = sum m x / M and v_c = sum m v / M: where the body is and how fast it goes as a whole.
+    Returns (c, v_c, M)."""
+    total = 0.0
+    cx = cy = cz = 0.0
+    vx = vy = vz = 0.0
+    for k in range(first, first + count):
+        m = mass[k]
+        total += m
+        cx += m * x[0, k]
+        cy += m * x[1, k]
+        cz += m * x[2, k]
+        vx += m * v[0, k]
+        vy += m * v[1, k]
+        vz += m * v[2, k]
+    centre = np.array([cx, cy, cz]) / total
+    velocity = np.array([vx, vy, vz]) / total
+    return centre, velocity, total
+
+
+@kernel
+def moments_about(x, v, mass, rest, first, count, centre):
+    """The sums about the centre c that a body's shape and spin are read from:
+
+        A = sum m (x - c) r^T      (shape matching's covariance: rest shape r onto the current one)
+        C = sum m (x - c)(x - c)^T (the second moment; the inertia is (tr C) 1 - C)
+        L = sum m (x - c) x v      (the angular momentum about c)
+
+    Returns (A, C, L)."""
+    a00 = a01 = a02 = a10 = a11 = a12 = a20 = a21 = a22 = 0.0
+    c00 = c01 = c02 = c11 = c12 = c22 = 0.0
+    l0 = l1 = l2 = 0.0
+    for k in range(first, first + count):
+        m = mass[k]
+        d0 = m * (x[0, k] - centre[0])
+        d1 = m * (x[1, k] - centre[1])
+        d2 = m * (x[2, k] - centre[2])
+        e0 = x[0, k] - centre[0]
+        e1 = x[1, k] - centre[1]
+        e2 = x[2, k] - centre[2]
+        r0, r1, r2 = rest[0, k], rest[1, k], rest[2, k]
+        a00 += d0 * r0
+        a01 += d0 * r1
+        a02 += d0 * r2
+        a10 += d1 * r0
+        a11 += d1 * r1
+        a12 += d1 * r2
+        a20 += d2 * r0
+        a21 += d2 * r1
+        a22 += d2 * r2
+        c00 += d0 * e0
+        c01 += d0 * e1
+        c02 += d0 * e2
+        c11 += d1 * e1
+        c12 += d1 * e2
+        c22 += d2 * e2
+        l0 += d1 * v[2, k] - d2 * v[1, k]
+        l1 += d2 * v[0, k] - d0 * v[2, k]
+        l2 += d0 * v[1, k] - d1 * v[0, k]
+    a = np.array([[a00, a01, a02], [a10, a11, a12], [a20, a21, a22]])
+    c = np.array([[c00, c01, c02], [c01, c11, c12], [c02, c12, c22]])
+    spin = np.array([l0, l1, l2])
+    return a, c, spin
+
+
+@kernel
+def inverse_inertia(second_moment, floor):
+    """I^-1 for I = (tr C + floor) 1 - C, by its adjugate over its determinant. ``floor`` (kg m^2)
+    keeps a body collapsed to a point or a line from dividing by zero; an inertia still singular
+    or not finite gives 0: no rotation is read from it."""
+    i = -second_moment.copy()
+    trace = second_moment[0, 0] + second_moment[1, 1] + second_moment[2, 2] + floor
+    for d in range(3):
+        i[d, d] += trace
+    adj = np.empty((3, 3))
+    for r in range(3):
+        for c in range(3):
+            r1, r2 = (c + 1) % 3, (c + 2) % 3
+            c1, c2 = (r + 1) % 3, (r + 2) % 3
+            adj[r, c] = i[r1, c1] * i[r2, c2] - i[r1, c2] * i[r2, c1]
+    det = i[0, 0] * adj[0, 0] + i[0, 1] * adj[1, 0] + i[0, 2] * adj[2, 0]
+    if not (det > 1e-300 and det < np.inf):
+        return np.zeros((3, 3))
+    return adj / det
+
+
+@kernel
+def angular_velocity(inverse, spin):
+    """omega = I^-1 L."""
+    return inverse @ spin
+
+
+@kernel(inline=True)
+def rigid_velocity_at(velocity, omega, centre, px, py, pz):
+    """The velocity v_c + omega x (p - c) the point p would have if the body moved rigidly."""
+    dx = px - centre[0]
+    dy = py - centre[1]
+    dz = pz - centre[2]
+    return (velocity[0] + omega[1] * dz - omega[2] * dy,
+            velocity[1] + omega[2] * dx - omega[0] * dz,
+            velocity[2] + omega[0] * dy - omega[1] * dx)

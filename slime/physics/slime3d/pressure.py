@@ -1,0 +1,49 @@
+"""Volume preservation: a pressure along the volume gradient (the area-weighted vertex normals of
+the deformed surface, ``surface.py``) that holds the slime at its rest mesh's own volume."""
+
+from __future__ import annotations
+
+from slime.physics.compiled import kernel
+
+
+@kernel
+def pressure_spread(grad_volume, mass, first, count):
+    """S = sum |dV/dx|^2 / m: how stiff the volume is along its own direction, per unit pressure
+    scale (it grows with the square of the surface area)."""
+    total = 0.0
+    for k in range(first, first + count):
+        g0, g1, g2 = grad_volume[0, k], grad_volume[1, k], grad_volume[2, k]
+        total += (g0 * g0 + g1 * g1 + g2 * g2) / mass[k]
+    return total
+
+
+@kernel
+def volume_pressure(volume, ideal_volume, spread, rest_spread, pressure_scale, rest_pressure):
+    """The pressure p (N/m^2 times m^2 / m^3: force per unit of dV/dx) on the surface:
+
+        p = p_rest + P e / max(1, S / S0),   e = clamp((V0 - V) / V0, -1, 1)
+
+    ``rest_pressure`` p_rest holds the rest shape against its surface tension, as the Laplace
+    pressure 2 gamma / R holds a drop. The error part, at the scale P (the breathing mode's
+    omega^2 = volume stiffness), is divided by how far the surface has spread (S from
+    ``pressure_spread``, S0 at rest) whenever it has: the constraint's stiffness along its own
+    direction is P S / V0, and an inflated or spiked body would otherwise outrun the integrator;
+    so normalised, the breathing mode keeps its frequency at any size, and at rest nothing
+    changes. A volume that is not finite gives no error part."""
+    error = (ideal_volume - volume) / ideal_volume
+    if not (error == error):
+        error = 0.0
+    error = min(max(error, -1.0), 1.0)
+    limit = rest_spread / spread if spread > rest_spread else 1.0
+    return rest_pressure + pressure_scale * limit * error
+
+
+@kernel
+def add_volume_pressure(acc, grad_volume, mass, first, count, pressure):
+    """a = p (dV/dx) / m: the pressure pushes each vertex along its area-weighted normal. The
+    gradient of the volume sums to zero over the closed surface, so the pressure moves no
+    momentum, and being a gradient it applies no torque."""
+    for k in range(first, first + count):
+        scale = pressure / mass[k]
+        for d in range(3):
+            acc[d, k] += scale * grad_volume[d, k]

@@ -1,0 +1,58 @@
+"""The physics compiled before it is needed: the first run after an install (or after a force was
+edited) compiles every kernel once, stage by stage, so that a caller can show progress; later runs
+load them from the cache (``compiled.py``) in a fraction of a second.
+
+``stages()`` lists (name, run) pairs; running them all compiles every kernel for the types the
+program calls them with, and ``mark_compiled()`` notes it in the cache folder, which is named after
+the kernels' sources: an edit is a new folder, not yet marked.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from slime.physics.compiled import CACHE
+
+_MARK = CACHE / "compiled"
+
+
+def is_compiled() -> bool:
+    return _MARK.exists()
+
+
+def mark_compiled() -> None:
+    try:
+        _MARK.write_text("every kernel of these sources compiled\n")
+    except OSError:
+        pass  # no cache to write: nothing to remember either
+
+
+def _slimes() -> None:
+    from slime.physics.obstacles import Box
+    from slime.physics.slime_body import SlimeBody, SlimeParams
+    from slime.physics.world3d import World3D
+
+    body = SlimeBody(SlimeParams(stacks=4, slices=4))
+    body.step()
+    body.volume()
+    body.orientation()
+    world = World3D()
+    world.add_slime(SlimeParams(radius=0.5, stacks=4, slices=5, center=(0.0, 0.5, 0.0)))
+    world.add_slime(SlimeParams(radius=0.5, stacks=4, slices=5, center=(1.0, 0.5, 0.0)))
+    world.add_obstacle(Box(center=(0.0, -1.0, 0.0), half_size=(1.0, 0.5, 1.0)))
+    world.step()
+
+
+def _springs() -> None:
+    from slime.physics.particles import Particles
+    from slime.physics.planes import Planes
+    from slime.physics.world import World
+
+    for dim in (2, 3):
+        world = World(Particles.create(np.ones((2, dim))), planes=Planes.floor(dim), gravity=-np.eye(dim)[1])
+        world.step()
+
+
+def stages() -> list:
+    """(what it compiles, a function that compiles it) in the order to run them."""
+    return [("the slime's forces and contacts", _slimes), ("the spring engine", _springs)]

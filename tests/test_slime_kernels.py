@@ -1,0 +1,146 @@
+"""The slime's compiled forces (``slime/physics/slime3d``) hold the physics: their gradients are the
+derivatives of what they are gradients of, the internal forces move neither momentum nor angular
+momentum, the shear viscosity damps ripples and not the wobble, bodies of a world do not reach
+each other through the kernels, and the same source run uncompiled gives the same numbers."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from slime.physics.slime3d.moments import centre_of_mass, inverse_inertia, moments_about
+from slime.physics.slime3d.shear import add_shear_viscosity
+from slime.physics.slime_body import SlimeBody, SlimeParams
+from slime.physics.volume import mesh_volume
+from slime.physics.world3d import World3D
+
+
+def _area(points, triangles) -> float:
+    n = np.cross(points[triangles[:, 1]] - points[triangles[:, 0]], points[triangles[:, 2]] - points[triangles[:, 0]])
+    return 0.5 * float(np.linalg.norm(n, axis=1).sum())
+
+
+def _deformed(stacks, slices, seed=4) -> SlimeBody:
+    body = SlimeBody(SlimeParams(stacks=stacks, slices=slices))
+    body.spike(0.3, seed=seed)
+    return body
+
+
+@pytest.mark.parametrize("stacks, slices", [(3, 3), (5, 8), (10, 12), (17, 6)])
+def test_volume_and_area_gradients_are_the_derivatives_of_the_mesh_volume_and_area(stacks, slices):
+    body = _deformed(stacks, slices)
+    x, tri = body.positions.copy(), body.triangles
+    grad_volume, grad_area = body.surface_gradients()
+    rng = np.random.default_rng(stacks * 100 + slices)
+    eps = 1e-6
+    for _ in range(6):  # central differences along random directions, poles included
+        d = rng.normal(size=x.shape)
+        numeric_v = (mesh_volume(x + eps * d, tri) - mesh_volume(x - eps * d, tri)) / (2 * eps)
+        numeric_a = (_area(x + eps * d, tri) - _area(x - eps * d, tri)) / (2 * eps)
+        assert numeric_v == pytest.approx(np.einsum("ij,ij->", grad_volume, d), rel=1e-6)
+        assert numeric_a == pytest.approx(np.einsum("ij,ij->", grad_area, d), rel=1e-6)
+    # And the volume the pressure acts on is the mesh's own.
+    assert body.volume() == pytest.approx(mesh_volume(x, tri), rel=1e-12)
+
+
+def test_every_internal_force_moves_no_momentum_and_no_angular_momentum():
+    rng = np.random.default_rng(2)
+    base = dict(stacks=14, slices=11, gravity=(0.0, 0.0, 0.0), center=(0.0, 40.0, 0.0))
+    alone = {"shape": dict(volume_stiffness=0.0, viscosity=0.0, surface_tension=0.0, shear_viscosity=0.0),
+             "pressure": dict(shape_stiffness=0.0, viscosity=0.0, surface_tension=0.0, shear_viscosity=0.0),
+             "tension": dict(shape_stiffness=0.0, volume_stiffness=0.0, viscosity=0.0, shear_viscosity=0.0),
+             "viscosity": dict(shape_stiffness=0.0, volume_stiffness=0.0, surface_tension=0.0, shear_viscosity=0.0),
+             "shear": dict(shape_stiffness=0.0, volume_stiffness=0.0, surface_tension=0.0, viscosity=0.0),
+             "all": {}}
+    for name, only in alone.items():
+        body = SlimeBody(SlimeParams(**base, **only))
+        body.spike(0.25, seed=3)
+        body.velocities[:] = rng.normal(0.0, 2.0, body.velocities.shape)
+        forces = body.internal_forces()
+        scale = np.abs(forces).sum()
+        assert scale > 0.0, name
+        assert np.abs(forces.sum(axis=0)).max() < 1e-11 * scale, name
+        torque = np.cross(body.positions - body.centroid(), forces).sum(axis=0)
+        # The viscosities read the spin through an inertia raised by a millionth of the rest one
+        # (``inertia_floor``, so that a collapsed body has one): a torque of that order is left.
+        assert np.abs(torque).max() < 1e-6 * scale * body.params.radius, name
+
+
+def test_shear_viscosity_damps_ripples_not_the_wobble_and_is_stable_at_any_viscosity():
+    body = SlimeBody(SlimeParams(stacks=24, slices=24, gravity=(0.0, 0.0, 0.0), center=(0.0, 50.0, 0.0)))
+    world = body.world
+    x, m, h, count = world.x, world.mass, body.params.substep_dt, body.shape.count
+    unit = (body.rest_offsets / np.linalg.norm(body.rest_offsets, axis=1, keepdims=True)).T
+    ripple = unit * np.where(np.arange(count) % 2 == 0, 1.0, -1.0)  # neighbours against each other
+    breathing = unit.copy()  # the whole body swelling: a wavelength of the diameter
+
+    def relative_decay(v, viscosity):
+        centre, velocity, _ = centre_of_mass(x, v, m, 0, count)
+        _, second, spin = moments_about(x, v, m, world.model.rest, 0, count, centre)
+        inverse = inverse_inertia(second, body.inertia_floor)
+        acc = np.zeros_like(x)
+        add_shear_viscosity(acc, x, v, m, world.model.rest, 0, body.shape.stacks, body.shape.slices, centre, velocity,
+                            inverse @ spin, inverse, viscosity, h, np.zeros_like(x), np.zeros_like(x))
+        forces = m * acc
+        assert np.abs(forces.sum(axis=1)).max() < 1e-9 * np.abs(forces).max()
+        torque = np.cross((x.T - centre), forces.T).sum(axis=0)
+        assert np.abs(torque).max() < 1e-9 * np.abs(forces).max()
+        return float(-np.einsum("ij,ij->", acc * h, v) / np.einsum("ij,ij->", v, v))
+
+    nu = body.params.shear_viscosity
+    assert relative_decay(ripple, nu) > 50.0 * relative_decay(breathing, nu)
+    # Stable at any viscosity: the fastest mode loses at most all of itself, never flips sign.
+    for viscosity in (nu, 1e3, 1e9):
+        assert 0.0 < relative_decay(ripple, viscosity) <= 1.0 + 1e-9
+
+
+def test_the_bodies_of_a_world_feel_only_their_own_forces():
+    # Three bodies of three resolutions side by side: each one's accelerations are those it has alone.
+    specs = [dict(stacks=9, slices=7, radius=0.4), dict(stacks=12, slices=16, radius=0.7, viscosity=8.0),
+             dict(stacks=5, slices=5, radius=0.3, shape_stiffness=900.0)]
+    rng = np.random.default_rng(11)
+    world = World3D()
+    for k, spec in enumerate(specs):
+        world.add_slime(SlimeParams(center=(3.0 * k, 2.0, 0.0), **spec))
+    world.x[:] += rng.normal(0.0, 0.02, world.x.shape)
+    world.v[:] += rng.normal(0.0, 0.5, world.v.shape)
+    together = world.accelerations(world.dt / world.substeps).copy()
+    for k, body in enumerate(world.bodies):
+        alone = World3D()
+        alone.add_slime(body.params)
+        alone.x[:] = world.x[:, body.start : body.stop]
+        alone.v[:] = world.v[:, body.start : body.stop]
+        np.testing.assert_array_equal(alone.accelerations(world.dt / world.substeps), together[:, body.start : body.stop])
+
+
+# The same run compiled and as plain Python (numba's own switch), compared to 1e-9.
+_RUN = """
+import json, sys
+import numpy as np
+from slime.physics.slime_body import SlimeBody, SlimeParams
+body = SlimeBody(SlimeParams(stacks=8, slices=8))
+for tick in range(30):
+    if tick == 5:
+        body.poke(body.centroid() + [0.3, 1.0, 0.0], [40.0, -300.0, 0.0])
+    body.step()
+print(json.dumps(body.positions.tolist()))
+"""
+
+
+def _positions_run(disable_jit: bool) -> np.ndarray:
+    env = dict(os.environ)
+    env["NUMBA_DISABLE_JIT"] = "1" if disable_jit else "0"
+    run = subprocess.run([sys.executable, "-c", _RUN], env=env, capture_output=True, text=True, timeout=600)
+    assert run.returncode == 0, run.stderr
+    return np.array(json.loads(run.stdout))
+
+
+def test_the_same_source_runs_uncompiled_with_the_same_numbers():
+    compiled, plain = _positions_run(False), _positions_run(True)
+    assert not np.array_equal(compiled, SlimeBody(SlimeParams(stacks=8, slices=8)).positions)  # it moved
+    np.testing.assert_allclose(plain, compiled, rtol=1e-9, atol=1e-9 * np.abs(compiled).max())
