@@ -69,3 +69,12 @@ CAMERA_DISTANCE = (0.1, 1000.0)  # m from the camera's target
 # Degrees: a camera's yaw and a box's yaw, pitch and roll (one turn either way says every angle).
 ANGLE = (-360.0, 360.0)
 SCENE_FILE_BYTES = 8 * 1024 * 1024  # a scene file with every slime and obstacle above is well under 1 MiB
+
+# --- Soda model files (slime/scenes/soda_format.py) -------------------------------------------------
+# Every number in a model file (a position, a velocity, the box, gravity, a stiffness, a phase): a
+# walker is a few units across, and squares of these stay far inside a float, so the physics and
+# the drawing never overflow to inf.
+SODA_NUMBER = (-1.0e6, 1.0e6)
+# Viscous friction (force -= friction * v on unit masses): negative friction feeds energy in, and
+# past 600 one explicit substep (1/600 s) flips a velocity instead of slowing it; the walker's is 0.137.
+SODA_FRICTION = (0.0, 100.0)

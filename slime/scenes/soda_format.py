@@ -45,6 +45,7 @@ from pathlib import Path
 
 import numpy as np
 
+from slime import limits
 from slime.fileio import atomic_write
 from slime.paths import ASSETS
 from slime.physics.soda import WALL_NAMES, WALL_UNKNOWN, SodaModel
@@ -98,6 +99,9 @@ class _Checker(JsonChecker):
     """Typed access into parsed JSON that reports the first problem as a ModelError."""
 
     error = ModelError
+
+    def number(self, value, where: str, within: tuple | None = limits.SODA_NUMBER, unit: str = "") -> float:
+        return super().number(value, where, within, unit)
 
     def _typed(self, value, where: str, kind: type, what: str):
         if not isinstance(value, kind):
@@ -158,7 +162,7 @@ def _meta(data: dict, check: _Checker) -> tuple[str, str]:
 def _from_soda_format(data: dict, check: _Checker) -> SodaModel:
     for key in SODA_KEYS:
         check.key(data, key, "the model")
-    params = {key: check.number(data[key], key) for key in SODA_KEYS[1:11]}
+    params = {key: check.number(data[key], key, _range(key)) for key in SODA_KEYS[1:11]}
     gravity = check.vector(data["gravity"], "gravity")
     last_wall = data.get("last_wall", "unknown")
     if last_wall not in WALL_BY_NAME:
@@ -194,13 +198,17 @@ def _from_open_constructor(data: dict, check: _Checker) -> SodaModel:
         wave_speed="waveSpeed",
         wave_direction="waveDirection",
     )
-    params = {ours: check.number(data[theirs], theirs) for ours, theirs in names.items()}
+    params = {ours: check.number(data[theirs], theirs, _range(ours)) for ours, theirs in names.items()}
     masses = _masses(check, data["masses"], "masses", ("s", "v", "a"))
     springs = _springs(check, data["springs"], "springs", ("m1", "m2", "restlength"), masses[0])
     name, author = _meta(data, check)
     gravity = [0.0, g * GRAVITY_SIGN[direction]]
     auto_reverse = wave_mode in ("auto reverse", "auto-reverse")
     return _build(check, masses, springs, gravity, params, WALL_UNKNOWN, auto_reverse, name, author)
+
+
+def _range(key: str) -> tuple:
+    return limits.SODA_FRICTION if key == "friction" else limits.SODA_NUMBER
 
 
 def _masses(check: _Checker, items, where: str, keys: tuple[str, str, str]):
