@@ -74,7 +74,7 @@ SCENE_FILE_BYTES = 8 * 1024 * 1024  # a scene file with every slime and obstacle
 # Every number in a model file (a position, a velocity, the box, gravity, a stiffness, a phase): a
 # walker is a few units across, and squares of these stay far inside a float, so the physics and
 # the drawing never overflow to inf.
-SODA_NUMBER = (-1.0e6, 1.0e6)
+SODA_NUMBER = (-1.0e12, 1.0e12)
 # Viscous friction (force -= friction * v on unit masses): negative friction feeds energy in, and
 # past 600 one explicit substep (1/600 s) flips a velocity instead of slowing it; the walker's is 0.137.
 SODA_FRICTION = (0.0, 100.0)
