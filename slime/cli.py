@@ -9,9 +9,9 @@ import sys
 from pathlib import Path
 
 from slime.fileio import OUTPUT_FOLDER, check_output
-from slime.limits import CAMERA_ELEVATION, RESOLUTION, SIZE, span
+from slime.limits import CAMERA_ELEVATION, FRAMES, RESOLUTION, SIZE, span
 from slime.arguments import (
-    UsageError, parse_camera, parse_poke, parse_size, positive_int, resolution, window_backend,
+    UsageError, frame_count, parse_camera, parse_poke, parse_size, resolution, window_backend,
 )
 
 
@@ -73,7 +73,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     sim = sub.add_parser("simulate", help="simulate headless and write an .npz")
     sim.add_argument("scene", help="slime, a 2D or 3D scene name, a scene file .py, a 3D scene .json or a Soda model .json")
-    sim.add_argument("--ticks", type=positive_int, required=True, help="frames to simulate")
+    sim.add_argument("--ticks", type=frame_count, required=True, help="frames to simulate")
     sim.add_argument("--output", required=True, help="output .npz path")
     sim.add_argument("--poke", action="append", default=[], metavar="TICK:X,Y,Z:FX,FY,FZ", help="poke the slime (repeatable)")
     _add_resolution(sim)
@@ -81,7 +81,7 @@ def build_parser() -> argparse.ArgumentParser:
     render = sub.add_parser("render", help="render headless to a PNG (last frame), or a GIF, MP4 or WebM (every frame)")
     render.add_argument("scene", nargs="?", default="slime",
                         help="slime (default), a 2D or 3D scene name, a scene file .py, a 3D scene .json or a Soda model .json")
-    render.add_argument("--frames", type=positive_int, default=None,
+    render.add_argument("--frames", type=frame_count, default=None,
                         help="frames to simulate and draw (default: 120 for scenes; for the slime 1, or 5 past the last poke)")
     render.add_argument("--size", default="800x600", help=f"image size WxH, each side {span(SIZE)} (default 800x600)")
     render.add_argument("--output", default=None, help="out.png, out.gif, out.mp4 or out.webm (default: out/SCENE.png)")
@@ -170,7 +170,7 @@ def _cmd_render(args) -> int:
 
         # A poke past the last frame would never show: by default draw until 5 frames after the
         # last one, when its dent is deepest (README's picture uses the same spacing).
-        frames = args.frames or max([1] + [p.tick + 5 for p in pokes])
+        frames = args.frames or min(max([1] + [p.tick + 5 for p in pokes]), FRAMES[1])
         render_slime(
             output=output, frames=frames, size=size, pokes=pokes, camera=camera,
             stacks=args.stacks, slices=args.slices, progress=not args.no_progress, plain_forces=args.plain_forces,

@@ -30,6 +30,12 @@ SIZE = (1, 8192)  # pixels per side of a window or a rendered picture: past any 
 # this bounds one render at about 0.7 GB; 8192x8192 would take 3 GB.
 MAX_PIXELS = 4096 * 4096
 
+# --- runs ------------------------------------------------------------------------------------------
+# Frames one render draws and ticks one simulation records (--frames, --ticks, a --poke's tick): a
+# hundred thousand is half an hour of film at 60 frames a second and hours of work for the slime
+# or a pile, so a mistyped count is refused instead of starting a run that lasts for days.
+FRAMES = (1, 100_000)
+
 # --- cameras --------------------------------------------------------------------------------------
 # Elevation of every camera, the windows' orbit and `slime render --camera` alike: above the floor
 # (the renderer draws the floor without depth, so a view from below would show the slime floating

@@ -9,6 +9,7 @@ import warnings
 import pytest
 
 from slime import cli
+from slime.limits import FRAMES
 from slime.paths import ASSETS
 
 
@@ -16,7 +17,10 @@ def _cli_error(capsys, *args) -> str:
     """Run the command in this process with every warning an error; its one stderr line."""
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        status = cli.main([str(a) for a in args])
+        try:
+            status = cli.main([str(a) for a in args])
+        except SystemExit as exit:  # argparse's own complaints
+            status = exit.code
     captured = capsys.readouterr()
     lines = captured.err.strip().splitlines()
     assert status != 0, captured
@@ -53,3 +57,68 @@ def test_soda_model_with_absurd_numbers_is_refused_naming_the_field(tmp_path, ca
     line = _cli_error(capsys, "simulate", model, "--ticks", "2", "--output", tmp_path / "out.npz")
     assert line.startswith(f"slime: error: {model}: {field} must be from "), line
     _no_files_but(tmp_path, "model.json")
+
+
+# --- counts that would run for days, windows past the picture limits --------------------------------
+
+@pytest.mark.parametrize("args, words", [
+    (["render", "--poke", "99999999999:0,1,0:0,-1,0"], "--poke '99999999999:0,1,0:0,-1,0'"),
+    (["render", "--poke", f"{FRAMES[1]}:0,1,0:0,-1,0"], f"less than {FRAMES[1]}"),
+    (["render", "--frames", "1000000000"], "--frames"),
+    (["render", "pile", "--frames", str(FRAMES[1] + 1)], f"at most {FRAMES[1]}"),
+    (["simulate", "slime", "--ticks", "1000000000", "--output", "x.npz"], "--ticks"),
+    (["simulate", "slime", "--ticks", "5", "--poke", "99999999999:0,1,0:0,-1,0", "--output", "x.npz"], "--poke"),
+])
+def test_counts_past_the_frame_limit_are_refused_before_anything_runs(tmp_path, monkeypatch, capsys, args, words):
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr("slime.app.render_slime.render_slime", _must_not_run)
+    monkeypatch.setattr("slime.app.render_world.render_world", _must_not_run)
+    monkeypatch.setattr("slime.simulate.simulate_slime", _must_not_run)
+    assert words in _cli_error(capsys, *args)
+    _no_files_but(tmp_path)
+
+
+def test_a_poke_near_the_limit_draws_no_more_than_the_limit(monkeypatch, tmp_path):
+    frames = []
+    monkeypatch.setattr("slime.app.render_slime.render_slime", lambda **kw: frames.append(kw["frames"]))
+    assert cli.main(["render", "--poke", f"{FRAMES[1] - 1}:0,1,0:0,-1,0", "--output", str(tmp_path / "a.png")]) == 0
+    assert frames == [FRAMES[1]]
+
+
+def _must_not_run(*args, **kwargs):
+    raise AssertionError("a run started")
+
+
+@pytest.mark.parametrize("window", [(8000, 8000), (8192, 600), (5000, 4000), (800, 600), (4096, 4096)])
+def test_a_window_resized_past_the_picture_limits_draws_and_saves_within_them(tmp_path, window):
+    import numpy as np
+    from types import SimpleNamespace
+
+    from slime.app.demo import DemoWindow
+    from slime.app.quality import LEVELS
+    from slime.limits import MAX_PIXELS, SIZE
+
+    asked = []
+
+    def draw(camera, size, **kw):
+        asked.append(tuple(size))
+        return SimpleNamespace(texture=None, resolved=None)
+
+    def picture(camera, size, **kw):
+        asked.append(tuple(size))
+        return np.zeros((2, 2, 3), np.uint8)
+
+    demo = DemoWindow.__new__(DemoWindow)
+    demo.wnd = SimpleNamespace(buffer_size=window, fbo=None, use=lambda: None)
+    demo.ctx = SimpleNamespace(copy_framebuffer=lambda *a: None)
+    demo.view = SimpleNamespace(draw=draw, picture=picture, present=lambda *a: None)
+    demo.quality = SimpleNamespace(level=LEVELS[0])
+    demo.play = SimpleNamespace(world=SimpleNamespace(bodies=[]))
+    demo.camera, demo.wireframe = None, False
+    demo._draw_scene()
+    assert demo.screenshot(tmp_path) is not None
+    for width, height in asked:
+        assert width <= SIZE[1] and height <= SIZE[1] and width * height <= MAX_PIXELS
+        assert abs(width / height - window[0] / window[1]) < 0.01
+    if window[0] * window[1] <= MAX_PIXELS:
+        assert asked[-1] == window

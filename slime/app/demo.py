@@ -31,6 +31,7 @@ import moderngl_window as mglw
 
 from slime import limits
 from slime.app.quality import LEVEL_NAMES, LEVELS, QualityController
+from slime.app.render_common import held_to_limits
 from slime.app.render_slime import default_camera, follow
 from slime.app.window_common import (FpsCounter, draw_shader_errors, no_display, open_panel, save_screenshot,
                                      shader_failure, window_failed)
@@ -257,7 +258,7 @@ class DemoWindow(mglw.WindowConfig):
         level = self.quality.level
         width, height = (int(v) for v in self.wnd.buffer_size)
         _keep_camera_outside(self.camera, self.world)
-        size = (max(1, round(width * level.scale)), max(1, round(height * level.scale)))
+        size = held_to_limits((max(1, round(width * level.scale)), max(1, round(height * level.scale))))
         target = self.view.draw(self.camera, size, samples=level.samples, shadow_halo=level.shadow_halo,
                                 wireframe=self.wireframe)
         if size == (width, height):
@@ -603,7 +604,7 @@ class DemoWindow(mglw.WindowConfig):
     def screenshot(self, folder=None) -> Path | None:
         """Render the scene (no panel) at the framebuffer's size, at the best quality, into a PNG
         named by the time; None where the folder cannot take it."""
-        size = tuple(int(v) for v in self.wnd.buffer_size)
+        size = held_to_limits(self.wnd.buffer_size)
         try:
             pixels = self.view.picture(self.camera, size, samples=LEVELS[0].samples,
                                        shadow_halo=LEVELS[0].shadow_halo, wireframe=self.wireframe)
