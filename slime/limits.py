@@ -36,6 +36,9 @@ MAX_PIXELS = 4096 * 4096
 # or a pile, so a mistyped count is refused instead of starting a run that lasts for days.
 FRAMES = (1, 100_000)
 
+# --- shader files (--shaders DIR) ------------------------------------------------------------------
+SHADER_FILE_BYTES = 1024 * 1024  # the package's largest is a few kB; a file past this is not a shader
+
 # --- cameras --------------------------------------------------------------------------------------
 # Elevation of every camera, the windows' orbit and `slime render --camera` alike: above the floor
 # (the renderer draws the floor without depth, so a view from below would show the slime floating

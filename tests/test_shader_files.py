@@ -6,9 +6,11 @@ from __future__ import annotations
 
 import os
 import re
+import signal
 import subprocess
 import sys
 import time
+from contextlib import contextmanager
 from pathlib import Path
 
 import numpy as np
@@ -320,3 +322,76 @@ def test_demo_with_shaders_that_do_not_compile_exits_2_with_file_lines(ctx, fold
     err = capsys.readouterr().err.strip().splitlines()
     assert any(f"slime.frag:{bad}: error" in line and "nope" in line for line in err), err
     assert all(MESSAGE.match(line) for line in err[:-1]) and err[-1].startswith("slime demo: ")
+
+
+# --- shader files that are not plain, small files, and saves caught halfway ----------------------------
+
+@contextmanager
+def _within(seconds: int):
+    """Fail, instead of hanging the test run, where the code blocks (a FIFO opened with no writer)."""
+    def hung(signum, frame):
+        raise TimeoutError(f"still blocked after {seconds} s")
+
+    old = signal.signal(signal.SIGALRM, hung)
+    signal.alarm(seconds)
+    try:
+        yield
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, old)
+
+
+def _spoil(path: Path, kind: str) -> str:
+    """Make ``path`` a file no shader reader may open or read through; the words its error says."""
+    path.unlink()
+    if kind == "fifo":
+        os.mkfifo(path)
+        return "a FIFO"
+    if kind == "dev-zero":
+        os.symlink("/dev/zero", path)
+        return "character device"
+    if kind == "loop":
+        os.symlink(path.name, path)
+        return "symbolic links"
+    with open(path, "wb") as f:  # sparse: past the limit without writing a megabyte
+        f.truncate(2 * 1024 * 1024)
+    return "2 MiB"
+
+
+SPOILED = ["fifo", "dev-zero", "loop", "huge"]
+
+
+@pytest.mark.parametrize("kind", SPOILED)
+@pytest.mark.parametrize("name", ["slime.frag", "shadow.glsl"])
+def test_a_special_or_huge_shader_file_is_one_line_and_the_window_keeps_its_program(ctx, folder, kind, name):
+    from slime.app.render_slime import HeadlessSlime
+
+    scene = HeadlessSlime(size=SIZE, ctx=ctx, samples=0, stacks=12, slices=12, shaders=folder)
+    said = []
+    watch = ShaderWatch(folder, [scene.renderer], interval=0.0, report=said.append)
+    try:
+        before = scene.draw()
+        words = _spoil(folder / name, kind)
+        with _within(20):
+            assert watch.check() is True
+            assert watch.check(force=True) is True  # F5 on it too
+        assert np.array_equal(scene.draw(), before)  # the last good programs
+        assert watch.errors and watch.errors[0].startswith(f"{_shown(folder / name)}: error: cannot read it")
+        assert words in watch.errors[0], watch.errors
+        with _within(20), pytest.raises(ShaderError) as info:
+            splice(folder / name)
+        assert len(info.value.lines) == 1 and words in info.value.lines[0]
+    finally:
+        scene.release()
+
+
+@pytest.mark.parametrize("kind", SPOILED)
+def test_render_with_a_special_shader_file_is_one_line(folder, tmp_path, capsys, kind):
+    words = _spoil(folder / "shadow.glsl", kind)
+    with _within(60):
+        status = main(["render", "--shaders", str(folder), "--output", str(tmp_path / "x.png"), "--size", "64x48",
+                       "--no-progress"])
+    err = capsys.readouterr().err.strip().splitlines()
+    assert status == 2 and len(err) == 1, err
+    assert err[0].startswith(_shown(folder / "shadow.glsl")) and words in err[0]
+    assert not (tmp_path / "x.png").exists()

@@ -65,21 +65,45 @@ def display_name(path: Path) -> str:
     return str(path) if relative.startswith("..") else relative
 
 
+def read_shader_file(path) -> bytes:
+    """The bytes of one shader file, read as scene files are (``fileio.read_input``): a FIFO, a
+    device, a folder, a symlink loop or a file over limits.SHADER_FILE_BYTES is an OSError before
+    anything is read, so neither a window nor a render can hang or fill the memory on one."""
+    from slime.fileio import read_input
+    from slime.limits import SHADER_FILE_BYTES
+
+    return read_input(path, SHADER_FILE_BYTES)
+
+
+def _real(path: Path) -> str:
+    # os.path.realpath, not Path.resolve: a symlink loop is a path to report, not a RuntimeError.
+    return os.path.realpath(path)
+
+
 @dataclass
 class Source:
     """A shader file with its includes spliced in: ``origins[i]`` is (file, line) of ``text``'s
-    line i + 1; ``files`` every file read (or looked for) on the way."""
+    line i + 1; ``files`` every file read (or looked for) on the way; ``path`` the file itself."""
 
     text: str
     origins: list = field(default_factory=list)
     files: set = field(default_factory=set)
+    path: Path | None = None
 
     def where(self, line: int) -> str:
-        """'file:line' for a line number of the spliced text (the last line past the end)."""
+        """'file:line' for a line number of the spliced text (the last line past the end; line 1
+        of the file itself when it is empty)."""
         if not self.origins:
-            return "?"
+            return f"{self.name}:1"
         path, number = self.origins[min(max(line, 1), len(self.origins)) - 1]
         return f"{display_name(path)}:{number}"
+
+    @property
+    def name(self) -> str:
+        """The file as a message names it."""
+        if self.path is not None:
+            return display_name(self.path)
+        return display_name(self.origins[0][0]) if self.origins else "shader"
 
 
 def splice(path: Path, files: set | None = None, _stack: tuple = ()) -> Source:
@@ -88,12 +112,14 @@ def splice(path: Path, files: set | None = None, _stack: tuple = ()) -> Source:
     files = set() if files is None else files
     files.add(path)
     try:
-        text = path.read_text()
+        text = read_shader_file(path).decode("utf-8")
     except FileNotFoundError:
         raise ShaderError([f"{display_name(path)}: error: no such shader file"]) from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ShaderError([f"{display_name(path)}: error: cannot read it ({exc})"]) from None
-    out = Source("", [], files)
+    except OSError as exc:
+        raise ShaderError([f"{display_name(path)}: error: cannot read it ({exc.strerror or exc})"]) from None
+    except UnicodeDecodeError:
+        raise ShaderError([f"{display_name(path)}: error: cannot read it (not UTF-8 text)"]) from None
+    out = Source("", [], files, path)
     lines = []
     for number, line in enumerate(text.splitlines(), start=1):
         match = _INCLUDE.match(line)
@@ -103,13 +129,13 @@ def splice(path: Path, files: set | None = None, _stack: tuple = ()) -> Source:
             continue
         target = path.parent / match.group(1)
         here = f"{display_name(path)}:{number}"
-        if target.resolve() in _stack or target.resolve() == path.resolve():
-            chain = " -> ".join(p.name for p in (*_stack, path.resolve(), target.resolve()))
+        if _real(target) in _stack or _real(target) == _real(path):
+            chain = " -> ".join(Path(p).name for p in (*_stack, _real(path), _real(target)))
             raise ShaderError([f"{here}: error: #include cycle: {chain}"])
-        if not target.is_file():
+        if not os.path.lexists(target):
             files.add(target)
             raise ShaderError([f'{here}: error: cannot #include "{match.group(1)}": no such file beside it'])
-        inner = splice(target, files, (*_stack, path.resolve()))
+        inner = splice(target, files, (*_stack, _real(path)))
         lines.extend(inner.text.splitlines())
         out.origins.extend(inner.origins)
     out.text = "\n".join(lines) + "\n"
@@ -143,9 +169,9 @@ def compiler_messages(log: str, sources: dict) -> list[str]:
                 break
         else:
             if source is not None:
-                out.append(f"{display_name(source.origins[0][0]) if source.origins else '?'}: {line}")
+                out.append(f"{source.name}: {line}")
             else:  # the linker: both stages' files
-                names = ", ".join(display_name(s.origins[0][0]) for s in sources.values() if s.origins)
+                names = ", ".join(s.name for s in sources.values())
                 out.append(f"{names}: {line}")
     return out
 
@@ -218,7 +244,7 @@ class ShaderFolder:
         written = []
         for path in sorted(self.path.iterdir()):
             if path.suffix in SHADER_SUFFIXES and path.is_file():
-                data = path.read_bytes()
+                data = read_shader_file(path)
                 written.append(atomic_write(destination / path.name, lambda f, data=data: f.write(data)))
         return written
 
@@ -249,7 +275,7 @@ def _snapshot(files) -> dict:
     stamps = {}
     for path in files:
         try:
-            stamps[path] = Path(path).read_bytes()
+            stamps[path] = read_shader_file(path)
         except OSError:
             stamps[path] = None
     return stamps
@@ -299,11 +325,12 @@ class ShaderWatch:
             if not force and _snapshot(stamps) == stamps:
                 continue
             attempted = True
-            entry[2] = self._reload(owner)
             files = set(stamps)  # a broken include is still watched, so fixing it is seen
             for name in owner.shader_names:
                 files |= self.folder.files(name)
+            # Taken before compiling: a save that lands while it compiles is seen at the next look.
             entry[1] = _snapshot(files)
+            entry[2] = self._reload(owner)
         return attempted
 
     def _reload(self, owner) -> list[str]:
@@ -325,4 +352,4 @@ def _to_stderr(line: str) -> None:
 
 
 __all__ = ["ShaderError", "ShaderFolder", "ShaderWatch", "Source", "compiler_messages", "default_folder",
-           "load_program", "set_uniform", "shader_folder", "splice"]
+           "load_program", "read_shader_file", "set_uniform", "shader_folder", "splice"]
