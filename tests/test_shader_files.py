@@ -103,7 +103,7 @@ def test_live_reload_redraws_the_slime_and_a_broken_edit_keeps_the_last_picture(
 
     scene = HeadlessSlime(size=SIZE, ctx=ctx, samples=0, stacks=12, slices=12, shaders=folder)
     said = []
-    watch = ShaderWatch(folder, [scene.renderer], interval=0.0, report=said.append)
+    watch = ShaderWatch(folder, [scene.renderer], interval=0.0, settle=0.0, report=said.append)
     try:
         before = scene.draw()
         assert magenta(before) == 0
@@ -145,7 +145,7 @@ def test_live_reload_redraws_a_2d_scene(ctx, folder):
 
     scene = load_scene("sandbox")
     painter = SceneFrames(ctx, (240, 180), shaders=folder)
-    watch = ShaderWatch(folder, [painter.renderer], interval=0.0, report=lambda line: None)
+    watch = ShaderWatch(folder, [painter.renderer], interval=0.0, settle=0.0, report=lambda line: None)
     try:
         scene.step()
         before = painter.draw(scene)[..., :3]
@@ -368,7 +368,7 @@ def test_a_special_or_huge_shader_file_is_one_line_and_the_window_keeps_its_prog
 
     scene = HeadlessSlime(size=SIZE, ctx=ctx, samples=0, stacks=12, slices=12, shaders=folder)
     said = []
-    watch = ShaderWatch(folder, [scene.renderer], interval=0.0, report=said.append)
+    watch = ShaderWatch(folder, [scene.renderer], interval=0.0, settle=0.0, report=said.append)
     try:
         before = scene.draw()
         words = _spoil(folder / name, kind)
@@ -395,3 +395,43 @@ def test_render_with_a_special_shader_file_is_one_line(folder, tmp_path, capsys,
     assert status == 2 and len(err) == 1, err
     assert err[0].startswith(_shown(folder / "shadow.glsl")) and words in err[0]
     assert not (tmp_path / "x.png").exists()
+
+
+def test_a_reload_waits_for_the_save_to_finish_and_always_names_the_file(ctx, folder):
+    from slime.app.render_slime import HeadlessSlime
+
+    scene = HeadlessSlime(size=SIZE, ctx=ctx, samples=0, stacks=12, slices=12, shaders=folder)
+    now = [0.0]
+    said = []
+    watch = ShaderWatch(folder, [scene.renderer], interval=0.0, settle=30.0, clock=lambda: now[0],
+                        report=said.append)
+    frag = folder / "slime.frag"
+    solid = frag.read_text().replace("void main() {", "void main() {\n    f_color = vec4(1.0, 0.0, 1.0, 1.0);\n    return;")
+    try:
+        before = scene.draw()
+        frag.write_text("")  # the editor truncates...
+        assert watch.check() is False
+        now[0] = 10.0
+        frag.write_text(solid[: len(solid) // 2])  # ...writes part...
+        assert watch.check() is False
+        now[0] = 20.0
+        frag.write_text(solid)  # ...and the rest
+        assert watch.check() is False and said == [] and watch.reloads == 0
+        now[0] = 49.0
+        assert watch.check() is False
+        now[0] = 51.0
+        assert watch.check() is True and watch.errors == [] and watch.reloads == 1
+        assert magenta(scene.draw()) > 200 and magenta(before) == 0
+
+        frag.write_text("")  # emptied for good: compiled at last, and the message names the file
+        now[0] = 100.0
+        assert watch.check() is False
+        now[0] = 200.0
+        assert watch.check() is False
+        now[0] = 401.0
+        assert watch.check() is True
+        assert watch.errors and all(line.startswith(f"{_shown(frag)}:1: ") for line in watch.errors), watch.errors
+        assert not any(line.startswith("?") for line in said)
+        assert magenta(scene.draw()) > 200  # still the last good program
+    finally:
+        scene.release()

@@ -28,6 +28,10 @@ from pathlib import Path
 SHADER_SUFFIXES = (".vert", ".frag", ".glsl")
 STAGES = {"vertex_shader": ".vert", "fragment_shader": ".frag"}
 WATCH_INTERVAL = 0.25  # seconds between two looks at the files (reading a few small files is cheap)
+# Seconds a changed file must stay as it is before it is compiled: an editor that truncates and
+# then writes, or writes in pieces, is still saving, and compiling then reports errors in a file
+# that is not there yet. An empty file waits ten times as long (truncating is how a save starts).
+SETTLE = 0.1
 
 _INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"\s*$')
 # Where the compilers put the line: Mesa "0:41(2): error: ...", NVIDIA "0(41) : error C0000: ...",
@@ -286,16 +290,20 @@ class ShaderWatch:
     (``check(force=True)``, the F5 key).
 
     The files are compared by content, so an editor's save is seen whatever the file system's
-    timestamp resolution; they are looked at no more often than every ``interval`` seconds.
+    timestamp resolution; they are looked at no more often than every ``interval`` seconds. A
+    change is compiled once the save is over: the changed files have stayed the same for
+    ``settle`` seconds (seen so by two looks, or by their modification time), ten times that while
+    one is empty.
     """
 
-    def __init__(self, folder, owners=(), *, interval: float = WATCH_INTERVAL, clock=time.monotonic,
-                 report=None):
+    def __init__(self, folder, owners=(), *, interval: float = WATCH_INTERVAL, settle: float = SETTLE,
+                 clock=time.monotonic, report=None):
         self.folder = shader_folder(folder)
         self.interval = float(interval)
+        self.settle = float(settle)
         self.clock = clock
         self.report = report if report is not None else _to_stderr
-        self._owners = []  # [owner, {file: bytes}, [error lines]]
+        self._owners = []  # [owner, {file: bytes}, [error lines], (changed {file: bytes}, first seen) or None]
         self._last = clock()
         self.reloads = 0  # successful reloads, for tests and the status line
         for owner in owners:
@@ -305,12 +313,12 @@ class ShaderWatch:
         files = set()
         for name in owner.shader_names:
             files |= self.folder.files(name)
-        self._owners.append([owner, _snapshot(files), []])
+        self._owners.append([owner, _snapshot(files), [], None])
 
     @property
     def errors(self) -> list[str]:
         """The messages of every owner whose files do not compile now (empty when all do)."""
-        return [line for _, _, errors in self._owners for line in errors]
+        return [line for _, _, errors, _ in self._owners for line in errors]
 
     def check(self, force: bool = False) -> bool:
         """Look at the files (at most every ``interval`` s unless ``force``); recompile the owners
@@ -321,9 +329,15 @@ class ShaderWatch:
         self._last = now
         attempted = False
         for entry in self._owners:
-            owner, stamps, _ = entry
-            if not force and _snapshot(stamps) == stamps:
-                continue
+            owner, stamps = entry[0], entry[1]
+            if not force:
+                current = _snapshot(stamps)
+                if current == stamps:
+                    entry[3] = None
+                    continue
+                if not self._saved(entry, current, now):
+                    continue
+            entry[3] = None
             attempted = True
             files = set(stamps)  # a broken include is still watched, so fixing it is seen
             for name in owner.shader_names:
@@ -332,6 +346,15 @@ class ShaderWatch:
             entry[1] = _snapshot(files)
             entry[2] = self._reload(owner)
         return attempted
+
+    def _saved(self, entry, current: dict, now: float) -> bool:
+        """Whether the changes in ``current`` (against the owner's last compiled files) are a
+        finished save; remembers when this content was first seen."""
+        if entry[3] is None or entry[3][0] != current:
+            entry[3] = (current, now)
+        changed = [path for path, data in current.items() if data != entry[1].get(path)]
+        wait = self.settle * (10.0 if any(current[path] == b"" for path in changed) else 1.0)
+        return now - entry[3][1] >= wait or all(_unchanged_for(path) >= wait for path in changed)
 
     def _reload(self, owner) -> list[str]:
         try:
@@ -344,6 +367,14 @@ class ShaderWatch:
         self.reloads += 1
         self.report(f"slime: reloaded {', '.join(owner.shader_names)} from {display_name(self.folder.path)}")
         return []
+
+
+def _unchanged_for(path) -> float:
+    """Seconds since ``path`` was last written (0 where it cannot be looked at)."""
+    try:
+        return max(0.0, time.time() - os.stat(path).st_mtime)
+    except OSError:
+        return 0.0
 
 
 def _to_stderr(line: str) -> None:
