@@ -397,6 +397,15 @@ def test_render_with_a_special_shader_file_is_one_line(folder, tmp_path, capsys,
     assert not (tmp_path / "x.png").exists()
 
 
+def test_shaders_on_a_folder_without_shaders_is_one_line_naming_export(tmp_path, capsys):
+    (tmp_path / "notes.txt").write_text("not a shader\n")
+    status = main(["render", "--shaders", str(tmp_path), "--output", str(tmp_path / "x.png"), "--size", "64x48"])
+    err = capsys.readouterr().err.strip().splitlines()
+    assert status == 2 and len(err) == 1, err
+    assert "no shader files" in err[0] and f"slime shaders export {_shown(tmp_path)}" in err[0]
+    assert not (tmp_path / "x.png").exists()
+
+
 def test_a_reload_waits_for_the_save_to_finish_and_always_names_the_file(ctx, folder):
     from slime.app.render_slime import HeadlessSlime
 

@@ -188,6 +188,9 @@ class ShaderFolder:
         if not self.path.is_dir():
             raise ShaderError([f"{display_name(self.path)}: error: no such shader folder "
                                "(slime shaders export DIR writes a copy to edit)"])
+        if not any(p.suffix in SHADER_SUFFIXES for p in self.path.iterdir()):
+            raise ShaderError([f"{display_name(self.path)}: error: no shader files in this folder "
+                               f"(slime shaders export {display_name(self.path)} writes a copy to edit)"])
 
     def sources(self, name: str) -> dict:
         """The spliced vertex and fragment stages of program ``name``, by moderngl's stage names."""
