@@ -5,7 +5,10 @@ from __future__ import annotations
 import argparse
 import os
 import re
+import signal
 import sys
+import threading
+from contextlib import contextmanager
 from pathlib import Path
 
 from slime.fileio import OUTPUT_FOLDER, check_output
@@ -295,6 +298,27 @@ def _join_signed_values(argv: list[str]) -> list[str]:
     return out
 
 
+class _Terminated(KeyboardInterrupt):
+    """SIGTERM (`kill`, `timeout`), raised where the command is, so it unwinds as Ctrl-C does: a
+    file being written is removed (fileio.atomic_path), not left as a temporary."""
+
+
+def _raise_terminated(signum, frame):
+    raise _Terminated
+
+
+@contextmanager
+def _terminate_as_interrupt():
+    if threading.current_thread() is not threading.main_thread():
+        yield  # only the main thread may set a handler (a test calling main() from a thread)
+        return
+    previous = signal.signal(signal.SIGTERM, _raise_terminated)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     argv = list(sys.argv[1:] if argv is None else argv)
@@ -304,9 +328,13 @@ def main(argv: list[str] | None = None) -> int:
     if args.command is None:
         args = parser.parse_args(["demo"])
     try:
-        status = COMMANDS[args.command](args) or 0
-        sys.stdout.flush()  # here, so a closed pipe is caught below and not at interpreter exit
+        with _terminate_as_interrupt():
+            status = COMMANDS[args.command](args) or 0
+            sys.stdout.flush()  # here, so a closed pipe is caught below and not at interpreter exit
         return status
+    except _Terminated:
+        print("slime: terminated", file=sys.stderr)
+        return 128 + signal.SIGTERM
     except KeyboardInterrupt:
         print("slime: interrupted", file=sys.stderr)
         return 130

@@ -4,6 +4,10 @@ user's own file or argument, a non-zero exit, no traceback, no hang and no file 
 from __future__ import annotations
 
 import json
+import signal
+import subprocess
+import sys
+import time
 import warnings
 
 import pytest
@@ -122,3 +126,26 @@ def test_a_window_resized_past_the_picture_limits_draws_and_saves_within_them(tm
         assert abs(width / height - window[0] / window[1]) < 0.01
     if window[0] * window[1] <= MAX_PIXELS:
         assert asked[-1] == window
+
+
+# --- SIGTERM ----------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("signum, status, word", [(signal.SIGTERM, 143, "terminated"), (signal.SIGINT, 130, "interrupted")])
+def test_sigterm_is_handled_like_sigint(tmp_path, signum, status, word):
+    run = subprocess.Popen([sys.executable, "-m", "slime", "render", "--frames", "5000", "--size", "64x48",
+                            "--output", "film.gif", "--no-progress"], cwd=tmp_path, stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 120
+        while not list(tmp_path.glob(".film.gif.slime-*")):  # the film is being written
+            assert run.poll() is None and time.monotonic() < deadline, run.communicate()
+            time.sleep(0.05)
+        run.send_signal(signum)
+        out, err = run.communicate(timeout=60)
+    finally:
+        if run.poll() is None:
+            run.kill()
+            run.wait()
+    assert run.returncode == status, err
+    assert err.strip() == f"slime: {word}"
+    _no_files_but(tmp_path)
