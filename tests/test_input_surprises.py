@@ -149,3 +149,54 @@ def test_sigterm_is_handled_like_sigint(tmp_path, signum, status, word):
     assert run.returncode == status, err
     assert err.strip() == f"slime: {word}"
     _no_files_but(tmp_path)
+
+
+# --- scene names and scene files ----------------------------------------------------------------------
+
+def test_an_unknown_scene_lists_every_name_and_how_files_are_given(tmp_path, capsys):
+    from slime.scenes import SCENES, world_scene_names
+
+    line = _cli_error(capsys, "render", "pilee", "--output", tmp_path / "x.png")
+    assert line.startswith("slime: error: unknown scene 'pilee'")
+    for name in ["slime", *SCENES, *world_scene_names()]:
+        assert f" {name}," in line or f" {name};" in line, name
+    assert {"pile", "ramp", "duel"} <= set(world_scene_names())
+    assert '3D scene .json (with "slimes")' in line and "scene file .py" in line and "Soda model .json" in line
+    _no_files_but(tmp_path)
+
+
+@pytest.mark.parametrize("scene, words", [
+    ({"slime": [{"center": [0, 1, 0], "radius": 0.5}]}, "it has 'slime', not 'slimes'"),
+    ({"slimez": [], "obstacles": []}, "it has 'slimez', not 'slimes'"),
+    ({"obstacles": [], "camera": None}, "it has 3D scene keys but no 'slimes'"),
+])
+@pytest.mark.parametrize("command", ["render", "simulate"])
+def test_a_3d_scene_file_without_slimes_is_told_about_the_3d_format(tmp_path, capsys, scene, words, command):
+    path = tmp_path / "scene.json"
+    path.write_text(json.dumps(scene))
+    extra = ["--ticks", "2"] if command == "simulate" else []
+    line = _cli_error(capsys, command, path, *extra, "--output", tmp_path / "x.npz" if extra else tmp_path / "x.png")
+    assert line.startswith(f"slime: error: {path}: not a 3D scene: {words}"), line
+    assert "Soda" in line
+    _no_files_but(tmp_path, "scene.json")
+
+
+def test_a_3d_scene_over_the_size_limit_says_too_big(tmp_path, capsys):
+    from slime.limits import SCENE_FILE_BYTES
+
+    data = json.loads((ASSETS / "pile.json").read_text())
+    data["description"] = "x" * (SCENE_FILE_BYTES + 1024)
+    path = tmp_path / "huge.json"
+    path.write_text(json.dumps(data))
+    line = _cli_error(capsys, "simulate", path, "--ticks", "2", "--output", tmp_path / "x.npz")
+    assert line.startswith(f"slime: error: {path}: a 3D scene file too big: 8 MiB, more than the 8 MiB"), line
+    _no_files_but(tmp_path, "huge.json")
+
+
+@pytest.mark.parametrize("code", ["sys.exit(0)", "sys.exit(3)", "raise SystemExit", "exit()"])
+def test_a_scene_file_that_exits_while_loading_fails_in_one_line(tmp_path, capsys, code):
+    path = tmp_path / "runs.py"
+    path.write_text(f"import sys\n\n{code}\n")
+    line = _cli_error(capsys, "simulate", path, "--ticks", "3", "--output", tmp_path / "x.npz")
+    assert line.startswith(f"slime: error: {path} (line 3): called sys.exit("), line
+    _no_files_but(tmp_path, "runs.py")

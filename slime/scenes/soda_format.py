@@ -40,6 +40,7 @@ raises ``ModelError`` with one line naming the file and the problem.
 
 from __future__ import annotations
 
+import difflib
 import json
 from pathlib import Path
 
@@ -83,6 +84,8 @@ OPEN_CONSTRUCTOR_KEYS = (
     "masses",
     "springs",
 )
+# Keys only a 3D scene file has (slime/scenes/world_format.py): a file with them meant to be one.
+SCENE_ONLY_KEYS = ("obstacles", "floor_height", "camera")
 GRAVITY_SIGN = {"gravity on": 1.0, "gravity off": 0.0, "gravity reverse": -1.0}
 WAVE_MODES = ("auto reverse", "auto-reverse", "forward", "reverse", "backward", "manual")
 WALL_BY_NAME = {name: side for side, name in WALL_NAMES.items()}
@@ -139,6 +142,10 @@ def load_model(path) -> SodaModel:
     """Read a Soda model file (Soda Constructor format or OpenConstructor export); see the module docstring."""
     path = Path(path)
     data = read_json(path, ModelError, "model file")
+    if isinstance(data, dict) and "slimes" in data and "nodes" not in data and "masses" not in data:
+        # A 3D scene file that the scene reader refused; size is the one thing it reads differently.
+        raise ModelError(f"{path}: a 3D scene file too big: {path.stat().st_size / 2**20:.0f} MiB, more than the "
+                         f"{limits.SCENE_FILE_BYTES // 2**20} MiB a scene file may have")
     return model_from_dict(data, path)
 
 
@@ -150,6 +157,11 @@ def model_from_dict(data, path="<model>") -> SodaModel:
         return _from_soda_format(data, check)
     if "masses" in data:
         return _from_open_constructor(data, check)
+    near = difflib.get_close_matches("slimes", [str(key) for key in data], n=1, cutoff=0.6)
+    if near or any(key in data for key in SCENE_ONLY_KEYS):
+        found = f"it has {near[0]!r}, not " if near else "it has 3D scene keys but no "
+        raise check.fail(f"not a 3D scene: {found}'slimes', the list of slimes a 3D scene file needs "
+                         "(see slime/scenes/world_format.py); nor a Soda model ('nodes' or 'masses')")
     raise check.fail("not a Soda model: no 'nodes' (Soda Constructor format) or 'masses' (OpenConstructor) key")
 
 
