@@ -3,7 +3,10 @@ user's own file or argument, a non-zero exit, no traceback, no hang and no file 
 
 from __future__ import annotations
 
+import builtins
+import errno
 import json
+import os
 import signal
 import subprocess
 import sys
@@ -200,3 +203,98 @@ def test_a_scene_file_that_exits_while_loading_fails_in_one_line(tmp_path, capsy
     line = _cli_error(capsys, "simulate", path, "--ticks", "3", "--output", tmp_path / "x.npz")
     assert line.startswith(f"slime: error: {path} (line 3): called sys.exit("), line
     _no_files_but(tmp_path, "runs.py")
+
+
+# --- outputs that cannot be written -------------------------------------------------------------------
+
+class _FullDisk:
+    """A binary file whose writes fail with ENOSPC once ``room`` bytes are in it, as on a full disk."""
+
+    def __init__(self, path, mode, room):
+        self.file, self.room = builtins.open(path, mode), room
+
+    def write(self, data):
+        self.room -= len(data)
+        if self.room < 0:
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+        return self.file.write(data)
+
+    def __getattr__(self, name):
+        return getattr(self.file, name)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.file.close()
+
+
+def _fill_disk(monkeypatch, room: int = 100) -> None:
+    from slime import fileio
+
+    monkeypatch.setattr(fileio, "open", lambda path, mode="r": _FullDisk(path, mode, room), raising=False)
+
+
+FULL = f"cannot write it ({os.strerror(errno.ENOSPC)})"
+
+
+@pytest.mark.parametrize("args, name", [
+    (["simulate", "slime", "--ticks", "3", "--stacks", "6", "--slices", "6"], "run.npz"),
+    (["simulate", "springs", "--ticks", "3"], "run.npz"),
+    (["render", "--size", "64x48"], "still.png"),
+])
+def test_a_full_disk_names_the_output_and_leaves_nothing(tmp_path, monkeypatch, capsys, args, name):
+    _fill_disk(monkeypatch)
+    out = tmp_path / name
+    line = _cli_error(capsys, *args, "--output", out)
+    assert line == f"slime: error: {out}: {FULL}"
+    _no_files_but(tmp_path)
+
+
+def test_a_full_disk_while_a_film_streams_names_the_film_and_leaves_nothing(tmp_path, monkeypatch, capsys):
+    from slime.render.images import GifWriter
+
+    frames = []
+
+    def add(self, rgb):
+        frames.append(rgb)
+        if len(frames) == 2:
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    monkeypatch.setattr(GifWriter, "_add", add)
+    out = tmp_path / "film.gif"
+    line = _cli_error(capsys, "render", "--frames", "4", "--size", "64x48", "--output", out, "--no-progress")
+    assert line == f"slime: error: {out}: {FULL}"
+    _no_files_but(tmp_path)
+
+
+def test_an_unwritable_folder_names_the_output_not_the_temporary(tmp_path, monkeypatch, capsys):
+    from slime import fileio
+
+    def refuse(prefix, suffix, dir):
+        raise PermissionError(errno.EACCES, os.strerror(errno.EACCES), os.path.join(dir, prefix + "abc" + suffix))
+
+    monkeypatch.setattr(fileio.tempfile, "mkstemp", refuse)
+    out = tmp_path / "run.npz"
+    line = _cli_error(capsys, "simulate", "springs", "--ticks", "2", "--output", out)
+    assert line == f"slime: error: {out}: cannot write it ({os.strerror(errno.EACCES)})"
+    assert ".tmp" not in line
+    _no_files_but(tmp_path)
+
+
+@pytest.mark.parametrize("room", [0, 3000])
+@pytest.mark.parametrize("before", ["absent", "empty", "forced"])
+def test_shaders_export_onto_a_full_disk_leaves_nothing_behind(tmp_path, monkeypatch, capsys, room, before):
+    folder = tmp_path / "mine"
+    if before != "absent":
+        folder.mkdir()
+    if before == "forced":
+        (folder / "notes.txt").write_text("mine\n")
+    _fill_disk(monkeypatch, room)
+    args = ["shaders", "export", folder] + (["--force"] if before == "forced" else [])
+    line = _cli_error(capsys, *args)
+    assert line.startswith(f"slime: error: {folder}/") and line.endswith(FULL), line
+    if before == "absent":
+        _no_files_but(tmp_path)
+    else:
+        _no_files_but(folder, *(["notes.txt"] if before == "forced" else []))

@@ -247,12 +247,27 @@ class ShaderFolder:
         if not destination.parent.is_dir():
             raise ShaderError([f"{display_name(destination)}: error: its folder "
                                f"{display_name(destination.parent)} does not exist"])
+        made = not destination.is_dir()
         destination.mkdir(exist_ok=True)
-        written = []
-        for path in sorted(self.path.iterdir()):
-            if path.suffix in SHADER_SUFFIXES and path.is_file():
-                data = read_shader_file(path)
-                written.append(atomic_write(destination / path.name, lambda f, data=data: f.write(data)))
+        written, new = [], []
+        try:
+            for path in sorted(self.path.iterdir()):
+                if path.suffix in SHADER_SUFFIXES and path.is_file():
+                    data = read_shader_file(path)
+                    target = destination / path.name
+                    if not target.exists():
+                        new.append(target)
+                    written.append(atomic_write(target, lambda f, data=data: f.write(data)))
+        except BaseException:
+            # A full disk or Ctrl-C halfway: no partial copy is left to be mistaken for a whole one.
+            for target in new:
+                target.unlink(missing_ok=True)
+            if made:
+                try:
+                    destination.rmdir()
+                except OSError:
+                    pass  # something else was put in it meanwhile: not ours to remove
+            raise
         return written
 
 
