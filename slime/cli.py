@@ -19,10 +19,11 @@ from slime.arguments import (
 
 
 class _Parser(argparse.ArgumentParser):
-    """argparse that reports a bad command line in one line (not usage + error)."""
+    """argparse that reports a bad command line in one line (not usage + error), with the prefix
+    every other message has."""
 
     def error(self, message):
-        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+        self.exit(2, f"slime: error: {message} (see {self.prog} --help)\n")
 
 
 def _add_window(p: argparse.ArgumentParser, size: str) -> None:

@@ -21,9 +21,9 @@ from slime.paths import ASSETS
 
 
 def _cli_error(capsys, *args) -> str:
-    """Run the command in this process with every warning an error; its one stderr line."""
+    """Run the command in this process, numpy's RuntimeWarnings made errors; its one stderr line."""
     with warnings.catch_warnings():
-        warnings.simplefilter("error")
+        warnings.simplefilter("error", RuntimeWarning)
         try:
             status = cli.main([str(a) for a in args])
         except SystemExit as exit:  # argparse's own complaints
@@ -298,3 +298,41 @@ def test_shaders_export_onto_a_full_disk_leaves_nothing_behind(tmp_path, monkeyp
         _no_files_but(tmp_path)
     else:
         _no_files_but(folder, *(["notes.txt"] if before == "forced" else []))
+
+
+# --- one prefix, and what to do instead ---------------------------------------------------------------
+
+@pytest.mark.parametrize("scene, instead", [("pile", "slime render pile"), ("soda", "slime render soda"),
+                                            ("slime", "slime render")])
+def test_a_scene_without_a_display_says_how_to_render_it_instead(monkeypatch, capsys, scene, instead):
+    monkeypatch.delenv("DISPLAY", raising=False)
+    monkeypatch.delenv("WAYLAND_DISPLAY", raising=False)
+    monkeypatch.setattr("sys.platform", "linux")
+    line = _cli_error(capsys, "scene", scene)
+    assert line.startswith("slime: error: no display")
+    assert line.endswith(f"render to a file instead: {instead}"), line
+
+
+@pytest.mark.parametrize("args", [
+    ["render", "--frames", "0"],
+    ["render", "--size", "9000x9000"],
+    ["simulate", "slime", "--ticks", "2"],
+    ["frobnicate"],
+    ["shaders", "export"],
+    ["shaders", "export", "{tmp}/no/such"],
+    ["shaders", "export", "{tmp}/file.txt"],
+    ["render", "--shaders", "{tmp}/nodir"],
+    ["scenes", "--what"],
+])
+def test_every_error_has_the_same_prefix(tmp_path, monkeypatch, capsys, args):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "file.txt").write_text("x\n")
+    line = _cli_error(capsys, *(a.format(tmp=tmp_path) for a in args))
+    assert line.startswith("slime: error: "), line
+    _no_files_but(tmp_path, "file.txt")
+
+
+def test_a_camera_moved_out_of_the_slime_says_so_with_the_same_prefix(tmp_path, capsys):
+    assert cli.main(["render", "--camera", "0,10,0.1", "--size", "64x48", "--output", str(tmp_path / "x.png")]) == 0
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("slime: a camera distance of 0.1 is inside the slime"), err

@@ -321,7 +321,7 @@ def test_demo_with_shaders_that_do_not_compile_exits_2_with_file_lines(ctx, fold
     assert run_demo(window="headless", size=(160, 120), frames=2, stacks=8, slices=8, shaders=folder) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert any(f"slime.frag:{bad}: error" in line and "nope" in line for line in err), err
-    assert all(MESSAGE.match(line) for line in err[:-1]) and err[-1].startswith("slime demo: ")
+    assert all(MESSAGE.match(line) for line in err[:-1]) and err[-1].startswith("slime: ")
 
 
 # --- shader files that are not plain, small files, and saves caught halfway ----------------------------

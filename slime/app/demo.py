@@ -150,7 +150,7 @@ class DemoWindow(mglw.WindowConfig):
         # The panel is a convenience; the keys still work without it.
         self.panel = open_panel(
             self.wnd, self.ctx,
-            unavailable="slime demo: parameter panel unavailable ({exc}); keys still work, H lists them",
+            unavailable="slime: parameter panel unavailable ({exc}); keys still work, H lists them",
             shaders=self.shaders,
         )
         self.imgui = self.panel.input if self.panel is not None else None  # the panel's input adapter
@@ -728,15 +728,15 @@ def run_demo(*, stacks=None, slices=None, size=(1280, 720), window=None, frames:
 
         check_window_scene(load_world_scene(scene))
     if window != "headless" and not has_display():
-        return no_display("slime demo", "render pictures without one with `slime render`")
+        return no_display("slime", f"render to a file instead: slime render{'' if scene is None else f' {scene}'}")
     # Explicit arguments only: moderngl-window would otherwise parse sys.argv (pytest's, the CLI's).
     args = demo_args(stacks=stacks, slices=slices, size=size, window=window, frames=frames, plain_forces=plain_forces,
                      shaders=shaders, color=color, quality=quality, bench_seconds=bench_seconds, scene=scene, seed=seed)
     try:
         config = mglw.create_window_config_instance(DemoWindow, args=args)
     except ShaderError as exc:
-        return shader_failure("slime demo", exc)
+        return shader_failure("slime", exc)
     except Exception as exc:
-        return window_failed("slime demo", exc, window)
+        return window_failed("slime", exc, window)
     mglw.run_window_config_instance(config)
     return 0

@@ -186,11 +186,11 @@ class ShaderFolder:
     def __init__(self, folder=None):
         self.path = Path(folder) if folder is not None else default_folder()
         if not self.path.is_dir():
-            raise ShaderError([f"{display_name(self.path)}: error: no such shader folder "
-                               "(slime shaders export DIR writes a copy to edit)"])
+            raise ValueError(f"{display_name(self.path)}: no such shader folder "
+                             "(slime shaders export DIR writes a copy to edit)")
         if not any(p.suffix in SHADER_SUFFIXES for p in self.path.iterdir()):
-            raise ShaderError([f"{display_name(self.path)}: error: no shader files in this folder "
-                               f"(slime shaders export {display_name(self.path)} writes a copy to edit)"])
+            raise ValueError(f"{display_name(self.path)}: no shader files in this folder "
+                             f"(slime shaders export {display_name(self.path)} writes a copy to edit)")
 
     def sources(self, name: str) -> dict:
         """The spliced vertex and fragment stages of program ``name``, by moderngl's stage names."""
@@ -240,13 +240,12 @@ class ShaderFolder:
 
         destination = Path(destination)
         if destination.exists() and not destination.is_dir():
-            raise ShaderError([f"{display_name(destination)}: error: exists and is not a folder"])
+            raise ValueError(f"{display_name(destination)}: exists and is not a folder")
         if destination.is_dir() and any(destination.iterdir()) and not force:
-            raise ShaderError([f"{display_name(destination)}: error: folder is not empty (--force overwrites "
-                               "the shader files in it)"])
+            raise ValueError(f"{display_name(destination)}: folder is not empty (--force overwrites "
+                             "the shader files in it)")
         if not destination.parent.is_dir():
-            raise ShaderError([f"{display_name(destination)}: error: its folder "
-                               f"{display_name(destination.parent)} does not exist"])
+            raise ValueError(f"{display_name(destination)}: its folder {display_name(destination.parent)} does not exist")
         made = not destination.is_dir()
         destination.mkdir(exist_ok=True)
         written, new = [], []
