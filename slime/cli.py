@@ -80,6 +80,7 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--ticks", type=frame_count, required=True, help="frames to simulate")
     sim.add_argument("--output", required=True, help="output .npz path")
     sim.add_argument("--poke", action="append", default=[], metavar="TICK:X,Y,Z:FX,FY,FZ", help="poke the slime (repeatable)")
+    sim.add_argument("--no-progress", action="store_true", help="no progress bar")
     _add_resolution(sim)
 
     render = sub.add_parser("render", help="render headless to a PNG (last frame), or a GIF, MP4 or WebM (every frame)")
@@ -144,15 +145,16 @@ def _cmd_simulate(args) -> int:
     output = check_output(Path(args.output), [".npz"])
     if args.scene == "slime":
         pokes = [parse_poke(p) for p in args.poke]
-        arrays = simulate_slime(args.ticks, pokes, stacks=args.stacks, slices=args.slices, plain_forces=args.plain_forces)
+        arrays = simulate_slime(args.ticks, pokes, stacks=args.stacks, slices=args.slices, plain_forces=args.plain_forces,
+                                progress=not args.no_progress)
     elif is_world(args.scene):
         if args.poke or args.stacks or args.slices:
             raise UsageError("--poke, --stacks and --slices apply to the single slime only (a 3D scene file sets its slimes)")
-        arrays = simulate_world(args.scene, args.ticks, plain_forces=args.plain_forces)
+        arrays = simulate_world(args.scene, args.ticks, plain_forces=args.plain_forces, progress=not args.no_progress)
     else:
         if args.poke or args.stacks or args.slices or args.plain_forces:
             raise UsageError("--poke, --stacks, --slices and --plain-forces apply to the slime only")
-        arrays = simulate_scene(args.scene, args.ticks)
+        arrays = simulate_scene(args.scene, args.ticks, progress=not args.no_progress)
     save_npz_atomic(output, **arrays)
     shape = arrays["positions"].shape
     print(f"wrote {output}: {shape[0] - 1} ticks, {shape[1]} points")

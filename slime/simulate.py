@@ -69,7 +69,7 @@ def save_npz_atomic(path: Path, **arrays) -> None:
 
 
 def simulate_slime(ticks: int, pokes: Sequence[Poke] = (), stacks: int | None = None, slices: int | None = None,
-                   plain_forces: bool = False):
+                   plain_forces: bool = False, progress: bool = False):
     """Run the slime for ``ticks`` frames; returns the arrays written to the .npz. ``plain_forces``:
     the forces come from slime_forces.py's readable functions (edit them to experiment)."""
     body = make_body(stacks, slices, plain_forces)
@@ -81,14 +81,14 @@ def simulate_slime(ticks: int, pokes: Sequence[Poke] = (), stacks: int | None = 
         [((ticks + 1, n_points, 3), np.float64), ((ticks + 1,), np.float64), ((ticks + 1,), np.float64)],
         hint="ask for fewer --ticks or a coarser --stacks/--slices")
     positions[0], volume[0], time[0] = body.positions, body.volume(), 0.0
-    for k in range(ticks):
+    for k in ticking(ticks, progress, "simulating slime"):
         apply_pokes(body, schedule, k)
         body.step()
         positions[k + 1], volume[k + 1], time[k + 1] = body.positions, body.volume(), (k + 1) * params.dt
     return {"positions": positions, "triangles": body.triangles.astype(np.int32), "volume": volume, "time": time}
 
 
-def simulate_world(name_or_path, ticks: int, plain_forces: bool = False):
+def simulate_world(name_or_path, ticks: int, plain_forces: bool = False, progress: bool = False):
     """Run a 3D scene (a bundled name or a scene file) for ``ticks`` frames; returns the arrays
     written to the .npz."""
     from slime.scenes.world_scene import load_world
@@ -100,11 +100,22 @@ def simulate_world(name_or_path, ticks: int, plain_forces: bool = False):
         [((ticks + 1, n_points, 3), np.float64), ((ticks + 1, n_bodies), np.float64), ((ticks + 1,), np.float64)],
         hint="ask for fewer --ticks")
     positions[0], volume[0], time[0] = world.positions, world.volumes(), 0.0
-    for k in range(ticks):
+    for k in ticking(ticks, progress, f"simulating {Path(str(name_or_path)).name}"):
         world.step()
         positions[k + 1], volume[k + 1], time[k + 1] = world.positions, world.volumes(), (k + 1) * world.dt
     return {"positions": positions, "body": world.body_of_vertex.astype(np.int32),
             "triangles": world.triangles.astype(np.int32), "volume": volume, "time": time}
+
+
+def ticking(ticks: int, progress: bool, label: str):
+    """``range(ticks)`` with `slime render`'s progress bar on stderr while it runs (``progress``,
+    and only on a terminal: see render_common.progress_bar)."""
+    from slime.app.render_common import progress_bar
+
+    with progress_bar(ticks, progress, label) as bar:
+        for k in range(ticks):
+            yield k
+            bar.update(1)
 
 
 def is_world(name_or_path) -> bool:
@@ -117,7 +128,7 @@ def is_world(name_or_path) -> bool:
     return path.suffix.lower() == ".json" and path.is_file() and is_world_file(path)
 
 
-def simulate_scene(name_or_path: str, ticks: int):
+def simulate_scene(name_or_path: str, ticks: int, progress: bool = False):
     """Run a 2D scene for ``ticks`` frames; returns the arrays written to the .npz."""
     from slime.scenes import load_scene
 
@@ -131,7 +142,7 @@ def simulate_scene(name_or_path: str, ticks: int):
         hint="ask for fewer --ticks")
     positions[0], alive[0] = first, scene.alive()
     dt = float(getattr(scene, "dt", 1.0 / 60.0))
-    for k in range(ticks):
+    for k in ticking(ticks, progress, f"simulating {Path(str(name_or_path)).name}"):
         scene.unattended(k)
         scene.step()
         positions[k + 1] = scene.positions()

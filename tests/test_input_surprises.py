@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import builtins
 import errno
+import io
 import json
 import os
 import signal
@@ -336,3 +337,26 @@ def test_a_camera_moved_out_of_the_slime_says_so_with_the_same_prefix(tmp_path, 
     assert cli.main(["render", "--camera", "0,10,0.1", "--size", "64x48", "--output", str(tmp_path / "x.png")]) == 0
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and err[0].startswith("slime: a camera distance of 0.1 is inside the slime"), err
+
+
+# --- simulate's progress bar --------------------------------------------------------------------------
+
+class _Terminal(io.StringIO):
+    def isatty(self):
+        return True
+
+
+@pytest.mark.parametrize("scene", ["springs", "slime", "duel"])
+@pytest.mark.parametrize("terminal, quiet", [(True, False), (True, True), (False, False)])
+def test_simulate_shows_a_progress_bar_on_a_terminal_unless_asked_not_to(tmp_path, monkeypatch, scene, terminal, quiet):
+    err = _Terminal() if terminal else io.StringIO()
+    monkeypatch.setattr(sys, "stderr", err)
+    ticks = "40" if scene != "duel" else "30"
+    args = ["simulate", scene, "--ticks", ticks, "--output", str(tmp_path / "run.npz")]
+    if scene == "slime":
+        args += ["--stacks", "6", "--slices", "6"]
+    assert cli.main(args + (["--no-progress"] if quiet else [])) == 0
+    if terminal and not quiet:
+        assert f"simulating {scene}" in err.getvalue() and f"{ticks}/{ticks}" in err.getvalue(), err.getvalue()
+    else:
+        assert err.getvalue() == ""
