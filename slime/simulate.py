@@ -10,8 +10,8 @@ Output arrays (load with ``np.load(path)``):
 Row 0 is the initial state; row k is the state after k ticks.
 
 Also what a headless run of the slime needs beside (``slime render`` uses the same): the body at a
-resolution, and pokes scheduled by frame. Numpy only; the command line's parsing is in
-slime/arguments.py, a run's warnings in slime/problems.py.
+resolution, and pokes scheduled by frame. Numpy, and `slime render`'s progress bar; the command
+line's parsing is in slime/arguments.py, a run's warnings in slime/problems.py.
 """
 
 from __future__ import annotations
