@@ -228,6 +228,33 @@ def test_demo_window_reloads_on_save_and_on_f5(xvfb, folder, tmp_path):
         demo.stop()
 
 
+def test_demo_window_survives_a_symlink_loop_and_a_fifo_in_its_shaders(xvfb, folder, tmp_path):
+    from test_demo_window import Demo
+
+    demo = Demo(xvfb, tmp_path, shaders=str(folder), stacks=12, slices=12)
+    glsl = folder / "shadow.glsl"
+    good = glsl.read_bytes()
+    try:
+        demo.focus()
+        demo.screenshot()  # drawing: its watch has read the files as they were
+        for kind in ("loop", "fifo"):
+            words = _spoil(glsl, kind)
+            demo.wait_for(lambda: [ln for ln in demo.lines if ln.startswith("shaders/shadow.glsl: error: cannot read it")
+                                   and words in ln], f"the {kind} reported")  # named from the demo's folder
+            assert demo.proc.poll() is None
+            assert demo.screenshot().std() > 1.0  # still drawing, on the last good programs
+            glsl.unlink()
+            glsl.write_bytes(good)
+            demo.wait_for(lambda: len([ln for ln in demo.lines if ln.startswith("slime: reloaded")]) >= 1,
+                          "the reload after the fix")
+            demo.lines.clear()
+        assert not any("Traceback" in ln for ln in demo.lines)
+        demo.xdo("key", "Escape")
+        assert demo.proc.wait(timeout=20) == 0
+    finally:
+        demo.stop()
+
+
 SCENE_WINDOW = """
 import sys
 sys.path.insert(0, {tests!r})
