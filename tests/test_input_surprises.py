@@ -67,6 +67,40 @@ def test_soda_model_with_absurd_numbers_is_refused_naming_the_field(tmp_path, ca
     _no_files_but(tmp_path, "model.json")
 
 
+def _numbers(data, path=()) -> list[tuple]:
+    """The path of every number in parsed JSON."""
+    if isinstance(data, (dict, list)):
+        items = data.items() if isinstance(data, dict) else enumerate(data)
+        return [found for key, value in items for found in _numbers(value, (*path, key))]
+    return [path] if isinstance(data, (int, float)) and not isinstance(data, bool) else []
+
+
+def _field(path) -> str:
+    text = ""
+    for key in path:
+        text += f"[{key}]" if isinstance(key, int) else (f".{key}" if text else key)
+    return text
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_any_number_of_a_model_past_the_bounds_is_refused_naming_it(tmp_path, capsys, seed):
+    import random
+
+    rng = random.Random(seed)
+    data = _walker(lambda d: None)
+    paths = [p for p in _numbers(data) if p[-1] not in ("node_a", "node_b", "wave_direction")]
+    path = rng.choice(paths)
+    target = data
+    for key in path[:-1]:
+        target = target[key]
+    target[path[-1]] = rng.choice([1, -1]) * 10.0 ** rng.uniform(12.5, 308)
+    model = tmp_path / "model.json"
+    model.write_text(json.dumps(data))
+    line = _cli_error(capsys, "simulate", model, "--ticks", "2", "--output", tmp_path / "out.npz")
+    assert line.startswith(f"slime: error: {model}: {_field(path)} must be"), (path, line)
+    _no_files_but(tmp_path, "model.json")
+
+
 # --- counts that would run for days, windows past the picture limits --------------------------------
 
 @pytest.mark.parametrize("args, words", [
