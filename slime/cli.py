@@ -145,8 +145,8 @@ def _cmd_simulate(args) -> int:
     output = check_output(Path(args.output), [".npz"])
     if args.scene == "slime":
         pokes = [parse_poke(p) for p in args.poke]
-        arrays = simulate_slime(args.ticks, pokes, stacks=args.stacks, slices=args.slices, plain_forces=args.plain_forces,
-                                progress=not args.no_progress)
+        arrays = simulate_slime(args.ticks, pokes, stacks=args.stacks, slices=args.slices,
+                                plain_forces=args.plain_forces, progress=not args.no_progress)
     elif is_world(args.scene):
         if args.poke or args.stacks or args.slices:
             raise UsageError("--poke, --stacks and --slices apply to the single slime only (a 3D scene file sets its slimes)")

@@ -168,7 +168,8 @@ def test_a_window_resized_past_the_picture_limits_draws_and_saves_within_them(tm
 
 # --- SIGTERM ----------------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("signum, status, word", [(signal.SIGTERM, 143, "terminated"), (signal.SIGINT, 130, "interrupted")])
+@pytest.mark.parametrize("signum, status, word", [(signal.SIGTERM, 143, "terminated"),
+                                                  (signal.SIGINT, 130, "interrupted")])
 def test_sigterm_is_handled_like_sigint(tmp_path, signum, status, word):
     run = subprocess.Popen([sys.executable, "-m", "slime", "render", "--frames", "5000", "--size", "64x48",
                             "--output", "film.gif", "--no-progress"], cwd=tmp_path, stdout=subprocess.PIPE,

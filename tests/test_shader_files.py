@@ -239,8 +239,9 @@ def test_demo_window_survives_a_symlink_loop_and_a_fifo_in_its_shaders(xvfb, fol
         demo.screenshot()  # drawing: its watch has read the files as they were
         for kind in ("loop", "fifo"):
             words = _spoil(glsl, kind)
-            demo.wait_for(lambda: [ln for ln in demo.lines if ln.startswith("shaders/shadow.glsl: error: cannot read it")
-                                   and words in ln], f"the {kind} reported")  # named from the demo's folder
+            said = "shaders/shadow.glsl: error: cannot read it"  # named from the demo's folder
+            demo.wait_for(lambda: [ln for ln in demo.lines if ln.startswith(said) and words in ln],
+                          f"the {kind} reported")
             assert demo.proc.poll() is None
             assert demo.screenshot().std() > 1.0  # still drawing, on the last good programs
             glsl.unlink()
@@ -442,7 +443,8 @@ def test_a_reload_waits_for_the_save_to_finish_and_always_names_the_file(ctx, fo
     watch = ShaderWatch(folder, [scene.renderer], interval=0.0, settle=30.0, clock=lambda: now[0],
                         report=said.append)
     frag = folder / "slime.frag"
-    solid = frag.read_text().replace("void main() {", "void main() {\n    f_color = vec4(1.0, 0.0, 1.0, 1.0);\n    return;")
+    solid = frag.read_text().replace("void main() {",
+                                     "void main() {\n    f_color = vec4(1.0, 0.0, 1.0, 1.0);\n    return;")
     try:
         before = scene.draw()
         frag.write_text("")  # the editor truncates...

@@ -245,7 +245,8 @@ class ShaderFolder:
             raise ValueError(f"{display_name(destination)}: folder is not empty (--force overwrites "
                              "the shader files in it)")
         if not destination.parent.is_dir():
-            raise ValueError(f"{display_name(destination)}: its folder {display_name(destination.parent)} does not exist")
+            raise ValueError(f"{display_name(destination)}: its folder {display_name(destination.parent)} "
+                             "does not exist")
         made = not destination.is_dir()
         destination.mkdir(exist_ok=True)
         written, new = [], []

@@ -113,8 +113,8 @@ def load_scene_file(path) -> Scene2D:
         raise
     except SystemExit as exc:  # the file ran as a script: without this the command would end with no word
         sys.modules.pop(name, None)
-        raise SceneError(f"{path}{_where(exc, path)}: called sys.exit({exc.code!r}) while loading; a scene file defines a "
-                         "Scene2D subclass and runs nothing itself") from None
+        raise SceneError(f"{path}{_where(exc, path)}: called sys.exit({exc.code!r}) while loading; a scene file "
+                         "defines a Scene2D subclass and runs nothing itself") from None
     except Exception as exc:
         sys.modules.pop(name, None)
         if _debug():
@@ -152,7 +152,8 @@ def load_scene(name_or_path: str) -> Scene2D:
 
         return make_scene(path)
     raise SceneError(
-        f"unknown scene {name_or_path!r}; choose one of: {', '.join(scene_names())}; 3D: {', '.join(world_scene_names())}; "
+        f"unknown scene {name_or_path!r}; choose one of: {', '.join(scene_names())}; "
+        f"3D: {', '.join(world_scene_names())}; "
         "or a file: a scene file .py, a 3D scene .json (with \"slimes\") or a Soda model .json"
     )
 
