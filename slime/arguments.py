@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 import math
 
-from slime.limits import CAMERA_ELEVATION, MAX_PIXELS, RESOLUTION, SIZE, span
+from slime.limits import CAMERA_ELEVATION, FRAMES, MAX_PIXELS, RESOLUTION, SIZE, span
 from slime.simulate import Poke
 
 
@@ -21,6 +21,14 @@ def positive_int(text: str) -> int:
         raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
     if value < 1:
         raise argparse.ArgumentTypeError(f"{text!r} must be 1 or more")
+    return value
+
+
+def frame_count(text: str) -> int:
+    """--frames and --ticks: a whole number within limits.FRAMES."""
+    value = positive_int(text)
+    if value > FRAMES[1]:
+        raise argparse.ArgumentTypeError(f"{text!r} is too many: at most {FRAMES[1]} ({span(FRAMES)})")
     return value
 
 
@@ -71,6 +79,8 @@ def parse_poke(text: str) -> Poke:
         raise UsageError(f"malformed --poke {text!r}: TICK must be a whole number") from None
     if tick < 0:
         raise UsageError(f"malformed --poke {text!r}: TICK must be 0 or more")
+    if tick >= FRAMES[1]:
+        raise UsageError(f"--poke {text!r}: TICK must be less than {FRAMES[1]}, the most frames a run has")
     return Poke(tick, _floats(parts[1], f"--poke {text!r} point", 3), _floats(parts[2], f"--poke {text!r} force", 3))
 
 

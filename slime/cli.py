@@ -5,21 +5,25 @@ from __future__ import annotations
 import argparse
 import os
 import re
+import signal
 import sys
+import threading
+from contextlib import contextmanager
 from pathlib import Path
 
 from slime.fileio import OUTPUT_FOLDER, check_output
-from slime.limits import CAMERA_ELEVATION, RESOLUTION, SIZE, span
+from slime.limits import CAMERA_ELEVATION, FRAMES, RESOLUTION, SIZE, span
 from slime.arguments import (
-    UsageError, parse_camera, parse_poke, parse_size, positive_int, resolution, window_backend,
+    UsageError, frame_count, parse_camera, parse_poke, parse_size, resolution, window_backend,
 )
 
 
 class _Parser(argparse.ArgumentParser):
-    """argparse that reports a bad command line in one line (not usage + error)."""
+    """argparse that reports a bad command line in one line (not usage + error), with the prefix
+    every other message has."""
 
     def error(self, message):
-        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+        self.exit(2, f"slime: error: {message} (see {self.prog} --help)\n")
 
 
 def _add_window(p: argparse.ArgumentParser, size: str) -> None:
@@ -71,15 +75,16 @@ def build_parser() -> argparse.ArgumentParser:
 
     sim = sub.add_parser("simulate", help="simulate headless and write an .npz")
     sim.add_argument("scene", help="slime, a 2D or 3D scene name, a scene file .py, a 3D scene .json or a Soda model .json")
-    sim.add_argument("--ticks", type=positive_int, required=True, help="frames to simulate")
+    sim.add_argument("--ticks", type=frame_count, required=True, help="frames to simulate")
     sim.add_argument("--output", required=True, help="output .npz path")
     sim.add_argument("--poke", action="append", default=[], metavar="TICK:X,Y,Z:FX,FY,FZ", help="poke the slime (repeatable)")
+    sim.add_argument("--no-progress", action="store_true", help="no progress bar")
     _add_resolution(sim)
 
     render = sub.add_parser("render", help="render headless to a PNG (last frame), or a GIF, MP4 or WebM (every frame)")
     render.add_argument("scene", nargs="?", default="slime",
                         help="slime (default), a 2D or 3D scene name, a scene file .py, a 3D scene .json or a Soda model .json")
-    render.add_argument("--frames", type=positive_int, default=None,
+    render.add_argument("--frames", type=frame_count, default=None,
                         help="frames to simulate and draw (default: 120 for scenes; for the slime 1, or 5 past the last poke)")
     render.add_argument("--size", default="800x600", help=f"image size WxH, each side {span(SIZE)} (default 800x600)")
     render.add_argument("--output", default=None, help="out.png, out.gif, out.mp4 or out.webm (default: out/SCENE.png)")
@@ -137,15 +142,15 @@ def _cmd_simulate(args) -> int:
     output = check_output(Path(args.output), [".npz"])
     if args.scene == "slime":
         pokes = [parse_poke(p) for p in args.poke]
-        arrays = simulate_slime(args.ticks, pokes, stacks=args.stacks, slices=args.slices)
+        arrays = simulate_slime(args.ticks, pokes, stacks=args.stacks, slices=args.slices, progress=not args.no_progress)
     elif is_world(args.scene):
         if args.poke or args.stacks or args.slices:
             raise UsageError("--poke, --stacks and --slices apply to the single slime only (a 3D scene file sets its slimes)")
-        arrays = simulate_world(args.scene, args.ticks)
+        arrays = simulate_world(args.scene, args.ticks, progress=not args.no_progress)
     else:
         if args.poke or args.stacks or args.slices:
             raise UsageError("--poke, --stacks and --slices apply to the slime only")
-        arrays = simulate_scene(args.scene, args.ticks)
+        arrays = simulate_scene(args.scene, args.ticks, progress=not args.no_progress)
     save_npz_atomic(output, **arrays)
     shape = arrays["positions"].shape
     print(f"wrote {output}: {shape[0] - 1} ticks, {shape[1]} points")
@@ -167,7 +172,7 @@ def _cmd_render(args) -> int:
 
         # A poke past the last frame would never show: by default draw until 5 frames after the
         # last one, when its dent is deepest (README's picture uses the same spacing).
-        frames = args.frames or max([1] + [p.tick + 5 for p in pokes])
+        frames = args.frames or min(max([1] + [p.tick + 5 for p in pokes]), FRAMES[1])
         render_slime(
             output=output, frames=frames, size=size, pokes=pokes, camera=camera,
             stacks=args.stacks, slices=args.slices, progress=not args.no_progress,
@@ -316,6 +321,27 @@ def compile_physics(stream=None) -> None:
     warmup.mark_compiled()
 
 
+class _Terminated(KeyboardInterrupt):
+    """SIGTERM (`kill`, `timeout`), raised where the command is, so it unwinds as Ctrl-C does: a
+    file being written is removed (fileio.atomic_path), not left as a temporary."""
+
+
+def _raise_terminated(signum, frame):
+    raise _Terminated
+
+
+@contextmanager
+def _terminate_as_interrupt():
+    if threading.current_thread() is not threading.main_thread():
+        yield  # only the main thread may set a handler (a test calling main() from a thread)
+        return
+    previous = signal.signal(signal.SIGTERM, _raise_terminated)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     argv = list(sys.argv[1:] if argv is None else argv)
@@ -325,11 +351,15 @@ def main(argv: list[str] | None = None) -> int:
     if args.command is None:
         args = parser.parse_args(["demo"])
     try:
-        if args.command in _PHYSICS_COMMANDS:
-            compile_physics()
-        status = COMMANDS[args.command](args) or 0
-        sys.stdout.flush()  # here, so a closed pipe is caught below and not at interpreter exit
+        with _terminate_as_interrupt():
+            if args.command in _PHYSICS_COMMANDS:
+                compile_physics()
+            status = COMMANDS[args.command](args) or 0
+            sys.stdout.flush()  # here, so a closed pipe is caught below and not at interpreter exit
         return status
+    except _Terminated:
+        print("slime: terminated", file=sys.stderr)
+        return 128 + signal.SIGTERM
     except KeyboardInterrupt:
         print("slime: interrupted", file=sys.stderr)
         return 130

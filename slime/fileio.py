@@ -123,19 +123,38 @@ def atomic_path(path, suffix: str = ".tmp") -> Iterator[Path]:
     if not folder.is_dir():
         raise OSError(f"{path}: folder {folder} does not exist")
     remove_stale_temporaries(folder)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.slime-{os.getpid()}-", suffix=suffix, dir=folder)
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.slime-{os.getpid()}-", suffix=suffix, dir=folder)
+    except OSError as exc:
+        raise write_error(path, exc) from None
     os.close(fd)
     try:
         yield Path(tmp)
         # mkstemp makes the file owner-only (0600); give it the mode a plain open() would.
         os.chmod(tmp, 0o666 & ~_umask())
         os.replace(tmp, path)
-    except BaseException:
+    except BaseException as exc:
         try:
             os.unlink(tmp)
         except FileNotFoundError:
             pass
+        if isinstance(exc, OSError):
+            raise write_error(path, exc) from None
         raise
+
+
+class WriteError(OSError):
+    """A file could not be written; the message names the file the user asked for."""
+
+
+def write_error(path, exc: OSError) -> WriteError:
+    """``exc``, met while writing ``path``, as one line naming ``path`` (never the temporary beside
+    it) and the reason: ``out/x.png: cannot write it (No space left on device)``."""
+    if isinstance(exc, WriteError):
+        return exc
+    error = WriteError(f"{path}: cannot write it ({exc.strerror or ' '.join(str(exc).split()) or type(exc).__name__})")
+    error.errno = exc.errno
+    return error
 
 
 def atomic_write(path, write: Callable[[BinaryIO], None]) -> Path:

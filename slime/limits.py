@@ -30,6 +30,15 @@ SIZE = (1, 8192)  # pixels per side of a window or a rendered picture: past any 
 # this bounds one render at about 0.7 GB; 8192x8192 would take 3 GB.
 MAX_PIXELS = 4096 * 4096
 
+# --- runs ------------------------------------------------------------------------------------------
+# Frames one render draws and ticks one simulation records (--frames, --ticks, a --poke's tick): a
+# hundred thousand is half an hour of film at 60 frames a second and hours of work for the slime
+# or a pile, so a mistyped count is refused instead of starting a run that lasts for days.
+FRAMES = (1, 100_000)
+
+# --- shader files (--shaders DIR) ------------------------------------------------------------------
+SHADER_FILE_BYTES = 1024 * 1024  # the package's largest is a few kB; a file past this is not a shader
+
 # --- cameras --------------------------------------------------------------------------------------
 # Elevation of every camera, the windows' orbit and `slime render --camera` alike: above the floor
 # (the renderer draws the floor without depth, so a view from below would show the slime floating
@@ -69,3 +78,12 @@ CAMERA_DISTANCE = (0.1, 1000.0)  # m from the camera's target
 # Degrees: a camera's yaw and a box's yaw, pitch and roll (one turn either way says every angle).
 ANGLE = (-360.0, 360.0)
 SCENE_FILE_BYTES = 8 * 1024 * 1024  # a scene file with every slime and obstacle above is well under 1 MiB
+
+# --- Soda model files (slime/scenes/soda_format.py) -------------------------------------------------
+# Every number in a model file (a position, a velocity, the box, gravity, a stiffness, a phase): a
+# walker is a few units across, and squares of these stay far inside a float, so the physics and
+# the drawing never overflow to inf.
+SODA_NUMBER = (-1.0e12, 1.0e12)
+# Viscous friction (force -= friction * v on unit masses): negative friction feeds energy in, and
+# past 600 one explicit substep (1/600 s) flips a velocity instead of slowing it; the walker's is 0.137.
+SODA_FRICTION = (0.0, 100.0)

@@ -10,8 +10,8 @@ Output arrays (load with ``np.load(path)``):
 Row 0 is the initial state; row k is the state after k ticks.
 
 Also what a headless run of the slime needs beside (``slime render`` uses the same): the body at a
-resolution, and pokes scheduled by frame. Numpy only; the command line's parsing is in
-slime/arguments.py, a run's warnings in slime/problems.py.
+resolution, and pokes scheduled by frame. Numpy, and `slime render`'s progress bar; the command
+line's parsing is in slime/arguments.py, a run's warnings in slime/problems.py.
 """
 
 from __future__ import annotations
@@ -68,7 +68,8 @@ def save_npz_atomic(path: Path, **arrays) -> None:
     atomic_write(path, lambda f: np.savez_compressed(f, **arrays))
 
 
-def simulate_slime(ticks: int, pokes: Sequence[Poke] = (), stacks: int | None = None, slices: int | None = None):
+def simulate_slime(ticks: int, pokes: Sequence[Poke] = (), stacks: int | None = None, slices: int | None = None,
+                   progress: bool = False):
     """Run the slime for ``ticks`` frames; returns the arrays written to the .npz."""
     body = make_body(stacks, slices)
     params = body.params
@@ -79,14 +80,14 @@ def simulate_slime(ticks: int, pokes: Sequence[Poke] = (), stacks: int | None = 
         [((ticks + 1, n_points, 3), np.float64), ((ticks + 1,), np.float64), ((ticks + 1,), np.float64)],
         hint="ask for fewer --ticks or a coarser --stacks/--slices")
     positions[0], volume[0], time[0] = body.positions, body.volume(), 0.0
-    for k in range(ticks):
+    for k in ticking(ticks, progress, "simulating slime"):
         apply_pokes(body, schedule, k)
         body.step()
         positions[k + 1], volume[k + 1], time[k + 1] = body.positions, body.volume(), (k + 1) * params.dt
     return {"positions": positions, "triangles": body.triangles.astype(np.int32), "volume": volume, "time": time}
 
 
-def simulate_world(name_or_path, ticks: int):
+def simulate_world(name_or_path, ticks: int, progress: bool = False):
     """Run a 3D scene (a bundled name or a scene file) for ``ticks`` frames; returns the arrays
     written to the .npz."""
     from slime.scenes.world_scene import load_world
@@ -98,11 +99,22 @@ def simulate_world(name_or_path, ticks: int):
         [((ticks + 1, n_points, 3), np.float64), ((ticks + 1, n_bodies), np.float64), ((ticks + 1,), np.float64)],
         hint="ask for fewer --ticks")
     positions[0], volume[0], time[0] = world.positions, world.volumes(), 0.0
-    for k in range(ticks):
+    for k in ticking(ticks, progress, f"simulating {Path(str(name_or_path)).name}"):
         world.step()
         positions[k + 1], volume[k + 1], time[k + 1] = world.positions, world.volumes(), (k + 1) * world.dt
     return {"positions": positions, "body": world.body_of_vertex.astype(np.int32),
             "triangles": world.triangles.astype(np.int32), "volume": volume, "time": time}
+
+
+def ticking(ticks: int, progress: bool, label: str):
+    """``range(ticks)`` with `slime render`'s progress bar on stderr while it runs (``progress``,
+    and only on a terminal: see render_common.progress_bar)."""
+    from slime.app.render_common import progress_bar
+
+    with progress_bar(ticks, progress, label) as bar:
+        for k in range(ticks):
+            yield k
+            bar.update(1)
 
 
 def is_world(name_or_path) -> bool:
@@ -115,7 +127,7 @@ def is_world(name_or_path) -> bool:
     return path.suffix.lower() == ".json" and path.is_file() and is_world_file(path)
 
 
-def simulate_scene(name_or_path: str, ticks: int):
+def simulate_scene(name_or_path: str, ticks: int, progress: bool = False):
     """Run a 2D scene for ``ticks`` frames; returns the arrays written to the .npz."""
     from slime.scenes import load_scene
 
@@ -129,7 +141,7 @@ def simulate_scene(name_or_path: str, ticks: int):
         hint="ask for fewer --ticks")
     positions[0], alive[0] = first, scene.alive()
     dt = float(getattr(scene, "dt", 1.0 / 60.0))
-    for k in range(ticks):
+    for k in ticking(ticks, progress, f"simulating {Path(str(name_or_path)).name}"):
         scene.unattended(k)
         scene.step()
         positions[k + 1] = scene.positions()

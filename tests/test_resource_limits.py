@@ -17,6 +17,7 @@ import pytest
 
 from slime import cli, memory
 from slime.fileio import MAX_INPUT_BYTES
+from slime.limits import FRAMES
 from slime.physics import soda
 
 
@@ -64,24 +65,30 @@ def test_allocate_checks_the_sum_before_allocating(monkeypatch):
     memory.allocate("unknown", [((4,), np.float64)])  # nothing to compare with: no refusal
 
 
-def test_a_hundred_million_ticks_is_refused_before_starting(tmp_path):
-    result = run_cli("simulate", "slime", "--ticks", "100000000", "--output", "x.npz", cwd=tmp_path)
-    _one_line_error(result, "100000000 ticks", "TiB of memory", "fewer --ticks")
+def test_a_recording_of_hundreds_of_gib_is_refused_before_starting(tmp_path):
+    ticks = str(FRAMES[1])  # the most a run may have: the memory, not the count, refuses it
+    result = run_cli("simulate", "slime", "--stacks", "512", "--slices", "512", "--ticks", ticks, "--output", "x.npz",
+                     cwd=tmp_path)
+    _one_line_error(result, f"{ticks} ticks", "GiB of memory", "fewer --ticks")
     assert list(tmp_path.iterdir()) == []
 
 
 @pytest.mark.parametrize("args, words", [
     (["simulate", "slime", "--stacks", "512", "--slices", "512", "--ticks", "10000"], ["512x512", "58.5 GiB"]),
-    (["simulate", "springs", "--ticks", "100000000"], ["springs (", "points)", "GiB"]),
+    (["simulate", "{model}", "--ticks", str(FRAMES[1])], ["chain.json (", "points)", "GiB"]),
 ])
 def test_recordings_past_the_memory_are_refused(tmp_path, capsys, monkeypatch, args, words):
+    from slime.scenes.soda_format import save_model
+
+    model = tmp_path / "chain.json"
+    save_model(_chain(20_000), model)  # a 2D scene of 20 000 points: 32 GB over the most ticks
     monkeypatch.setattr(memory, "available_memory", lambda: 2 * 2**30)  # the same answer on any machine
-    assert cli.main([*args, "--output", str(tmp_path / "x.npz")]) == 2
+    assert cli.main([*(a.format(model=model) for a in args), "--output", str(tmp_path / "x.npz")]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and err.startswith("slime: error: recording ") and "of 2.0 GiB available" in err
     for word in words:
         assert word in err
-    assert list(tmp_path.iterdir()) == []
+    assert [p.name for p in tmp_path.iterdir()] == ["chain.json"]
 
 
 def test_a_memory_error_past_the_estimate_is_one_line(tmp_path, capsys, monkeypatch):

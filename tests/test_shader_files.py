@@ -6,9 +6,11 @@ from __future__ import annotations
 
 import os
 import re
+import signal
 import subprocess
 import sys
 import time
+from contextlib import contextmanager
 from pathlib import Path
 
 import numpy as np
@@ -101,7 +103,7 @@ def test_live_reload_redraws_the_slime_and_a_broken_edit_keeps_the_last_picture(
 
     scene = HeadlessSlime(size=SIZE, ctx=ctx, samples=0, stacks=12, slices=12, shaders=folder)
     said = []
-    watch = ShaderWatch(folder, [scene.renderer], interval=0.0, report=said.append)
+    watch = ShaderWatch(folder, [scene.renderer], interval=0.0, settle=0.0, report=said.append)
     try:
         before = scene.draw()
         assert magenta(before) == 0
@@ -143,7 +145,7 @@ def test_live_reload_redraws_a_2d_scene(ctx, folder):
 
     scene = load_scene("sandbox")
     painter = SceneFrames(ctx, (240, 180), shaders=folder)
-    watch = ShaderWatch(folder, [painter.renderer], interval=0.0, report=lambda line: None)
+    watch = ShaderWatch(folder, [painter.renderer], interval=0.0, settle=0.0, report=lambda line: None)
     try:
         scene.step()
         before = painter.draw(scene)[..., :3]
@@ -219,6 +221,34 @@ def test_demo_window_reloads_on_save_and_on_f5(xvfb, folder, tmp_path):
         edit(folder / "slime.frag", "float thickness = v_thickness", "float thickness = v_thickness;")
         demo.wait_for(lambda: [ln for ln in demo.lines if ln.startswith("slime: reloaded slime, backdrop, present, shadow")],
                       "the reload after the fix")
+        assert not any("Traceback" in ln for ln in demo.lines)
+        demo.xdo("key", "Escape")
+        assert demo.proc.wait(timeout=20) == 0
+    finally:
+        demo.stop()
+
+
+def test_demo_window_survives_a_symlink_loop_and_a_fifo_in_its_shaders(xvfb, folder, tmp_path):
+    from test_demo_window import Demo
+
+    demo = Demo(xvfb, tmp_path, shaders=str(folder), stacks=12, slices=12)
+    glsl = folder / "shadow.glsl"
+    good = glsl.read_bytes()
+    try:
+        demo.focus()
+        demo.screenshot()  # drawing: its watch has read the files as they were
+        for kind in ("loop", "fifo"):
+            words = _spoil(glsl, kind)
+            said = "shaders/shadow.glsl: error: cannot read it"  # named from the demo's folder
+            demo.wait_for(lambda: [ln for ln in demo.lines if ln.startswith(said) and words in ln],
+                          f"the {kind} reported")
+            assert demo.proc.poll() is None
+            assert demo.screenshot().std() > 1.0  # still drawing, on the last good programs
+            glsl.unlink()
+            glsl.write_bytes(good)
+            demo.wait_for(lambda: len([ln for ln in demo.lines if ln.startswith("slime: reloaded")]) >= 1,
+                          "the reload after the fix")
+            demo.lines.clear()
         assert not any("Traceback" in ln for ln in demo.lines)
         demo.xdo("key", "Escape")
         assert demo.proc.wait(timeout=20) == 0
@@ -319,4 +349,127 @@ def test_demo_with_shaders_that_do_not_compile_exits_2_with_file_lines(ctx, fold
     assert run_demo(window="headless", size=(160, 120), frames=2, stacks=8, slices=8, shaders=folder) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert any(f"slime.frag:{bad}: error" in line and "nope" in line for line in err), err
-    assert all(MESSAGE.match(line) for line in err[:-1]) and err[-1].startswith("slime demo: ")
+    assert all(MESSAGE.match(line) for line in err[:-1]) and err[-1].startswith("slime: ")
+
+
+# --- shader files that are not plain, small files, and saves caught halfway ----------------------------
+
+@contextmanager
+def _within(seconds: int):
+    """Fail, instead of hanging the test run, where the code blocks (a FIFO opened with no writer)."""
+    def hung(signum, frame):
+        raise TimeoutError(f"still blocked after {seconds} s")
+
+    old = signal.signal(signal.SIGALRM, hung)
+    signal.alarm(seconds)
+    try:
+        yield
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, old)
+
+
+def _spoil(path: Path, kind: str) -> str:
+    """Make ``path`` a file no shader reader may open or read through; the words its error says."""
+    path.unlink()
+    if kind == "fifo":
+        os.mkfifo(path)
+        return "a FIFO"
+    if kind == "dev-zero":
+        os.symlink("/dev/zero", path)
+        return "character device"
+    if kind == "loop":
+        os.symlink(path.name, path)
+        return "symbolic links"
+    with open(path, "wb") as f:  # sparse: past the limit without writing a megabyte
+        f.truncate(2 * 1024 * 1024)
+    return "2 MiB"
+
+
+SPOILED = ["fifo", "dev-zero", "loop", "huge"]
+
+
+@pytest.mark.parametrize("kind", SPOILED)
+@pytest.mark.parametrize("name", ["slime.frag", "shadow.glsl"])
+def test_a_special_or_huge_shader_file_is_one_line_and_the_window_keeps_its_program(ctx, folder, kind, name):
+    from slime.app.render_slime import HeadlessSlime
+
+    scene = HeadlessSlime(size=SIZE, ctx=ctx, samples=0, stacks=12, slices=12, shaders=folder)
+    said = []
+    watch = ShaderWatch(folder, [scene.renderer], interval=0.0, settle=0.0, report=said.append)
+    try:
+        before = scene.draw()
+        words = _spoil(folder / name, kind)
+        with _within(20):
+            assert watch.check() is True
+            assert watch.check(force=True) is True  # F5 on it too
+        assert np.array_equal(scene.draw(), before)  # the last good programs
+        assert watch.errors and watch.errors[0].startswith(f"{_shown(folder / name)}: error: cannot read it")
+        assert words in watch.errors[0], watch.errors
+        with _within(20), pytest.raises(ShaderError) as info:
+            splice(folder / name)
+        assert len(info.value.lines) == 1 and words in info.value.lines[0]
+    finally:
+        scene.release()
+
+
+@pytest.mark.parametrize("kind", SPOILED)
+def test_render_with_a_special_shader_file_is_one_line(folder, tmp_path, capsys, kind):
+    words = _spoil(folder / "shadow.glsl", kind)
+    with _within(60):
+        status = main(["render", "--shaders", str(folder), "--output", str(tmp_path / "x.png"), "--size", "64x48",
+                       "--no-progress"])
+    err = capsys.readouterr().err.strip().splitlines()
+    assert status == 2 and len(err) == 1, err
+    assert err[0].startswith(_shown(folder / "shadow.glsl")) and words in err[0]
+    assert not (tmp_path / "x.png").exists()
+
+
+def test_shaders_on_a_folder_without_shaders_is_one_line_naming_export(tmp_path, capsys):
+    (tmp_path / "notes.txt").write_text("not a shader\n")
+    status = main(["render", "--shaders", str(tmp_path), "--output", str(tmp_path / "x.png"), "--size", "64x48"])
+    err = capsys.readouterr().err.strip().splitlines()
+    assert status == 2 and len(err) == 1, err
+    assert "no shader files" in err[0] and f"slime shaders export {_shown(tmp_path)}" in err[0]
+    assert not (tmp_path / "x.png").exists()
+
+
+def test_a_reload_waits_for_the_save_to_finish_and_always_names_the_file(ctx, folder):
+    from slime.app.render_slime import HeadlessSlime
+
+    scene = HeadlessSlime(size=SIZE, ctx=ctx, samples=0, stacks=12, slices=12, shaders=folder)
+    now = [0.0]
+    said = []
+    watch = ShaderWatch(folder, [scene.renderer], interval=0.0, settle=30.0, clock=lambda: now[0],
+                        report=said.append)
+    frag = folder / "slime.frag"
+    solid = frag.read_text().replace("void main() {",
+                                     "void main() {\n    f_color = vec4(1.0, 0.0, 1.0, 1.0);\n    return;")
+    try:
+        before = scene.draw()
+        frag.write_text("")  # the editor truncates...
+        assert watch.check() is False
+        now[0] = 10.0
+        frag.write_text(solid[: len(solid) // 2])  # ...writes part...
+        assert watch.check() is False
+        now[0] = 20.0
+        frag.write_text(solid)  # ...and the rest
+        assert watch.check() is False and said == [] and watch.reloads == 0
+        now[0] = 49.0
+        assert watch.check() is False
+        now[0] = 51.0
+        assert watch.check() is True and watch.errors == [] and watch.reloads == 1
+        assert magenta(scene.draw()) > 200 and magenta(before) == 0
+
+        frag.write_text("")  # emptied for good: compiled at last, and the message names the file
+        now[0] = 100.0
+        assert watch.check() is False
+        now[0] = 200.0
+        assert watch.check() is False
+        now[0] = 401.0
+        assert watch.check() is True
+        assert watch.errors and all(line.startswith(f"{_shown(frag)}:1: ") for line in watch.errors), watch.errors
+        assert not any(line.startswith("?") for line in said)
+        assert magenta(scene.draw()) > 200  # still the last good program
+    finally:
+        scene.release()

@@ -31,6 +31,7 @@ import moderngl_window as mglw
 
 from slime import limits
 from slime.app.quality import LEVEL_NAMES, LEVELS, QualityController
+from slime.app.render_common import held_to_limits
 from slime.app.render_slime import default_camera, follow
 from slime.app.window_common import (FpsCounter, draw_shader_errors, no_display, open_panel, save_screenshot,
                                      shader_failure, window_failed)
@@ -148,7 +149,7 @@ class DemoWindow(mglw.WindowConfig):
         # The panel is a convenience; the keys still work without it.
         self.panel = open_panel(
             self.wnd, self.ctx,
-            unavailable="slime demo: parameter panel unavailable ({exc}); keys still work, H lists them",
+            unavailable="slime: parameter panel unavailable ({exc}); keys still work, H lists them",
             shaders=self.shaders,
         )
         self.imgui = self.panel.input if self.panel is not None else None  # the panel's input adapter
@@ -256,7 +257,7 @@ class DemoWindow(mglw.WindowConfig):
         level = self.quality.level
         width, height = (int(v) for v in self.wnd.buffer_size)
         _keep_camera_outside(self.camera, self.world)
-        size = (max(1, round(width * level.scale)), max(1, round(height * level.scale)))
+        size = held_to_limits((max(1, round(width * level.scale)), max(1, round(height * level.scale))))
         target = self.view.draw(self.camera, size, samples=level.samples, shadow_halo=level.shadow_halo,
                                 wireframe=self.wireframe)
         if size == (width, height):
@@ -599,7 +600,7 @@ class DemoWindow(mglw.WindowConfig):
     def screenshot(self, folder=None) -> Path | None:
         """Render the scene (no panel) at the framebuffer's size, at the best quality, into a PNG
         named by the time; None where the folder cannot take it."""
-        size = tuple(int(v) for v in self.wnd.buffer_size)
+        size = held_to_limits(self.wnd.buffer_size)
         try:
             pixels = self.view.picture(self.camera, size, samples=LEVELS[0].samples,
                                        shadow_halo=LEVELS[0].shadow_halo, wireframe=self.wireframe)
@@ -718,14 +719,14 @@ def run_demo(*, stacks=None, slices=None, size=(1280, 720), window=None, frames:
 
         check_window_scene(load_world_scene(scene))
     if window != "headless" and not has_display():
-        return no_display("slime demo", "render pictures without one with `slime render`")
+        return no_display("slime", f"render to a file instead: slime render{'' if scene is None else f' {scene}'}")
     # Explicit arguments only: moderngl-window would otherwise parse sys.argv (pytest's, the CLI's).
     args = demo_args(stacks=stacks, slices=slices, size=size, window=window, frames=frames, shaders=shaders, color=color, quality=quality, bench_seconds=bench_seconds, scene=scene, seed=seed)
     try:
         config = mglw.create_window_config_instance(DemoWindow, args=args)
     except ShaderError as exc:
-        return shader_failure("slime demo", exc)
+        return shader_failure("slime", exc)
     except Exception as exc:
-        return window_failed("slime demo", exc, window)
+        return window_failed("slime", exc, window)
     mglw.run_window_config_instance(config)
     return 0

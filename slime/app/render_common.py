@@ -3,6 +3,7 @@ the same way before any GL or physics work starts."""
 
 from __future__ import annotations
 
+import math
 import shutil
 import sys
 from pathlib import Path
@@ -11,7 +12,7 @@ import numpy as np
 from tqdm import tqdm
 
 from slime.fileio import check_output
-from slime.limits import MAX_PIXELS, SIZE, span
+from slime.limits import FRAMES, MAX_PIXELS, SIZE, span
 from slime.render.images import OUTPUT_SUFFIXES
 
 
@@ -29,6 +30,15 @@ def check_size(size) -> tuple[int, int]:
         raise ValueError(f"size {width}x{height} is {width * height / 1e6:.1f} megapixels; at most "
                          f"{MAX_PIXELS / 1e6:.1f} (4096x4096) fit in memory")
     return width, height
+
+
+def held_to_limits(size) -> tuple[int, int]:
+    """``size`` shrunk, keeping its shape, to within limits.SIZE per side and limits.MAX_PIXELS in
+    all: what a window resized past them draws and saves at (the window shows it scaled up), so a
+    huge window costs no more than the largest picture `slime render` makes."""
+    width, height = max(1, int(size[0])), max(1, int(size[1]))
+    shrink = min(1.0, SIZE[1] / max(width, height), math.sqrt(MAX_PIXELS / (width * height)))
+    return max(1, int(width * shrink)), max(1, int(height * shrink))
 
 
 def check_gl_size(ctx, size) -> None:
@@ -65,8 +75,8 @@ def check_render_args(output, frames, size) -> tuple[Path, tuple[int, int]]:
     ``size`` within ``check_size``'s bounds; returns (path, (width, height)). Anything else raises a
     one-line ValueError, so no file is started."""
     path = check_output(output, OUTPUT_SUFFIXES)
-    if isinstance(frames, bool) or not isinstance(frames, (int, np.integer)) or frames < 1:
-        raise ValueError(f"frames must be a whole number >= 1, got {frames!r}")
+    if isinstance(frames, bool) or not isinstance(frames, (int, np.integer)) or not FRAMES[0] <= frames <= FRAMES[1]:
+        raise ValueError(f"frames must be a whole number from {span(FRAMES)}, got {frames!r}")
     return path, check_size(size)
 
 

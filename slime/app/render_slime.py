@@ -164,7 +164,7 @@ def render_slime(*, output, frames: int = 1, size=(800, 600), pokes=(), camera=N
                           shaders=shaders, look=look)
     if scene.camera_moved is not None:
         asked, moved = scene.camera_moved
-        print(f"slime render: a camera distance of {asked:g} is inside the slime; moved out to {moved:.2f}",
+        print(f"slime: a camera distance of {asked:g} is inside the slime; moved out to {moved:.2f}",
               file=sys.stderr)
     try:
         schedule = poke_schedule(pokes)

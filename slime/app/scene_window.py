@@ -436,12 +436,12 @@ def run_scene_instance(scene: Scene2D, *, size=(1200, 800), window: str | None =
     try:
         mglw.run_window_config(config, args=args)
     except ShaderError as exc:
-        return shader_failure("slime scene", exc)
+        return shader_failure("slime", exc)
     except Exception as exc:
         if config.opened:
             raise
         if setup_problem(exc):
-            return window_failed("slime scene", exc, window)
+            return window_failed("slime", exc, window)
         # Some servers (remote X, old drivers) offer no multisampled config: open without MSAA;
         # the shaders' own smoothstep edges keep the drawing anti-aliased.
         print(f"slime: no 4x multisampled window ({str(exc).splitlines()[0] if str(exc) else type(exc).__name__}); "
@@ -449,11 +449,11 @@ def run_scene_instance(scene: Scene2D, *, size=(1200, 800), window: str | None =
         try:
             mglw.run_window_config(config, args=args + ["--samples", "0"])
         except ShaderError as again:
-            return shader_failure("slime scene", again)
+            return shader_failure("slime", again)
         except Exception as again:
             if config.opened:
                 raise
-            return window_failed("slime scene", again, window)
+            return window_failed("slime", again, window)
     return 0
 
 

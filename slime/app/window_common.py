@@ -35,7 +35,7 @@ WINDOW_BACKENDS = {
 def no_display(who: str, instead: str) -> int:
     """One line on stderr saying no window can open here and what to do ``instead``; returns the
     exit status for it."""
-    print(f"{who}: no display to open a window on (DISPLAY is not set); {instead}", file=sys.stderr)
+    print(f"{who}: error: no display to open a window on (DISPLAY is not set); {instead}", file=sys.stderr)
     return NO_DISPLAY_STATUS
 
 
@@ -56,7 +56,7 @@ def window_failed(who: str, exc: BaseException, backend: str | None) -> int:
     else:
         hint = ("update the graphics driver or install Mesa (apt-get install libgl1-mesa-dri libegl1), "
                 "or render pictures without a window with `slime render`")
-    print(f"{who}: could not open an OpenGL 3.3 window ({reason}); {hint}", file=sys.stderr)
+    print(f"{who}: error: could not open an OpenGL 3.3 window ({reason}); {hint}", file=sys.stderr)
     return WINDOW_FAILED_STATUS
 
 
@@ -65,7 +65,7 @@ def shader_failure(who: str, exc) -> int:
     line per compiler message on stderr, then the exit status for bad input."""
     for line in exc.lines:
         print(line, file=sys.stderr)
-    print(f"{who}: the shaders above do not compile; fix them and start again "
+    print(f"{who}: error: the shaders above do not compile; fix them and start again "
           "(a running window reloads them as they are saved)", file=sys.stderr, flush=True)
     return SHADER_FAILED_STATUS
 

@@ -11,7 +11,7 @@ from typing import Sequence
 import numpy as np
 from PIL import GifImagePlugin, Image
 
-from slime.fileio import atomic_path, atomic_write
+from slime.fileio import atomic_path, atomic_write, write_error
 
 
 def read_rgba(fbo, components: int = 4, size=None) -> np.ndarray:
@@ -132,8 +132,10 @@ class _Streamed(FrameWriter):
     def add(self, frame: np.ndarray) -> None:
         try:
             self._add(np.ascontiguousarray(frame[..., :3]))
-        except BaseException:
+        except BaseException as exc:
             self.abort()
+            if isinstance(exc, OSError):  # a full disk: name the user's file, not the temporary
+                raise write_error(self.path, exc) from None
             raise
         self.count += 1
 
@@ -144,8 +146,10 @@ class _Streamed(FrameWriter):
             if self.count == 0:
                 raise ValueError("no frames to write")
             self._finish()
-        except BaseException:
+        except BaseException as exc:
             self.abort()
+            if isinstance(exc, OSError):
+                raise write_error(self.path, exc) from None
             raise
         temp, self._temp = self._temp, None
         temp.__exit__(None, None, None)

@@ -28,6 +28,10 @@ from pathlib import Path
 SHADER_SUFFIXES = (".vert", ".frag", ".glsl")
 STAGES = {"vertex_shader": ".vert", "fragment_shader": ".frag"}
 WATCH_INTERVAL = 0.25  # seconds between two looks at the files (reading a few small files is cheap)
+# Seconds a changed file must stay as it is before it is compiled: an editor that truncates and
+# then writes, or writes in pieces, is still saving, and compiling then reports errors in a file
+# that is not there yet. An empty file waits ten times as long (truncating is how a save starts).
+SETTLE = 0.1
 
 _INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"\s*$')
 # Where the compilers put the line: Mesa "0:41(2): error: ...", NVIDIA "0(41) : error C0000: ...",
@@ -65,21 +69,45 @@ def display_name(path: Path) -> str:
     return str(path) if relative.startswith("..") else relative
 
 
+def read_shader_file(path) -> bytes:
+    """The bytes of one shader file, read as scene files are (``fileio.read_input``): a FIFO, a
+    device, a folder, a symlink loop or a file over limits.SHADER_FILE_BYTES is an OSError before
+    anything is read, so neither a window nor a render can hang or fill the memory on one."""
+    from slime.fileio import read_input
+    from slime.limits import SHADER_FILE_BYTES
+
+    return read_input(path, SHADER_FILE_BYTES)
+
+
+def _real(path: Path) -> str:
+    # os.path.realpath, not Path.resolve: a symlink loop is a path to report, not a RuntimeError.
+    return os.path.realpath(path)
+
+
 @dataclass
 class Source:
     """A shader file with its includes spliced in: ``origins[i]`` is (file, line) of ``text``'s
-    line i + 1; ``files`` every file read (or looked for) on the way."""
+    line i + 1; ``files`` every file read (or looked for) on the way; ``path`` the file itself."""
 
     text: str
     origins: list = field(default_factory=list)
     files: set = field(default_factory=set)
+    path: Path | None = None
 
     def where(self, line: int) -> str:
-        """'file:line' for a line number of the spliced text (the last line past the end)."""
+        """'file:line' for a line number of the spliced text (the last line past the end; line 1
+        of the file itself when it is empty)."""
         if not self.origins:
-            return "?"
+            return f"{self.name}:1"
         path, number = self.origins[min(max(line, 1), len(self.origins)) - 1]
         return f"{display_name(path)}:{number}"
+
+    @property
+    def name(self) -> str:
+        """The file as a message names it."""
+        if self.path is not None:
+            return display_name(self.path)
+        return display_name(self.origins[0][0]) if self.origins else "shader"
 
 
 def splice(path: Path, files: set | None = None, _stack: tuple = ()) -> Source:
@@ -88,12 +116,14 @@ def splice(path: Path, files: set | None = None, _stack: tuple = ()) -> Source:
     files = set() if files is None else files
     files.add(path)
     try:
-        text = path.read_text()
+        text = read_shader_file(path).decode("utf-8")
     except FileNotFoundError:
         raise ShaderError([f"{display_name(path)}: error: no such shader file"]) from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ShaderError([f"{display_name(path)}: error: cannot read it ({exc})"]) from None
-    out = Source("", [], files)
+    except OSError as exc:
+        raise ShaderError([f"{display_name(path)}: error: cannot read it ({exc.strerror or exc})"]) from None
+    except UnicodeDecodeError:
+        raise ShaderError([f"{display_name(path)}: error: cannot read it (not UTF-8 text)"]) from None
+    out = Source("", [], files, path)
     lines = []
     for number, line in enumerate(text.splitlines(), start=1):
         match = _INCLUDE.match(line)
@@ -103,13 +133,13 @@ def splice(path: Path, files: set | None = None, _stack: tuple = ()) -> Source:
             continue
         target = path.parent / match.group(1)
         here = f"{display_name(path)}:{number}"
-        if target.resolve() in _stack or target.resolve() == path.resolve():
-            chain = " -> ".join(p.name for p in (*_stack, path.resolve(), target.resolve()))
+        if _real(target) in _stack or _real(target) == _real(path):
+            chain = " -> ".join(Path(p).name for p in (*_stack, _real(path), _real(target)))
             raise ShaderError([f"{here}: error: #include cycle: {chain}"])
-        if not target.is_file():
+        if not os.path.lexists(target):
             files.add(target)
             raise ShaderError([f'{here}: error: cannot #include "{match.group(1)}": no such file beside it'])
-        inner = splice(target, files, (*_stack, path.resolve()))
+        inner = splice(target, files, (*_stack, _real(path)))
         lines.extend(inner.text.splitlines())
         out.origins.extend(inner.origins)
     out.text = "\n".join(lines) + "\n"
@@ -143,9 +173,9 @@ def compiler_messages(log: str, sources: dict) -> list[str]:
                 break
         else:
             if source is not None:
-                out.append(f"{display_name(source.origins[0][0]) if source.origins else '?'}: {line}")
+                out.append(f"{source.name}: {line}")
             else:  # the linker: both stages' files
-                names = ", ".join(display_name(s.origins[0][0]) for s in sources.values() if s.origins)
+                names = ", ".join(s.name for s in sources.values())
                 out.append(f"{names}: {line}")
     return out
 
@@ -156,8 +186,11 @@ class ShaderFolder:
     def __init__(self, folder=None):
         self.path = Path(folder) if folder is not None else default_folder()
         if not self.path.is_dir():
-            raise ShaderError([f"{display_name(self.path)}: error: no such shader folder "
-                               "(slime shaders export DIR writes a copy to edit)"])
+            raise ValueError(f"{display_name(self.path)}: no such shader folder "
+                             "(slime shaders export DIR writes a copy to edit)")
+        if not any(p.suffix in SHADER_SUFFIXES for p in self.path.iterdir()):
+            raise ValueError(f"{display_name(self.path)}: no shader files in this folder "
+                             f"(slime shaders export {display_name(self.path)} writes a copy to edit)")
 
     def sources(self, name: str) -> dict:
         """The spliced vertex and fragment stages of program ``name``, by moderngl's stage names."""
@@ -207,19 +240,34 @@ class ShaderFolder:
 
         destination = Path(destination)
         if destination.exists() and not destination.is_dir():
-            raise ShaderError([f"{display_name(destination)}: error: exists and is not a folder"])
+            raise ValueError(f"{display_name(destination)}: exists and is not a folder")
         if destination.is_dir() and any(destination.iterdir()) and not force:
-            raise ShaderError([f"{display_name(destination)}: error: folder is not empty (--force overwrites "
-                               "the shader files in it)"])
+            raise ValueError(f"{display_name(destination)}: folder is not empty (--force overwrites "
+                             "the shader files in it)")
         if not destination.parent.is_dir():
-            raise ShaderError([f"{display_name(destination)}: error: its folder "
-                               f"{display_name(destination.parent)} does not exist"])
+            raise ValueError(f"{display_name(destination)}: its folder {display_name(destination.parent)} "
+                             "does not exist")
+        made = not destination.is_dir()
         destination.mkdir(exist_ok=True)
-        written = []
-        for path in sorted(self.path.iterdir()):
-            if path.suffix in SHADER_SUFFIXES and path.is_file():
-                data = path.read_bytes()
-                written.append(atomic_write(destination / path.name, lambda f, data=data: f.write(data)))
+        written, new = [], []
+        try:
+            for path in sorted(self.path.iterdir()):
+                if path.suffix in SHADER_SUFFIXES and path.is_file():
+                    data = read_shader_file(path)
+                    target = destination / path.name
+                    if not target.exists():
+                        new.append(target)
+                    written.append(atomic_write(target, lambda f, data=data: f.write(data)))
+        except BaseException:
+            # A full disk or Ctrl-C halfway: no partial copy is left to be mistaken for a whole one.
+            for target in new:
+                target.unlink(missing_ok=True)
+            if made:
+                try:
+                    destination.rmdir()
+                except OSError:
+                    pass  # something else was put in it meanwhile: not ours to remove
+            raise
         return written
 
 
@@ -249,7 +297,7 @@ def _snapshot(files) -> dict:
     stamps = {}
     for path in files:
         try:
-            stamps[path] = Path(path).read_bytes()
+            stamps[path] = read_shader_file(path)
         except OSError:
             stamps[path] = None
     return stamps
@@ -260,16 +308,20 @@ class ShaderWatch:
     (``check(force=True)``, the F5 key).
 
     The files are compared by content, so an editor's save is seen whatever the file system's
-    timestamp resolution; they are looked at no more often than every ``interval`` seconds.
+    timestamp resolution; they are looked at no more often than every ``interval`` seconds. A
+    change is compiled once the save is over: the changed files have stayed the same for
+    ``settle`` seconds (seen so by two looks, or by their modification time), ten times that while
+    one is empty.
     """
 
-    def __init__(self, folder, owners=(), *, interval: float = WATCH_INTERVAL, clock=time.monotonic,
-                 report=None):
+    def __init__(self, folder, owners=(), *, interval: float = WATCH_INTERVAL, settle: float = SETTLE,
+                 clock=time.monotonic, report=None):
         self.folder = shader_folder(folder)
         self.interval = float(interval)
+        self.settle = float(settle)
         self.clock = clock
         self.report = report if report is not None else _to_stderr
-        self._owners = []  # [owner, {file: bytes}, [error lines]]
+        self._owners = []  # [owner, {file: bytes}, [error lines], (changed {file: bytes}, first seen) or None]
         self._last = clock()
         self.reloads = 0  # successful reloads, for tests and the status line
         for owner in owners:
@@ -279,12 +331,12 @@ class ShaderWatch:
         files = set()
         for name in owner.shader_names:
             files |= self.folder.files(name)
-        self._owners.append([owner, _snapshot(files), []])
+        self._owners.append([owner, _snapshot(files), [], None])
 
     @property
     def errors(self) -> list[str]:
         """The messages of every owner whose files do not compile now (empty when all do)."""
-        return [line for _, _, errors in self._owners for line in errors]
+        return [line for _, _, errors, _ in self._owners for line in errors]
 
     def check(self, force: bool = False) -> bool:
         """Look at the files (at most every ``interval`` s unless ``force``); recompile the owners
@@ -295,16 +347,32 @@ class ShaderWatch:
         self._last = now
         attempted = False
         for entry in self._owners:
-            owner, stamps, _ = entry
-            if not force and _snapshot(stamps) == stamps:
-                continue
+            owner, stamps = entry[0], entry[1]
+            if not force:
+                current = _snapshot(stamps)
+                if current == stamps:
+                    entry[3] = None
+                    continue
+                if not self._saved(entry, current, now):
+                    continue
+            entry[3] = None
             attempted = True
-            entry[2] = self._reload(owner)
             files = set(stamps)  # a broken include is still watched, so fixing it is seen
             for name in owner.shader_names:
                 files |= self.folder.files(name)
+            # Taken before compiling: a save that lands while it compiles is seen at the next look.
             entry[1] = _snapshot(files)
+            entry[2] = self._reload(owner)
         return attempted
+
+    def _saved(self, entry, current: dict, now: float) -> bool:
+        """Whether the changes in ``current`` (against the owner's last compiled files) are a
+        finished save; remembers when this content was first seen."""
+        if entry[3] is None or entry[3][0] != current:
+            entry[3] = (current, now)
+        changed = [path for path, data in current.items() if data != entry[1].get(path)]
+        wait = self.settle * (10.0 if any(current[path] == b"" for path in changed) else 1.0)
+        return now - entry[3][1] >= wait or all(_unchanged_for(path) >= wait for path in changed)
 
     def _reload(self, owner) -> list[str]:
         try:
@@ -319,10 +387,18 @@ class ShaderWatch:
         return []
 
 
+def _unchanged_for(path) -> float:
+    """Seconds since ``path`` was last written (0 where it cannot be looked at)."""
+    try:
+        return max(0.0, time.time() - os.stat(path).st_mtime)
+    except OSError:
+        return 0.0
+
+
 def _to_stderr(line: str) -> None:
     """A message as it is, so an editor or terminal can jump to the 'file:line:' it starts with."""
     print(line, file=sys.stderr, flush=True)
 
 
 __all__ = ["ShaderError", "ShaderFolder", "ShaderWatch", "Source", "compiler_messages", "default_folder",
-           "load_program", "set_uniform", "shader_folder", "splice"]
+           "load_program", "read_shader_file", "set_uniform", "shader_folder", "splice"]

@@ -69,14 +69,15 @@ def _as_scene(made, origin: str) -> Scene2D:
 
 def _failure(origin: str, exc: BaseException, path: Path | None = None) -> SceneError:
     """A scene's own code failed: one line with the error and, for a file, the line it came from."""
-    where = ""
-    if isinstance(exc, SyntaxError):
-        where = f" (line {exc.lineno})"
-    elif path is not None:
-        lines = [f.lineno for f in traceback.extract_tb(exc.__traceback__) if Path(f.filename) == path]
-        where = f" (line {lines[-1]})" if lines else ""
+    where = f" (line {exc.lineno})" if isinstance(exc, SyntaxError) else _where(exc, path)
     message = " ".join(str(exc).split()) or type(exc).__name__
     return SceneError(f"{origin}{where}: {type(exc).__name__}: {message} (SLIME_DEBUG=1 shows the traceback)")
+
+
+def _where(exc: BaseException, path: Path | None) -> str:
+    """`` (line N)``: the last line of the file ``path`` the exception passed through, or ""."""
+    lines = [f.lineno for f in traceback.extract_tb(exc.__traceback__) if path is not None and Path(f.filename) == path]
+    return f" (line {lines[-1]})" if lines else ""
 
 
 def _module_scene(module, path: Path) -> type:
@@ -110,6 +111,10 @@ def load_scene_file(path) -> Scene2D:
         return _as_scene(_module_scene(module, path)(), str(path))
     except SceneError:
         raise
+    except SystemExit as exc:  # the file ran as a script: without this the command would end with no word
+        sys.modules.pop(name, None)
+        raise SceneError(f"{path}{_where(exc, path)}: called sys.exit({exc.code!r}) while loading; a scene file "
+                         "defines a Scene2D subclass and runs nothing itself") from None
     except Exception as exc:
         sys.modules.pop(name, None)
         if _debug():
@@ -147,7 +152,9 @@ def load_scene(name_or_path: str) -> Scene2D:
 
         return make_scene(path)
     raise SceneError(
-        f"unknown scene {name_or_path!r}; choose one of: {', '.join(scene_names())}, a scene file .py or a model .json file"
+        f"unknown scene {name_or_path!r}; choose one of: {', '.join(scene_names())}; "
+        f"3D: {', '.join(world_scene_names())}; "
+        "or a file: a scene file .py, a 3D scene .json (with \"slimes\") or a Soda model .json"
     )
 
 

@@ -40,11 +40,13 @@ raises ``ModelError`` with one line naming the file and the problem.
 
 from __future__ import annotations
 
+import difflib
 import json
 from pathlib import Path
 
 import numpy as np
 
+from slime import limits
 from slime.fileio import atomic_write
 from slime.paths import ASSETS
 from slime.physics.soda import WALL_NAMES, WALL_UNKNOWN, SodaModel
@@ -82,6 +84,8 @@ OPEN_CONSTRUCTOR_KEYS = (
     "masses",
     "springs",
 )
+# Keys only a 3D scene file has (slime/scenes/world_format.py): a file with them meant to be one.
+SCENE_ONLY_KEYS = ("obstacles", "floor_height", "camera")
 GRAVITY_SIGN = {"gravity on": 1.0, "gravity off": 0.0, "gravity reverse": -1.0}
 WAVE_MODES = ("auto reverse", "auto-reverse", "forward", "reverse", "backward", "manual")
 WALL_BY_NAME = {name: side for side, name in WALL_NAMES.items()}
@@ -98,6 +102,9 @@ class _Checker(JsonChecker):
     """Typed access into parsed JSON that reports the first problem as a ModelError."""
 
     error = ModelError
+
+    def number(self, value, where: str, within: tuple | None = limits.SODA_NUMBER, unit: str = "") -> float:
+        return super().number(value, where, within, unit)
 
     def _typed(self, value, where: str, kind: type, what: str):
         if not isinstance(value, kind):
@@ -135,6 +142,10 @@ def load_model(path) -> SodaModel:
     """Read a Soda model file (Soda Constructor format or OpenConstructor export); see the module docstring."""
     path = Path(path)
     data = read_json(path, ModelError, "model file")
+    if isinstance(data, dict) and "slimes" in data and "nodes" not in data and "masses" not in data:
+        # A 3D scene file that the scene reader refused; size is the one thing it reads differently.
+        raise ModelError(f"{path}: a 3D scene file too big: {path.stat().st_size / 2**20:.0f} MiB, more than the "
+                         f"{limits.SCENE_FILE_BYTES // 2**20} MiB a scene file may have")
     return model_from_dict(data, path)
 
 
@@ -146,6 +157,11 @@ def model_from_dict(data, path="<model>") -> SodaModel:
         return _from_soda_format(data, check)
     if "masses" in data:
         return _from_open_constructor(data, check)
+    near = difflib.get_close_matches("slimes", [str(key) for key in data], n=1, cutoff=0.6)
+    if near or any(key in data for key in SCENE_ONLY_KEYS):
+        found = f"it has {near[0]!r}, not " if near else "it has 3D scene keys but no "
+        raise check.fail(f"not a 3D scene: {found}'slimes', the list of slimes a 3D scene file needs "
+                         "(see slime/scenes/world_format.py); nor a Soda model ('nodes' or 'masses')")
     raise check.fail("not a Soda model: no 'nodes' (Soda Constructor format) or 'masses' (OpenConstructor) key")
 
 
@@ -158,7 +174,7 @@ def _meta(data: dict, check: _Checker) -> tuple[str, str]:
 def _from_soda_format(data: dict, check: _Checker) -> SodaModel:
     for key in SODA_KEYS:
         check.key(data, key, "the model")
-    params = {key: check.number(data[key], key) for key in SODA_KEYS[1:11]}
+    params = {key: check.number(data[key], key, _range(key)) for key in SODA_KEYS[1:11]}
     gravity = check.vector(data["gravity"], "gravity")
     last_wall = data.get("last_wall", "unknown")
     if last_wall not in WALL_BY_NAME:
@@ -194,13 +210,17 @@ def _from_open_constructor(data: dict, check: _Checker) -> SodaModel:
         wave_speed="waveSpeed",
         wave_direction="waveDirection",
     )
-    params = {ours: check.number(data[theirs], theirs) for ours, theirs in names.items()}
+    params = {ours: check.number(data[theirs], theirs, _range(ours)) for ours, theirs in names.items()}
     masses = _masses(check, data["masses"], "masses", ("s", "v", "a"))
     springs = _springs(check, data["springs"], "springs", ("m1", "m2", "restlength"), masses[0])
     name, author = _meta(data, check)
     gravity = [0.0, g * GRAVITY_SIGN[direction]]
     auto_reverse = wave_mode in ("auto reverse", "auto-reverse")
     return _build(check, masses, springs, gravity, params, WALL_UNKNOWN, auto_reverse, name, author)
+
+
+def _range(key: str) -> tuple:
+    return limits.SODA_FRICTION if key == "friction" else limits.SODA_NUMBER
 
 
 def _masses(check: _Checker, items, where: str, keys: tuple[str, str, str]):
