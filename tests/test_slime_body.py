@@ -468,7 +468,7 @@ def test_pinned_trajectory_hash():
         [sys.executable, "-c", _PINNED, here], env=_portable_env(), capture_output=True, text=True, timeout=120
     )
     assert run_.returncode == 0, run_.stderr
-    assert run_.stdout.strip() == "5ff68a08196dd0c0fecb04f979fa30351d7526c49e01e8c902d82404efd4d2f7"
+    assert run_.stdout.strip() == "1ebda822cbefeb5f6b9dc17f7098930fd9a09c6418c223b93f3905ff84aea170"
 
 
 # ---------------------------------------------------------------- params

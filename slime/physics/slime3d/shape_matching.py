@@ -11,22 +11,61 @@ nor angular momentum.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from slime.physics.compiled import kernel
 
 
-@kernel
-def best_rotation(covariance, fallback):
-    """The proper rotation (det +1) nearest to A = ``covariance`` (3, 3): R = U V^T from A's
-    singular value decomposition, with the axis of the smallest singular value flipped when U V^T
-    is a reflection (an inverted or flat body; decided on U V^T itself, since for a flat body det A
-    is rounding noise of either sign). ``fallback`` when A has no well-defined rotation: not
-    finite, or of rank below 2 (the body collapsed to a point or a line)."""
+@kernel(inline=True)
+def _frobenius(m):
+    total = 0.0
     for i in range(3):
         for j in range(3):
-            if not np.isfinite(covariance[i, j]):
-                return fallback.copy()
+            total += m[i, j] * m[i, j]
+    return math.sqrt(total)
+
+
+@kernel(inline=True)
+def _inverse_transpose(m):
+    """(M^-1)^T = cof(M) / det M, and det M."""
+    cof = np.empty((3, 3))
+    for r in range(3):
+        r1, r2 = (r + 1) % 3, (r + 2) % 3
+        for c in range(3):
+            c1, c2 = (c + 1) % 3, (c + 2) % 3
+            cof[r, c] = m[r1, c1] * m[r2, c2] - m[r1, c2] * m[r2, c1]
+    det = m[0, 0] * cof[0, 0] + m[0, 1] * cof[0, 1] + m[0, 2] * cof[0, 2]
+    return cof / det, det
+
+
+@kernel
+def best_rotation(covariance, fallback):
+    """The proper rotation (det +1) nearest to A = ``covariance`` (3, 3): the rotational factor of
+    A's polar decomposition A = R S.
+
+    For a body that is neither inverted nor flat (det A well above zero) it is the limit of
+    Newton's iteration X <- (g X + X^-T / g) / 2 from X = A (g = sqrt(|X^-1| / |X|) scales each step;
+    Higham 1986), a few 3 x 3 inverses. Otherwise from A's singular value decomposition: R = U V^T,
+    with the axis of the smallest singular value flipped when U V^T is a reflection (decided on
+    U V^T itself, since for a flat body det A is rounding noise of either sign). ``fallback`` when A
+    has no well-defined rotation: not finite, or of rank below 2 (collapsed to a point or a line)."""
+    norm = _frobenius(covariance)
+    if not norm < np.inf:  # not finite (NaN fails too)
+        return fallback.copy()
+    inverse_t, det = _inverse_transpose(covariance)
+    if det > 1e-4 * norm * norm * norm:
+        x = covariance.copy()
+        for _ in range(30):
+            gamma = math.sqrt(_frobenius(inverse_t) / _frobenius(x))
+            step = 0.5 * (gamma * x + inverse_t / gamma)
+            change = _frobenius(step - x)
+            x = step
+            if change < 1e-15:
+                break
+            inverse_t, _ = _inverse_transpose(x)
+        return x
     u, sigma, vt = np.linalg.svd(covariance)
     if not (sigma[0] > 0.0 and sigma[1] > 1e-6 * sigma[0]):
         return fallback.copy()

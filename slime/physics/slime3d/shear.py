@@ -65,11 +65,11 @@ def add_shear_viscosity(acc, x, v, mass, rest, first, stacks, slices, centre, ve
         degree = w_up + w_down + 2.0 * w_side
         rate = share(viscosity, degree, h)
         for j in range(slices):
-            k = ring_vertex(first, stacks, slices, i, j)
-            up = ring_vertex(first, stacks, slices, i - 1, j)
-            down = ring_vertex(first, stacks, slices, i + 1, j)
-            left = ring_vertex(first, stacks, slices, i, j - 1)
-            right = ring_vertex(first, stacks, slices, i, j + 1)
+            k = k0 + j
+            up = k - slices if i > 1 else north
+            down = k + slices if i < stacks - 1 else south
+            left = k - 1 if j > 0 else k + slices - 1
+            right = k + 1 if j < slices - 1 else k0
             for d in range(3):
                 pull = (w_up * u[d, up] + w_down * u[d, down] + w_side * (u[d, left] + u[d, right])
                         - degree * u[d, k])

@@ -1,25 +1,25 @@
 """The two measures of the slime's surface that its pressure and its tension act on, and their
-gradients: the enclosed volume V and the area A, per vertex, read off each vertex's one-ring.
+gradients: the enclosed volume V and the area A, per vertex.
 
 The mesh is a UV sphere (``slime.physics.sphere``): vertex 0 the north pole, then ``stacks - 1``
 rings of ``slices`` vertices, then the south pole; ring vertex (i, j) is number
-1 + (i - 1) slices + j, i = 1 .. stacks - 1. Each quad of the ring grid is split along its
-(bottom-left, top-right) diagonal, so a ring vertex X has six neighbours which, seen from outside,
-go counter-clockwise D (i + 1, j), R (i, j + 1), UR (i - 1, j + 1), U (i - 1, j), L (i, j - 1),
-DL (i + 1, j - 1); a pole's neighbours are its whole first ring. The triangles around X are
-(X, n_a, n_a+1) for consecutive neighbours. With e_a = n_a - x, each has the doubled area vector
-N_a = e_a x e_a+1, and
+1 + (i - 1) slices + j, i = 1 .. stacks - 1, and rows 0 and ``stacks`` of the ring grid are the
+poles. Each quad of the grid, between rings i and i + 1 and columns j and j + 1, is split along its
+(bottom-left, top-right) diagonal into the triangles (a, b, c) and (c, b, d), counter-clockwise
+seen from outside, with a = (i, j), b = (i + 1, j), c = (i, j + 1), d = (i + 1, j + 1). (The band
+next to a pole has one triangle a quad: the other's two corners are the pole.)
 
-    dV/dx = (1/6) sum_a N_a                        (the area-weighted normal: outward)
-    dA/dx = (1/2) sum_a u_a x (e_a+1 - e_a)         (u_a = N_a / |N_a|: toward the opposite edges)
-    V     = (1/3) sum_x (x - c) . dV/dx            (the divergence theorem, exact for the mesh)
+A triangle (p, q, r) with the doubled area vector N = (q - p) x (r - p) and unit normal u adds
 
-The first is the divergence theorem's volume differentiated (over a closed one-ring the terms
-that depend on the origin telescope away); the second pulls each corner of a triangle toward the
-edge it faces, within the triangle's plane. A collapsed triangle (no normal) adds nothing to
-either. Gathering over one-rings, every vertex is written once: no scatter, and the loops
-vectorise. Polar triangles between a pole and two repeats of itself do not exist (they have no
-area), which is why the ring next to a pole sees its U and UR both as the pole.
+    to dV/dx at each corner:  N / 6          (summed: the area-weighted normal, outward)
+    to dA/dx at p:            u x (r - q) / 2 (and cyclically: each corner pulled toward the
+                                              edge it faces, within the triangle's plane)
+
+and V = (1/3) sum_x (x - c) . dV/dx over the vertices (the divergence theorem, exact for the
+mesh; about the centre c for precision). The first is the divergence theorem's volume
+differentiated: over a closed fan of triangles the terms that depend on the origin cancel. A
+collapsed triangle (no normal) adds nothing to either. Each triangle is visited once and adds into
+its three corners.
 """
 
 from __future__ import annotations
@@ -45,95 +45,65 @@ def ring_vertex(first, stacks, slices, i, j):
 
 
 @kernel(inline=True)
-def triangle_terms(x, k, a, b):
-    """For the triangle (x_k, x_a, x_b): its doubled area vector N = (x_a - x_k) x (x_b - x_k),
-    and half its unit normal crossed with the edge facing x_k, (u x (x_b - x_a)) / 2: this
-    triangle's parts of 6 dV/dx_k and of dA/dx_k."""
-    e0 = x[0, a] - x[0, k]
-    e1 = x[1, a] - x[1, k]
-    e2 = x[2, a] - x[2, k]
-    f0 = x[0, b] - x[0, k]
-    f1 = x[1, b] - x[1, k]
-    f2 = x[2, b] - x[2, k]
+def add_triangle(x, p, q, r, grad_volume, grad_area):
+    """Triangle (p, q, r)'s parts of dV/dx and dA/dx at its three corners (module docstring)."""
+    e0 = x[0, q] - x[0, p]
+    e1 = x[1, q] - x[1, p]
+    e2 = x[2, q] - x[2, p]
+    f0 = x[0, r] - x[0, p]
+    f1 = x[1, r] - x[1, p]
+    f2 = x[2, r] - x[2, p]
     n0 = e1 * f2 - e2 * f1
     n1 = e2 * f0 - e0 * f2
     n2 = e0 * f1 - e1 * f0
     length = math.sqrt(n0 * n0 + n1 * n1 + n2 * n2)
-    # Half over the length: a collapsed triangle (length 0) has no normal and pulls nothing.
+    # Half the unit normal; a collapsed triangle (length 0) has no normal and pulls nothing.
     s = 0.5 / length if length > 1e-300 else 0.0
-    g0 = f0 - e0
-    g1 = f1 - e1
-    g2 = f2 - e2
-    return (n0, n1, n2,
-            s * (n1 * g2 - n2 * g1), s * (n2 * g0 - n0 * g2), s * (n0 * g1 - n1 * g0))
-
-
-@kernel(inline=True)
-def store_gradients(grad_volume, grad_area, k, v0, v1, v2, a0, a1, a2):
-    """Vertex k's dV/dx = (v0, v1, v2) / 6 (the sums are of doubled area vectors) and dA/dx."""
-    grad_volume[0, k] = v0 / 6.0
-    grad_volume[1, k] = v1 / 6.0
-    grad_volume[2, k] = v2 / 6.0
-    grad_area[0, k] = a0
-    grad_area[1, k] = a1
-    grad_area[2, k] = a2
-
-
-@kernel(inline=True)
-def one_ring(x, k, d, r, ur, u, l, dl, grad_volume, grad_area):
-    """dV/dx and dA/dx at ring vertex k from its six neighbours, counter-clockwise from below."""
-    # The six triangles (k, n_a, n_a+1), written out: a loop over a tuple of indices would not vectorise.
-    p = triangle_terms(x, k, d, r)
-    q = triangle_terms(x, k, r, ur)
-    s = triangle_terms(x, k, ur, u)
-    t = triangle_terms(x, k, u, l)
-    w = triangle_terms(x, k, l, dl)
-    z = triangle_terms(x, k, dl, d)
-    v0 = p[0] + q[0] + s[0] + t[0] + w[0] + z[0]
-    v1 = p[1] + q[1] + s[1] + t[1] + w[1] + z[1]
-    v2 = p[2] + q[2] + s[2] + t[2] + w[2] + z[2]
-    a0 = p[3] + q[3] + s[3] + t[3] + w[3] + z[3]
-    a1 = p[4] + q[4] + s[4] + t[4] + w[4] + z[4]
-    a2 = p[5] + q[5] + s[5] + t[5] + w[5] + z[5]
-    store_gradients(grad_volume, grad_area, k, v0, v1, v2, a0, a1, a2)
-
-
-@kernel(inline=True)
-def one_ring_at(x, first, stacks, slices, i, j, grad_volume, grad_area):
-    """``one_ring`` at ring-grid node (i, j), its neighbours looked up with the wrap and the poles."""
-    one_ring(x, ring_vertex(first, stacks, slices, i, j),
-             ring_vertex(first, stacks, slices, i + 1, j), ring_vertex(first, stacks, slices, i, j + 1),
-             ring_vertex(first, stacks, slices, i - 1, j + 1), ring_vertex(first, stacks, slices, i - 1, j),
-             ring_vertex(first, stacks, slices, i, j - 1), ring_vertex(first, stacks, slices, i + 1, j - 1),
-             grad_volume, grad_area)
+    h0, h1, h2 = s * n0, s * n1, s * n2
+    # The edges facing p, q and r: r - q = f - e, p - r = -f, q - p = e.
+    g0, g1, g2 = f0 - e0, f1 - e1, f2 - e2
+    grad_area[0, p] += h1 * g2 - h2 * g1
+    grad_area[1, p] += h2 * g0 - h0 * g2
+    grad_area[2, p] += h0 * g1 - h1 * g0
+    grad_area[0, q] -= h1 * f2 - h2 * f1
+    grad_area[1, q] -= h2 * f0 - h0 * f2
+    grad_area[2, q] -= h0 * f1 - h1 * f0
+    grad_area[0, r] += h1 * e2 - h2 * e1
+    grad_area[1, r] += h2 * e0 - h0 * e2
+    grad_area[2, r] += h0 * e1 - h1 * e0
+    n0, n1, n2 = n0 / 6.0, n1 / 6.0, n2 / 6.0
+    for k in (p, q, r):
+        grad_volume[0, k] += n0
+        grad_volume[1, k] += n1
+        grad_volume[2, k] += n2
 
 
 @kernel
 def surface_gradients(x, first, stacks, slices, grad_volume, grad_area):
     """Fill columns ``first ..`` of ``grad_volume`` with dV/dx and of ``grad_area`` with dA/dx
     for the body whose UV-sphere vertices start at ``first`` (see the module docstring)."""
-    for i in range(1, stacks):
-        for j in range(slices):
-            one_ring_at(x, first, stacks, slices, i, j, grad_volume, grad_area)
-    # The poles: the north one sees its first ring counter-clockwise as j rises, the south one as
-    # j falls.
-    for pole in range(2):
-        i = 1 if pole == 0 else stacks - 1
-        k = ring_vertex(first, stacks, slices, 0 if pole == 0 else stacks, 0)
-        v0 = v1 = v2 = a0 = a1 = a2 = 0.0
-        for j in range(slices):
-            here = ring_vertex(first, stacks, slices, i, j)
-            after = ring_vertex(first, stacks, slices, i, j + 1)
-            if pole == 1:
-                here, after = after, here
-            n0, n1, n2, g0, g1, g2 = triangle_terms(x, k, here, after)
-            v0 += n0
-            v1 += n1
-            v2 += n2
-            a0 += g0
-            a1 += g1
-            a2 += g2
-        store_gradients(grad_volume, grad_area, k, v0, v1, v2, a0, a1, a2)
+    count = (stacks - 1) * slices + 2
+    for k in range(first, first + count):
+        for d in range(3):
+            grad_volume[d, k] = 0.0
+            grad_area[d, k] = 0.0
+    n = slices
+    for i in range(stacks):
+        if 0 < i < stacks - 1:
+            # Between two rings, away from the seam, the four corners are fixed steps apart in memory.
+            a = ring_vertex(first, stacks, slices, i, 0)
+            for a in range(a, a + n - 1):
+                add_triangle(x, a, a + n, a + 1, grad_volume, grad_area)
+                add_triangle(x, a + 1, a + n, a + n + 1, grad_volume, grad_area)
+        for j in range(slices) if i == 0 or i == stacks - 1 else range(slices - 1, slices):
+            a = ring_vertex(first, stacks, slices, i, j)
+            b = ring_vertex(first, stacks, slices, i + 1, j)
+            c = ring_vertex(first, stacks, slices, i, j + 1)
+            d = ring_vertex(first, stacks, slices, i + 1, j + 1)
+            if i > 0:
+                add_triangle(x, a, b, c, grad_volume, grad_area)
+            if i < stacks - 1:
+                add_triangle(x, c, b, d, grad_volume, grad_area)
 
 
 @kernel
