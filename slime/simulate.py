@@ -93,10 +93,15 @@ def simulate_world(name_or_path, ticks: int, plain_forces: bool = False):
     written to the .npz."""
     from slime.scenes.world_scene import load_world
 
-    world = load_world(name_or_path, plain_forces).world
+    return record_world(load_world(name_or_path, plain_forces), ticks, str(name_or_path))
+
+
+def record_world(scene, ticks: int, name: str = "the scene"):
+    """Run a built ``WorldScene`` for ``ticks`` frames; returns the arrays written to the .npz."""
+    world = scene.world
     n_points, n_bodies = world.positions.shape[0], len(world.bodies)
     positions, volume, time = allocate(
-        f"recording {ticks} ticks of {name_or_path} ({n_bodies} slimes, {n_points} points)",
+        f"recording {ticks} ticks of {name} ({n_bodies} slimes, {n_points} points)",
         [((ticks + 1, n_points, 3), np.float64), ((ticks + 1, n_bodies), np.float64), ((ticks + 1,), np.float64)],
         hint="ask for fewer --ticks")
     positions[0], volume[0], time[0] = world.positions, world.volumes(), 0.0
