@@ -69,3 +69,14 @@ CAMERA_DISTANCE = (0.1, 1000.0)  # m from the camera's target
 # Degrees: a camera's yaw and a box's yaw, pitch and roll (one turn either way says every angle).
 ANGLE = (-360.0, 360.0)
 SCENE_FILE_BYTES = 8 * 1024 * 1024  # a scene file with every slime and obstacle above is well under 1 MiB
+
+# --- glTF export (slime simulate --output run.glb | run.gltf, slime/export/gltf.py) -----------------------
+# Vertex positions a run may hold, all slimes' vertices times the recorded frames (ticks + 1). Each
+# is a float32 position and normal in the file, 24 bytes: 20 million is about 480 MB, as much as a
+# browser tab or Blender loads without swapping on a laptop.
+MAX_EXPORT_VERTEX_FRAMES = 20_000_000
+# Frames (ticks + 1) one export may hold. The frames are morph targets whose weights step one target
+# on per frame, and every reader expands those weights to a frames x frames table (three.js as one
+# array, Blender as a curve of every frame on every shape key): 1201 frames, 20 s at 60 Hz, is 1.4
+# million keys a slime.
+MAX_EXPORT_FRAMES = 1201

@@ -17,6 +17,7 @@ ALLOWED = {
     "physics": NEUTRAL | {"slime.physics"},
     "scenes": NEUTRAL | {"slime.physics", "slime.scenes"},
     "render": NEUTRAL | {"slime.render"},
+    "export": NEUTRAL | {"slime.physics", "slime.scenes", "slime.export"},
 }
 
 
