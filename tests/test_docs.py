@@ -65,6 +65,9 @@ RUNS = {
     "edit_a_shader.py": (["{tmp}"], ["slime_original.png", "slime_edited.png", "slime_original_and_edited.png"]),
     "figure_for_a_report.py": (["{tmp}"], ["run.npz", "run.csv", "dent.png", "plot.png"]),
     "spring_pendulum_scene.py": (["--render", "{tmp}/pendulum.png", "--frames", "30"], ["pendulum.png"]),
+    # Cycles at a few samples on a small picture: seconds on a CPU.
+    "render_in_blender.py": (["run.glb", "--frame", "10", "--output", "{tmp}/slime_blender.png", "--size", "160x120",
+                              "--samples", "4"], ["slime_blender.png"]),
 }
 
 
@@ -74,7 +77,16 @@ def test_every_example_has_a_run():
 
 @pytest.mark.parametrize("name", sorted(RUNS))
 def test_example_runs(name, tmp_path):
-    if name != "add_a_force.py":
+    if name == "render_in_blender.py":
+        import shutil
+
+        from slime import cli
+
+        if shutil.which("blender") is None:
+            missing("Blender (apt-get install blender python3-numpy)")
+        assert cli.main(["simulate", "slime", "--ticks", "10", "--stacks", "8", "--slices", "10", "--color", "#3366ff",
+                         "--output", str(tmp_path / "run.glb")]) == 0
+    elif name != "add_a_force.py":
         gl_or_missing()
     args, outputs = RUNS[name]
     done = subprocess.run([sys.executable, str(EXAMPLES / name), *(a.format(tmp=tmp_path) for a in args)],
@@ -83,6 +95,11 @@ def test_example_runs(name, tmp_path):
     assert "Traceback" not in done.stderr
     for output in outputs:
         assert (tmp_path / output).stat().st_size > 0, output
+    if name == "render_in_blender.py":
+        picture = np.asarray(Image.open(tmp_path / "slime_blender.png").convert("RGB")).astype(int)
+        assert picture.shape == (120, 160, 3)
+        blue = (picture[..., 2] > picture[..., 0] + 40).mean()
+        assert 0.02 < blue < 0.8, blue  # the #3366ff slime is in the picture, and not all of it
     if name == "add_a_force.py":
         calm, windy = (float(v) for v in re.findall(r"([+-]\d+\.\d+) m", done.stdout))
         assert abs(calm) < 0.01 and windy > 0.5  # the wind moves it along +x; without it, it stays
