@@ -60,7 +60,7 @@ def in_blender(args) -> None:
     # Light: a sun from the look's key light and a dimmer one from its fill, under a sky of its colours.
     from mathutils import Vector
 
-    for name, key, strength in (("key", "key_dir", 3.0), ("fill", "fill_dir", 0.8)):
+    for name, key, strength in (("key", "key_dir", 2.0), ("fill", "fill_dir", 0.5)):
         sun = bpy.data.objects.new(name, bpy.data.lights.new(name, "SUN"))
         sun.data.energy = strength
         toward = Vector(look[key]) if look else Vector((-0.45, 1.0, 0.55))
@@ -71,7 +71,7 @@ def in_blender(args) -> None:
     world.use_nodes = True
     sky = look["sky_horizon"] if look else (0.93, 0.94, 0.93)
     world.node_tree.nodes["Background"].inputs["Color"].default_value = (*sky, 1.0)
-    world.node_tree.nodes["Background"].inputs["Strength"].default_value = 0.8
+    world.node_tree.nodes["Background"].inputs["Strength"].default_value = 0.6
     scene.world = world
 
     width, height = (int(v) for v in args.size.lower().split("x"))

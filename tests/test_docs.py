@@ -23,7 +23,7 @@ BLOCKS = [(path, i) for path in DOCS for i in range(len(python_blocks(path)))]
 
 def test_docs_exist_and_readme_links_them():
     names = [p.name for p in DOCS]
-    assert names[0].startswith("1-") and len([n for n in names if n[0].isdigit()]) == 6
+    assert names[0].startswith("1-") and len([n for n in names if n[0].isdigit()]) == 7
     assert "docs/README.md" in (ROOT / "README.md").read_text()
     for page in DOCS:
         for target in re.findall(r"\]\(([^)#]+)\)", page.read_text()):
@@ -111,3 +111,19 @@ def test_example_runs(name, tmp_path):
         table = np.loadtxt(tmp_path / "run.csv", delimiter=",", skiprows=1)
         assert table.shape == (61, 3) and np.isfinite(table).all()
         assert table[:, 1].min() < table[0, 1] - 0.2  # the poke dents the top
+
+
+def test_the_web_page_plays_the_file_the_tutorial_exports():
+    """examples/view_in_browser.html is not run in a browser here: it loads, by default, the file
+    tutorial 7 tells you to write beside it, with three.js's glTF loader, and plays its animation."""
+    page = (EXAMPLES / "view_in_browser.html").read_text()
+    tutorial = (ROOT / "docs" / "7-render-in-blender.md").read_text()
+    default = re.search(r'\.get\("file"\) \|\| "([^"]+)"', page).group(1)
+    assert default == "pile.glb"
+    assert f"slime simulate pile --ticks 300 --output examples/{default}" in tutorial
+    assert 'import { GLTFLoader } from "three/addons/loaders/GLTFLoader.js";' in page
+    assert "new GLTFLoader().load(file," in page
+    assert "new THREE.AnimationMixer(gltf.scene)" in page and "clipAction(clip).play()" in page
+    # One three.js release for the module and its add-ons (the loader must match the library).
+    versions = set(re.findall(r"npm/three@([\d.]+)/", page))
+    assert len(versions) == 1, versions
