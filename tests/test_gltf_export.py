@@ -219,11 +219,11 @@ def test_each_slime_wears_its_look(scene_run):
             assert np.allclose(kept, np.exp(-np.asarray(look.absorption)))
         else:
             assert "attenuationDistance" not in volume  # glTF's default: nothing absorbed
-        base = np.asarray(material.pbrMetallicRoughness.baseColorFactor[:3])
-        screen = np.where(base <= 0.0031308, base * 12.92, 1.055 * base ** (1 / 2.4) - 0.055)
-        assert np.allclose(screen, look.glow_color, atol=1e-9)
+        # A clear surface: the colour is the body's, through its thickness.
+        assert material.pbrMetallicRoughness.baseColorFactor == [1.0, 1.0, 1.0, 1.0]
     assert set(gltf.EXTENSIONS) <= set(doc.extensionsUsed)
-    assert materials[1].pbrMetallicRoughness.baseColorFactor[0] > materials[1].pbrMetallicRoughness.baseColorFactor[2]
+    red, _, blue = materials[1].extensions["KHR_materials_volume"]["attenuationColor"]
+    assert red > 0.5 > blue  # #ff3300 lets red through
     # A duller highlight (shininess 50 against 400) is a rougher surface.
     assert materials[2].pbrMetallicRoughness.roughnessFactor > materials[1].pbrMetallicRoughness.roughnessFactor
     assert materials[2].extensions["KHR_materials_ior"]["ior"] == 1.5

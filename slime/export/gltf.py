@@ -15,10 +15,11 @@ What the file holds, in the scene's units (metres, +y up, as glTF's own):
   ``k * dt`` gets tick k whatever the rounding of the float32 key times (Blender at the simulation's
   rate, 60 frames a second, shows tick k on frame k). The weights are a sparse accessor: zeros with
   one 1 per key, so the file grows with the frames and not with their square.
-- **Each slime's material** from its ``SlimeLook`` (``material_of_look``): base colour, roughness
-  from the highlight's shininess, ``KHR_materials_transmission``, ``KHR_materials_ior`` and
-  ``KHR_materials_volume`` (the look's Beer-Lambert absorption as attenuation colour and distance);
-  the whole look is kept in the material's ``extras.slime_look``.
+- **Each slime's material** from its ``SlimeLook`` (``material_of_look``): a clear surface (base
+  colour white, see ``JELLY_BASE_COLOR``) with roughness from the highlight's shininess,
+  ``KHR_materials_transmission``, ``KHR_materials_ior`` (the look's refraction) and
+  ``KHR_materials_volume`` (the look's Beer-Lambert absorption as attenuation colour and distance,
+  which is where its colour is); the whole look is kept in the material's ``extras.slime_look``.
 - **The camera** ``slime render`` would draw the run from (node ``camera``), when the command gives it.
 - **Each obstacle** as a mesh of its own (``box 1``, ``ball 2``, ``plane 3``: numbered as in the scene
   file), and the floor (``floor``), a 120 m square at the floor's height, unless asked not to.
@@ -153,7 +154,7 @@ def attenuation_of_absorption(absorption, diameter: float) -> dict:
     crosses ``x`` metres keeps ``attenuationColor ** (x / attenuationDistance)`` = exp(-absorption x).
     The distance is where the most absorbed channel drops to 1/e (the colour is then each channel's
     share at that depth); ``thicknessFactor`` is the rest diameter, the thickness a reader assumes
-    when it does not trace the mesh."""
+    where it does not trace the mesh."""
     sigma = np.asarray(absorption, dtype=np.float64)
     volume = {"thicknessFactor": float(diameter)}
     peak = float(sigma.max())
@@ -164,14 +165,21 @@ def attenuation_of_absorption(absorption, diameter: float) -> dict:
     return volume
 
 
+# The jelly's base colour. glTF's base colour tints transmitted light at the surface (a path tracer
+# such as Cycles at every crossing, in and out); slime's jelly tints light only through its
+# thickness, by its absorption, and a thin film of it is clear. So the surface is white and the
+# look's colour is all in the volume's attenuation.
+JELLY_BASE_COLOR = (1.0, 1.0, 1.0)
+
+
 def material_of_look(name: str, look: SlimeLook, diameter: float) -> gl.Material:
-    """The PBR jelly of a SlimeLook. The base colour is the look's ``glow_color`` (``linear_of_screen``),
-    the pale shade that tints the light coming through; the deep colour comes from the volume's
-    attenuation."""
+    """The PBR jelly of a SlimeLook, ``diameter`` metres across at rest: clear at the surface
+    (``JELLY_BASE_COLOR``), coloured through its thickness by the look's absorption, bent by its
+    index of refraction, as rough as its highlight is broad."""
     return gl.Material(
         name=name,
         pbrMetallicRoughness=gl.PbrMetallicRoughness(
-            baseColorFactor=[*linear_of_screen(look.glow_color), 1.0], metallicFactor=0.0,
+            baseColorFactor=[*JELLY_BASE_COLOR, 1.0], metallicFactor=0.0,
             roughnessFactor=roughness_of_shininess(look.shininess)),
         extensions={
             "KHR_materials_transmission": {"transmissionFactor": 1.0},
@@ -235,14 +243,19 @@ class _Builder:
 
 def _slime_mesh(b: _Builder, part: SlimePart, frames: np.ndarray, material: int) -> int:
     """The slime's mesh: tick 0, and every later frame as a morph target."""
-    positions = frames[:, part.start:part.stop].astype(np.float64)
-    normals = np.empty_like(positions)
+    positions = frames[:, part.start:part.stop]
     surface = VertexNormals(part.triangles, part.vertex_count)
-    for k in range(len(positions)):  # one call a frame, as the renderer does; nothing per vertex
-        surface(positions[k], out=normals[k])
-    base_x, base_n = positions[0].astype(np.float32), normals[0].astype(np.float32)
-    moved_x = (positions[1:] - positions[0]).astype(np.float32)
-    moved_n = (normals[1:] - normals[0]).astype(np.float32)
+    first = positions[0].astype(np.float64)
+    first_normals = surface(first).copy()
+    # Differences from tick 0 taken in float64 and stored as float32, frame by frame: the file's
+    # arrays are the only copies the size of the run.
+    moved_x = np.empty((len(positions) - 1, part.vertex_count, 3), dtype=np.float32)
+    moved_n = np.empty_like(moved_x)
+    normals = np.empty((part.vertex_count, 3))
+    for k in range(1, len(positions)):  # one call a frame, as the renderer does; nothing per vertex
+        np.subtract(positions[k], first, out=moved_x[k - 1], casting="unsafe")
+        np.subtract(surface(positions[k], out=normals), first_normals, out=moved_n[k - 1], casting="unsafe")
+    base_x, base_n = first.astype(np.float32), first_normals.astype(np.float32)
     attributes = gl.Attributes(POSITION=b.accessor(b.view(base_x, gl.ARRAY_BUFFER), base_x, gl.VEC3, bounds=True),
                                NORMAL=b.accessor(b.view(base_n, gl.ARRAY_BUFFER), base_n, gl.VEC3))
     indices = np.ascontiguousarray(part.triangles, dtype=np.uint32).reshape(-1)
