@@ -73,7 +73,8 @@ SCENE_FILE_BYTES = 8 * 1024 * 1024  # a scene file with every slime and obstacle
 # --- glTF export (slime simulate --output run.glb | run.gltf, slime/export/gltf.py) -----------------------
 # Vertex positions a run may hold, all slimes' vertices times the recorded frames (ticks + 1). Each
 # is a float32 position and normal in the file, 24 bytes: 20 million is about 480 MB, as much as a
-# browser tab or Blender loads without swapping on a laptop.
+# browser tab or Blender loads without swapping on a laptop (writing it takes about four times the
+# file's size in memory, 2 GB at this limit).
 MAX_EXPORT_VERTEX_FRAMES = 20_000_000
 # Frames (ticks + 1) one export may hold. The frames are morph targets whose weights step one target
 # on per frame, and every reader expands those weights to a frames x frames table (three.js as one

@@ -80,7 +80,7 @@ class Recording:
     obstacles: list[dict] = field(default_factory=list)
     floor_height: float | None = 0.0
     floor_color: tuple = SlimeLook().floor_light
-    camera: "ViewPoint | None" = None
+    camera: ViewPoint | None = None
 
 
 @dataclass(frozen=True)
@@ -135,9 +135,10 @@ def _size_text(size: int) -> str:
 
 # --- the material -----------------------------------------------------------------------------------------
 def linear_of_screen(rgb) -> list[float]:
-    """glTF's colour factors are linear; slime's renderer writes a look's colours into the picture as
-    they are, with no transfer curve, so what the eye sees there are sRGB-encoded values. Decoding
-    them (the sRGB curve) makes a glTF reader's picture show the colour slime's does."""
+    """glTF's colour factors are linear; slime's renderer writes the colours it is given (an
+    obstacle's, the floor's) into the picture as they are, with no transfer curve, so what the eye
+    sees there are sRGB-encoded values. Decoding them (the sRGB curve) makes a glTF reader's picture
+    show the colour slime's does."""
     c = np.clip(np.asarray(rgb, dtype=np.float64), 0.0, 1.0)
     return [float(v) for v in np.where(c <= 0.04045, c / 12.92, ((c + 0.055) / 1.055) ** 2.4)]
 
@@ -438,10 +439,11 @@ def recording_of_slime(arrays: dict, body, look: SlimeLook) -> Recording:
 def recording_of_world(arrays: dict, scene) -> Recording:
     """A 3D scene's run (``simulate_world``'s arrays and the ``WorldScene`` it ran)."""
     world = scene.world
-    slimes = sorted((SlimePart(f"slime {scene.file_index(i) + 1}",
-                               body.tag if isinstance(body.tag, SlimeLook) else SlimeLook(),
-                               body.start, body.stop, np.asarray(body.triangles), npz_body=i)
-                     for i, body in enumerate(world.bodies)), key=lambda part: int(part.name.split()[-1]))
+    in_file_order = sorted(range(len(world.bodies)), key=scene.file_index)
+    slimes = [SlimePart(f"slime {scene.file_index(i) + 1}",
+                        world.bodies[i].tag if isinstance(world.bodies[i].tag, SlimeLook) else SlimeLook(),
+                        world.bodies[i].start, world.bodies[i].stop, np.asarray(world.bodies[i].triangles), npz_body=i)
+              for i in in_file_order]
     obstacles = [dict(drawn, name=f"{spec.kind} {i + 1}")
                  for i, (spec, drawn) in enumerate(zip(scene.spec.obstacles, scene.drawn_obstacles))]
     looks = [part.look for part in slimes]
