@@ -207,18 +207,15 @@ def _simulate_world(args, gltf_output):
     from slime.simulate import record_world
 
     scene = load_world(args.scene, args.plain_forces)
-    if gltf_output is not None:
-        floor = not args.no_floor and scene.world.floor_height is not None
-        gltf.check_size(str(gltf_output), *gltf.world_counts(scene), args.ticks + 1,
-                        gltf.solid_vertices(scene.drawn_obstacles, floor))
-    camera = None
-    if gltf_output is not None:
-        from slime.app.render_world import scene_camera
-
-        camera = _view_point(scene_camera(scene))  # before the run: where `slime render` starts
-    arrays = record_world(scene, args.ticks, args.scene)
     if gltf_output is None:
-        return arrays, None
+        return record_world(scene, args.ticks, args.scene), None
+    from slime.app.render_world import scene_camera
+
+    floor = not args.no_floor and scene.world.floor_height is not None
+    gltf.check_size(str(gltf_output), *gltf.world_counts(scene), args.ticks + 1,
+                    gltf.solid_vertices(scene.drawn_obstacles, floor))
+    camera = _view_point(scene_camera(scene))  # before the run: where `slime render` starts
+    arrays = record_world(scene, args.ticks, args.scene)
     recording = gltf.recording_of_world(arrays, scene)
     recording.camera = camera
     return arrays, recording
