@@ -283,8 +283,8 @@ def test_a_run_too_large_is_refused_before_it_runs(tmp_path, monkeypatch, capsys
 ])
 def test_bad_requests_are_one_line(tmp_path, monkeypatch, capsys, args, words):
     monkeypatch.chdir(tmp_path)
-    assert simulate(*args, "--ticks", 2, "--stacks", 4, "--slices", 4) != 0 if args[0] == "slime" else \
-        simulate(*args, "--ticks", 2) != 0
+    small = ["--stacks", 4, "--slices", 4] if args[0] == "slime" else []
+    assert simulate(*args, "--ticks", 2, *small) != 0
     assert words in one_error_line(capsys)
     assert list(tmp_path.iterdir()) == []
 
