@@ -422,8 +422,9 @@ def write(path, recording: Recording, floor: bool = True) -> Path:
                 blob_tmp.write_bytes(blob)
                 json_tmp.write_text(doc.gltf_to_json())
     except OSError as exc:
-        reason = exc.strerror or str(exc)
-        raise OSError(exc.errno or errno.EIO, f"{path}: not written: {reason}") from None
+        failed = OSError(f"{path}: not written: {exc.strerror or exc}")  # one line, the user's path first
+        failed.errno = exc.errno or errno.EIO
+        raise failed from None
     return path
 
 
