@@ -240,6 +240,21 @@ def test_pile_exports_its_ten_slimes_and_five_obstacles(tmp_path):
     assert len(doc.meshes[0].primitives[0].targets) == 1
 
 
+@pytest.mark.parametrize("name, obstacles", [("ramp", ["box 1", "plane 2"]), ("duel", None)])
+def test_every_bundled_3d_scene_exports(tmp_path, name, obstacles):
+    from slime.scenes.world_format import load_world_scene
+
+    spec = load_world_scene(name)
+    assert simulate(name, "--ticks", 2, "--output", tmp_path / f"{name}.glb") == 0
+    doc, blob = load(tmp_path / f"{name}.glb")
+    assert structure_problems(doc, blob) == []
+    names = [n.name for n in doc.nodes]
+    assert names[:len(spec.slimes)] == [f"slime {k}" for k in range(1, len(spec.slimes) + 1)]
+    if obstacles is not None:
+        assert names[len(spec.slimes):len(spec.slimes) + len(obstacles)] == obstacles
+    assert len(names) == len(spec.slimes) + len(spec.obstacles) + 2  # and the floor and the camera
+
+
 def test_the_estimate_is_near_the_file_size(scene_run):
     from slime.scenes.world_scene import load_world
 
