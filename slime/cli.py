@@ -26,6 +26,9 @@ class _Parser(argparse.ArgumentParser):
         self.exit(2, f"slime: error: {message} (see {self.prog} --help)\n")
 
 
+_RENDER_SIZE = "800x600"  # slime render's picture; a glTF's camera has its shape
+
+
 def _add_window(p: argparse.ArgumentParser, size: str) -> None:
     p.add_argument("--size", default=size, help=f"window size WxH, each side {span(SIZE)} (default {size})")
     p.add_argument("--window", type=window_backend, metavar="BACKEND",
@@ -73,20 +76,24 @@ def build_parser() -> argparse.ArgumentParser:
                       help="adapt the picture to keep 60 FPS (default), or pin a level (slime/app/quality.py)")
     _add_window(demo, "1280x720")
 
-    sim = sub.add_parser("simulate", help="simulate headless and write an .npz")
+    sim = sub.add_parser("simulate", help="simulate headless and write an .npz, or a glTF (.glb, .gltf) of a 3D run")
     sim.add_argument("scene", help="slime, a 2D or 3D scene name, a scene file .py, a 3D scene .json or a Soda model .json")
     sim.add_argument("--ticks", type=frame_count, required=True, help="frames to simulate")
-    sim.add_argument("--output", required=True, help="output .npz path")
+    sim.add_argument("--output", required=True,
+                     help="run.npz (every position), or run.glb / run.gltf (+ run.bin): the slime or a 3D scene as "
+                          "glTF 2.0, animated, for Blender and web pages")
     sim.add_argument("--poke", action="append", default=[], metavar="TICK:X,Y,Z:FX,FY,FZ", help="poke the slime (repeatable)")
+    sim.add_argument("--no-floor", action="store_true", help="glTF: leave the floor out")
     sim.add_argument("--no-progress", action="store_true", help="no progress bar")
     _add_resolution(sim)
+    _add_look(sim)
 
     render = sub.add_parser("render", help="render headless to a PNG (last frame), or a GIF, MP4 or WebM (every frame)")
     render.add_argument("scene", nargs="?", default="slime",
                         help="slime (default), a 2D or 3D scene name, a scene file .py, a 3D scene .json or a Soda model .json")
     render.add_argument("--frames", type=frame_count, default=None,
                         help="frames to simulate and draw (default: 120 for scenes; for the slime 1, or 5 past the last poke)")
-    render.add_argument("--size", default="800x600", help=f"image size WxH, each side {span(SIZE)} (default 800x600)")
+    render.add_argument("--size", default=_RENDER_SIZE, help=f"image size WxH, each side {span(SIZE)} (default {_RENDER_SIZE})")
     render.add_argument("--output", default=None, help="out.png, out.gif, out.mp4 or out.webm (default: out/SCENE.png)")
     render.add_argument("--poke", action="append", default=[], metavar="TICK:X,Y,Z:FX,FY,FZ", help="poke the slime (repeatable)")
     render.add_argument("--camera", metavar="AZIMUTH,ELEVATION,DISTANCE",
@@ -137,24 +144,91 @@ def _shader_folder(args):
 
 
 def _cmd_simulate(args) -> int:
-    from slime.simulate import is_world, save_npz_atomic, simulate_scene, simulate_slime, simulate_world
+    from slime.export import gltf
+    from slime.simulate import is_world, save_npz_atomic, simulate_scene, simulate_slime
 
-    output = check_output(Path(args.output), [".npz"])
-    if args.scene == "slime":
-        pokes = [parse_poke(p) for p in args.poke]
-        arrays = simulate_slime(args.ticks, pokes, stacks=args.stacks, slices=args.slices, progress=not args.no_progress)
-    elif is_world(args.scene):
-        if args.poke or args.stacks or args.slices:
-            raise UsageError("--poke, --stacks and --slices apply to the single slime only (a 3D scene file sets its slimes)")
-        arrays = simulate_world(args.scene, args.ticks, progress=not args.no_progress)
-    else:
-        if args.poke or args.stacks or args.slices:
-            raise UsageError("--poke, --stacks and --slices apply to the slime only")
-        arrays = simulate_scene(args.scene, args.ticks, progress=not args.no_progress)
-    save_npz_atomic(output, **arrays)
+    output = check_output(Path(args.output), [".npz", *gltf.SUFFIXES])
+    as_gltf = output.suffix.lower() in gltf.SUFFIXES
+    if not as_gltf and (args.no_floor or args.color):
+        raise UsageError(f"{output}: --no-floor and --color apply to glTF output (.glb or .gltf) only")
+    if output.suffix.lower() == ".gltf":
+        check_output(gltf.bin_path(output), [".bin"])  # its buffer file, written beside it
+    try:
+        if args.scene == "slime":
+            arrays, recording = _simulate_slime(args, output if as_gltf else None)
+        elif is_world(args.scene):
+            if args.poke or args.stacks or args.slices or args.color:
+                raise UsageError("--poke, --stacks, --slices and --color apply to the single slime only "
+                                 "(a 3D scene file sets its slimes and their colours)")
+            arrays, recording = _simulate_world(args, output if as_gltf else None)
+        else:
+            if args.poke or args.stacks or args.slices:
+                raise UsageError("--poke, --stacks and --slices apply to the slime only")
+            if as_gltf:
+                raise UsageError(f"{output}: glTF holds the slime and 3D scenes; {args.scene} is a 2D scene "
+                                 "(write it as .npz)")
+            arrays, recording = simulate_scene(args.scene, args.ticks, progress=not args.no_progress), None
+        if as_gltf:
+            gltf.write(output, recording, floor=not args.no_floor)
+        else:
+            save_npz_atomic(output, **arrays)
+    except KeyboardInterrupt:
+        raise KeyboardInterrupt(f"{output} not written") from None
     shape = arrays["positions"].shape
     print(f"wrote {output}: {shape[0] - 1} ticks, {shape[1]} points")
     return 0
+
+
+def _simulate_slime(args, gltf_output):
+    """The single slime's run, and its glTF recording when ``gltf_output`` is asked for (refused
+    before it runs when too large)."""
+    from slime.export import gltf
+    from slime.look import slime_look
+    from slime.simulate import make_body, simulate_slime
+
+    pokes = [parse_poke(p) for p in args.poke]
+    body = make_body(args.stacks, args.slices)
+    if gltf_output is not None:
+        gltf.check_size(str(gltf_output), [len(body.positions)], [len(body.triangles)], args.ticks + 1,
+                        gltf.solid_vertices([], not args.no_floor))
+    arrays = simulate_slime(args.ticks, pokes, stacks=args.stacks, slices=args.slices, progress=not args.no_progress)
+    if gltf_output is None:
+        return arrays, None
+    from slime.app.render_slime import default_camera
+
+    recording = gltf.recording_of_slime(arrays, body, slime_look(args.color))
+    recording.camera = _view_point(default_camera(body))
+    return arrays, recording
+
+
+def _simulate_world(args, gltf_output):
+    """A 3D scene's run, and its glTF recording when ``gltf_output`` is asked for (refused before it
+    runs when too large)."""
+    from slime.export import gltf
+    from slime.scenes.world_scene import load_world
+    from slime.simulate import record_world
+
+    scene = load_world(args.scene)
+    if gltf_output is None:
+        return record_world(scene, args.ticks, args.scene, progress=not args.no_progress), None
+    from slime.app.render_world import scene_camera
+
+    floor = not args.no_floor and scene.world.floor_height is not None
+    gltf.check_size(str(gltf_output), *gltf.world_counts(scene), args.ticks + 1,
+                    gltf.solid_vertices(scene.drawn_obstacles, floor))
+    camera = _view_point(scene_camera(scene))  # before the run: where `slime render` starts
+    arrays = record_world(scene, args.ticks, args.scene, progress=not args.no_progress)
+    recording = gltf.recording_of_world(arrays, scene)
+    recording.camera = camera
+    return arrays, recording
+
+
+def _view_point(camera):
+    """The glTF camera of a render's OrbitCamera, at ``slime render``'s default picture shape."""
+    from slime.export.gltf import ViewPoint
+
+    width, height = parse_size(_RENDER_SIZE)
+    return ViewPoint(eye=tuple(camera.eye()), target=tuple(camera.target), fov_y=camera.fov_y, aspect=width / height)
 
 
 def _cmd_render(args) -> int:
@@ -360,8 +434,8 @@ def main(argv: list[str] | None = None) -> int:
     except _Terminated:
         print("slime: terminated", file=sys.stderr)
         return 128 + signal.SIGTERM
-    except KeyboardInterrupt:
-        print("slime: interrupted", file=sys.stderr)
+    except KeyboardInterrupt as exc:  # a command may say what it left unwritten
+        print(f"slime: interrupted{': ' + str(exc) if str(exc) else ''}", file=sys.stderr)
         return 130
     except BrokenPipeError:
         # The reader went away (`slime scenes | head -1`): say nothing, and keep Python's exit-time

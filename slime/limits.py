@@ -87,3 +87,15 @@ SODA_NUMBER = (-1.0e12, 1.0e12)
 # Viscous friction (force -= friction * v on unit masses): negative friction feeds energy in, and
 # past 600 one explicit substep (1/600 s) flips a velocity instead of slowing it; the walker's is 0.137.
 SODA_FRICTION = (0.0, 100.0)
+
+# --- glTF export (slime simulate --output run.glb | run.gltf, slime/export/gltf.py) -----------------------
+# Vertex positions a run may hold, all slimes' vertices times the recorded frames (ticks + 1). Each
+# is a float32 position and normal in the file, 24 bytes: 20 million is about 480 MB, as much as a
+# browser tab or Blender loads without swapping on a laptop (writing it takes about four times the
+# file's size in memory, 2 GB at this limit).
+MAX_EXPORT_VERTEX_FRAMES = 20_000_000
+# Frames (ticks + 1) one export may hold. The frames are morph targets whose weights step one target
+# on per frame, and every reader expands those weights to a frames x frames table (three.js as one
+# array, Blender as a curve of every frame on every shape key): 1201 frames, 20 s at 60 Hz, is 1.4
+# million keys a slime.
+MAX_EXPORT_FRAMES = 1201

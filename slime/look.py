@@ -138,6 +138,12 @@ class SlimeLook:
         return replace(look, **changes)
 
 
+def slime_look(color=None) -> SlimeLook:
+    """The single slime's look: the defaults, recoloured by ``color`` (``--color``) when given. One
+    function, so ``slime render`` and the glTF export of the same command line show the same jelly."""
+    return SlimeLook() if color is None else SlimeLook().with_color(color)
+
+
 # with_color: absorption per metre for each unit of -ln(hue); a 2 m round slime then passes
 # exp(-2 * 1.1 * 3.0) ~ 0.1 % of a channel at 5 % of the hue (the deep tint of the default look).
 ABSORPTION_PER_OPTICAL_DEPTH = 1.1

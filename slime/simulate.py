@@ -92,14 +92,19 @@ def simulate_world(name_or_path, ticks: int, progress: bool = False):
     written to the .npz."""
     from slime.scenes.world_scene import load_world
 
-    world = load_world(name_or_path).world
+    return record_world(load_world(name_or_path), ticks, str(name_or_path), progress)
+
+
+def record_world(scene, ticks: int, name: str = "the scene", progress: bool = False):
+    """Run a built ``WorldScene`` for ``ticks`` frames; returns the arrays written to the .npz."""
+    world = scene.world
     n_points, n_bodies = world.positions.shape[0], len(world.bodies)
     positions, volume, time = allocate(
-        f"recording {ticks} ticks of {name_or_path} ({n_bodies} slimes, {n_points} points)",
+        f"recording {ticks} ticks of {name} ({n_bodies} slimes, {n_points} points)",
         [((ticks + 1, n_points, 3), np.float64), ((ticks + 1, n_bodies), np.float64), ((ticks + 1,), np.float64)],
         hint="ask for fewer --ticks")
     positions[0], volume[0], time[0] = world.positions, world.volumes(), 0.0
-    for k in ticking(ticks, progress, f"simulating {Path(str(name_or_path)).name}"):
+    for k in ticking(ticks, progress, f"simulating {Path(name).name}"):
         world.step()
         positions[k + 1], volume[k + 1], time[k + 1] = world.positions, world.volumes(), (k + 1) * world.dt
     return {"positions": positions, "body": world.body_of_vertex.astype(np.int32),

@@ -23,7 +23,7 @@ BLOCKS = [(path, i) for path in DOCS for i in range(len(python_blocks(path)))]
 
 def test_docs_exist_and_readme_links_them():
     names = [p.name for p in DOCS]
-    assert names[0].startswith("1-") and len([n for n in names if n[0].isdigit()]) == 6
+    assert names[0].startswith("1-") and len([n for n in names if n[0].isdigit()]) == 7
     assert "docs/README.md" in (ROOT / "README.md").read_text()
     for page in DOCS:
         for target in re.findall(r"\]\(([^)#]+)\)", page.read_text()):
@@ -65,6 +65,9 @@ RUNS = {
     "edit_a_shader.py": (["{tmp}"], ["slime_original.png", "slime_edited.png", "slime_original_and_edited.png"]),
     "figure_for_a_report.py": (["{tmp}"], ["run.npz", "run.csv", "dent.png", "plot.png"]),
     "spring_pendulum_scene.py": (["--render", "{tmp}/pendulum.png", "--frames", "30"], ["pendulum.png"]),
+    # Cycles at a few samples on a small picture: seconds on a CPU.
+    "render_in_blender.py": (["run.glb", "--frame", "10", "--output", "{tmp}/slime_blender.png", "--size", "160x120",
+                              "--samples", "4"], ["slime_blender.png"]),
 }
 
 
@@ -74,7 +77,16 @@ def test_every_example_has_a_run():
 
 @pytest.mark.parametrize("name", sorted(RUNS))
 def test_example_runs(name, tmp_path):
-    if name != "add_a_force.py":
+    if name == "render_in_blender.py":
+        import shutil
+
+        from slime import cli
+
+        if shutil.which("blender") is None:
+            missing("Blender (apt-get install blender python3-numpy)")
+        assert cli.main(["simulate", "slime", "--ticks", "10", "--stacks", "8", "--slices", "10", "--color", "#3366ff",
+                         "--output", str(tmp_path / "run.glb")]) == 0
+    elif name != "add_a_force.py":
         gl_or_missing()
     args, outputs = RUNS[name]
     done = subprocess.run([sys.executable, str(EXAMPLES / name), *(a.format(tmp=tmp_path) for a in args)],
@@ -83,6 +95,11 @@ def test_example_runs(name, tmp_path):
     assert "Traceback" not in done.stderr
     for output in outputs:
         assert (tmp_path / output).stat().st_size > 0, output
+    if name == "render_in_blender.py":
+        picture = np.asarray(Image.open(tmp_path / "slime_blender.png").convert("RGB")).astype(int)
+        assert picture.shape == (120, 160, 3)
+        blue = (picture[..., 2] > picture[..., 0] + 40).mean()
+        assert 0.02 < blue < 0.8, blue  # the #3366ff slime is in the picture, and not all of it
     if name == "add_a_force.py":
         calm, windy = (float(v) for v in re.findall(r"([+-]\d+\.\d+) m", done.stdout))
         assert abs(calm) < 0.01 and windy > 0.5  # the wind moves it along +x; without it, it stays
@@ -94,3 +111,19 @@ def test_example_runs(name, tmp_path):
         table = np.loadtxt(tmp_path / "run.csv", delimiter=",", skiprows=1)
         assert table.shape == (61, 3) and np.isfinite(table).all()
         assert table[:, 1].min() < table[0, 1] - 0.2  # the poke dents the top
+
+
+def test_the_web_page_plays_the_file_the_tutorial_exports():
+    """examples/view_in_browser.html is not run in a browser here: it loads, by default, the file
+    tutorial 7 tells you to write beside it, with three.js's glTF loader, and plays its animation."""
+    page = (EXAMPLES / "view_in_browser.html").read_text()
+    tutorial = (ROOT / "docs" / "7-render-in-blender.md").read_text()
+    default = re.search(r'\.get\("file"\) \|\| "([^"]+)"', page).group(1)
+    assert default == "pile.glb"
+    assert f"slime simulate pile --ticks 300 --output examples/{default}" in tutorial
+    assert 'import { GLTFLoader } from "three/addons/loaders/GLTFLoader.js";' in page
+    assert "new GLTFLoader().load(file," in page
+    assert "new THREE.AnimationMixer(gltf.scene)" in page and "clipAction(clip).play()" in page
+    # One three.js release for the module and its add-ons (the loader must match the library).
+    versions = set(re.findall(r"npm/three@([\d.]+)/", page))
+    assert len(versions) == 1, versions

@@ -155,11 +155,11 @@ def render_slime(*, output, frames: int = 1, size=(800, 600), pokes=(), camera=N
     OpenGL raises ``GLUnavailable``; shaders (from the folder ``shaders``, default the package's)
     that do not compile raise ``ShaderError``. A camera inside the slime is moved out along its
     orbit, with one line on stderr."""
-    from slime.look import SlimeLook
+    from slime.look import slime_look
 
     pokes = list(pokes or ())
     path, size = _check_args(output, frames, size, pokes, camera, stacks, slices)
-    look = SlimeLook().with_color(color) if color is not None else None
+    look = slime_look(color)
     scene = HeadlessSlime(size=size, stacks=stacks, slices=slices, camera=camera, samples=samples,
                           shaders=shaders, look=look)
     if scene.camera_moved is not None:

@@ -6,7 +6,7 @@ render`` and ``slime simulate`` all start from here.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -22,10 +22,19 @@ class WorldScene:
     spec: WorldSpec
     world: World3D
     drawn_obstacles: list  # plain dicts the WorldRenderer reads (centre, size, rotation, colour)
+    # Each slime's SlimeLook in the file's order: the world orders its bodies by resolution, and a
+    # body's tag is one of these very objects, so ``file_index`` finds where it came from.
+    file_looks: list = field(default_factory=list)
 
     def looks(self) -> list:
         """Each body's SlimeLook, in the world's body order (the tag each slime was added with)."""
         return [body.tag for body in self.world.bodies]
+
+    def file_index(self, body_index: int) -> int:
+        """Where the world's body ``body_index`` is in the file's list of slimes (0-based); the body's
+        own index when its tag has been replaced since."""
+        tag = self.world.bodies[body_index].tag
+        return next((i for i, look in enumerate(self.file_looks) if look is tag), body_index)
 
 
 def obstacle(spec: ObstacleSpec):
@@ -52,12 +61,13 @@ def drawn_obstacle(spec: ObstacleSpec) -> dict:
 def build_world(spec: WorldSpec) -> WorldScene:
     """The world a scene file describes, at rest except for the slimes' initial velocities."""
     world = World3D(gravity=spec.gravity, floor_height=spec.floor_height)
-    for slime in spec.slimes:
+    looks = [slime.slime_look() for slime in spec.slimes]
+    for slime, look in zip(spec.slimes, looks):
         params = slime.slime_params(spec.gravity, spec.floor_height)
-        world.add_slime(params, velocity=slime.velocity, tag=slime.slime_look())
+        world.add_slime(params, velocity=slime.velocity, tag=look)
     for entry in spec.obstacles:
         world.add_obstacle(obstacle(entry))
-    return WorldScene(spec, world, [drawn_obstacle(entry) for entry in spec.obstacles])
+    return WorldScene(spec, world, [drawn_obstacle(entry) for entry in spec.obstacles], looks)
 
 
 def load_world(name_or_path) -> WorldScene:
