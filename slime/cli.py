@@ -121,7 +121,7 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--window", action="store_true",
                        help="run the slime window's frame rate at 1280x720, adapting and pinned (a display or Xvfb)")
     bench.add_argument("--all", action="store_true", help="run physics and render benchmarks")
-    bench.add_argument("--only", help="comma-separated modules: step, world, grid2d, dainty, render, window, fuzz")
+    bench.add_argument("--only", help="comma-separated modules: step, world, grid2d, dainty, render, window, fuzz, feel")
     bench.add_argument("--json", action="store_true", help="one JSON object per line instead of a table")
     bench.add_argument("--quick", action="store_true", help="fewer repetitions (a smoke run)")
     return parser
@@ -328,7 +328,7 @@ def _cmd_bench(args) -> int:
 
     if args.only:
         names = [n.strip() for n in args.only.split(",") if n.strip()]
-        known = bench.PHYSICS + bench.RENDER + bench.WINDOW + bench.FUZZ
+        known = bench.PHYSICS + bench.RENDER + bench.WINDOW + bench.FUZZ + bench.FEEL
         unknown = sorted(set(names) - set(known))
         if unknown:
             raise UsageError(f"unknown benchmark {', '.join(unknown)}; choose from {', '.join(known)}")

@@ -57,7 +57,7 @@ def test_hooke_forces_is_one_law_whatever_the_batch(dim):
         part = slice(start, start + 40)
         assert np.array_equal(hooke_forces(gap[part], rest[part], k[part]), many[part])
         work = gap[part].copy()
-        assert hooke_forces(work, rest[part], k[part], out=work, length=np.empty(40), scale=np.empty(40)) is work
+        assert hooke_forces(work, rest[part], k[part], out=work) is work
         assert np.array_equal(work, many[part])
     # Rest length 0 (None): exactly k d, no square root; a scalar stiffness serves every spring.
     assert np.array_equal(hooke_forces(gap, None, k), gap * k[:, None])

@@ -72,3 +72,6 @@ def test_installed_wheel_renders_outside_the_checkout(wheel, tmp_path, ctx):
         pixels = np.asarray(picture.convert("RGB"), dtype=np.int32)
         assert pixels.std(axis=(0, 1)).max() > 10, f"{name} is one flat colour"
     assert sorted(p.name for p in work.iterdir()) == ["duel.png", "jelly.png", "soda.png"]
+    # The compiled physics is cached in the user's cache folder, never beside the installed sources
+    # (a read-only site-packages works the same).
+    assert not [p for p in (target / "slime").rglob("*") if p.suffix in (".nbi", ".nbc")]

@@ -16,6 +16,7 @@ PHYSICS = ["step", "world", "grid2d", "dainty"]
 RENDER = ["render"]
 WINDOW = ["window"]  # opens windows (a display, or Xvfb): only when asked for
 FUZZ = ["fuzz"]  # the long robustness run (minutes): only when asked for
+FEEL = ["feel"]  # how the slime feels: clicks, drops and throws at four resolutions (a minute): only when asked for
 
 
 def run_modules(names: Iterable[str], quick: bool = False):

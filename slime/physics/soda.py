@@ -21,22 +21,20 @@ between muscles, against the floor's friction, are what make a model walk.
   masses one after another, so within a substep the hits are taken in mass order: several masses
   on the same wall flip once, and a left hit followed by a right hit flips twice.
 
-Nothing in a substep loops over masses or springs in Python. Spring gaps and the force spread
-are two small matrix products with the incidence matrix (S x N, +1 at b, -1 at a), which for
-Soda-sized models is much faster than fancy indexing plus np.bincount. The matrix is dense up to
-``DENSE_INCIDENCE_MAX_BYTES`` and sparse (CSR, two entries a spring) past it, so a model of
-200 000 masses needs a few MiB where its dense matrix would need 298 GiB.
+A tick's substeps are one compiled kernel (``soda_substeps``): plain loops over the masses and
+the springs, in the order above, with slime's one Hooke law (``springs.hooke_scale``).
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 
 import numpy as np
 
+from slime.physics.compiled import kernel
 from slime.physics.particles import Particles
-from slime.physics.scatter import add_product, pair_incidence
-from slime.physics.springs import Springs, hooke_forces, muscle_rest_length
+from slime.physics.springs import Springs, hooke_scale, muscle_rest_length
 
 FRAMESKIP = 10
 OVERSAMPLING = 10
@@ -47,11 +45,6 @@ SODA_DT = 1.0 / 60.0  # what Soda Constructor's window passes to Model.tick ever
 WALL_UNKNOWN, WALL_LEFT, WALL_RIGHT = 0, -1, 1
 WALL_NAMES = {WALL_UNKNOWN: "unknown", WALL_LEFT: "left", WALL_RIGHT: "right"}
 
-# The largest dense incidence matrix a tick builds (bytes); a larger model's is sparse. Dense wins
-# on the few-mass models Soda is played with (1.6x at 10 masses); the two break even near 100
-# masses and 200 springs (160 KB), and past that the sparse product pulls ahead (9x at 400 masses)
-# while its memory grows with the springs alone.
-DENSE_INCIDENCE_MAX_BYTES = 256 * 1024
 
 
 @dataclass
@@ -242,29 +235,22 @@ class SodaModel:
         tick(self, dt, held)
 
 
-def incidence_matrix(a: np.ndarray, b: np.ndarray, n: int):
-    """(S, N) matrix with +1 at (k, b_k) and -1 at (k, a_k): ``incidence @ x`` is every x_b - x_a.
-
-    A spring from a mass to itself gets an all-zero row (no gap, no force), as in Soda Constructor.
-    A dense ndarray up to ``DENSE_INCIDENCE_MAX_BYTES``, a scipy CSR matrix past it.
-    """
-    if a.shape[0] * n * 8 > DENSE_INCIDENCE_MAX_BYTES:
-        return pair_incidence(b, a, n).T.tocsr()
-    rows = np.arange(a.shape[0])
-    incidence = np.zeros((a.shape[0], n))
-    incidence[rows, b] += 1.0
-    incidence[rows, a] -= 1.0
-    return incidence
+@kernel(inline=True)
+def next_wall(last_wall, side):
+    """Soda Constructor's wall bookkeeping for one hit on ``side``: (1 if it flips the wave, else 0;
+    the new last wall). A hit on another side than the last wall's flips it."""
+    if side != last_wall:
+        return 1, side
+    return 0, last_wall
 
 
 def count_wave_flips(last_wall: int, sides: np.ndarray) -> tuple[int, int]:
-    """Soda Constructor's wall bookkeeping over this substep's hits ``sides`` (in mass order).
-
-    Each hit whose side differs from the wall hit before it flips the wave direction and
-    becomes the last wall. Returns (number of flips, new last wall).
-    """
-    sequence = np.concatenate([[last_wall], sides])
-    return int(np.count_nonzero(sequence[1:] != sequence[:-1])), int(sides[-1])
+    """``next_wall`` over a substep's hits ``sides`` (in mass order): (number of flips, new last wall)."""
+    flips = 0
+    for side in sides:
+        flip, last_wall = next_wall(last_wall, int(side))
+        flips += flip
+    return flips, int(last_wall)
 
 
 def tick(model: SodaModel, dt: float = SODA_DT, held=None) -> None:
@@ -309,80 +295,72 @@ def _blew_up(model: SodaModel, h: float) -> bool:
 
 
 def _substeps(model: SodaModel, h: float, held=None) -> None:
-    """The 100 substeps of one tick, in place on the model's arrays."""
+    """The 100 substeps of one tick, in place on the model's arrays (``soda_substeps``)."""
     p, springs = model.particles, model.springs
-    x, v = p.positions, p.velocities
-    n = x.shape[0]
     live = springs.alive
-    incidence = incidence_matrix(springs.a[live], springs.b[live], n)
-    dense = isinstance(incidence, np.ndarray)
-    spread = -incidence.T if dense else pair_incidence(springs.a[live], springs.b[live], n)  # +f on a, -f on b
-    s = incidence.shape[0]
     # The wave phase is fixed within a tick, so the muscles' rest lengths are too.
-    k = model.stiffness
     rest = model.dynamic_rest_length()[live]
-    gravity = model.gravity
-    neg_friction = -model.friction
-    width = model.width
-    ground_factor = np.array([1.0 - model.surface_friction, model.surface_reflection])
-    wall_factor = np.array([model.surface_reflection, 1.0 - model.surface_friction])
-
-    # Preallocated work arrays: a substep allocates nothing big.
-    acceleration = np.array(model.acceleration)
-    force = np.empty_like(x)
-    spread_force = np.empty_like(x)
-    step = np.empty_like(x)
-    gap = np.empty((s, 2))
-    length = np.empty(s)
-    scale = np.empty(s)
-    loc_x, loc_y = x[:, 0], x[:, 1]
-    has_springs = s > 0
     if held is not None:
         held_index = np.asarray(held[0], dtype=np.int64).reshape(-1)
         held_location = np.asarray(held[1], dtype=np.float64).reshape(-1, 2)
+    else:
+        held_index, held_location = np.zeros(0, dtype=np.int64), np.zeros((0, 2))
+    model.last_wall, model.wave_direction = soda_substeps(
+        p.positions, p.velocities, model.acceleration, springs.a[live], springs.b[live], rest, float(model.stiffness),
+        np.asarray(model.gravity, dtype=np.float64), float(model.friction), h, float(model.width),
+        1.0 - model.surface_friction, float(model.surface_reflection), held_index, held_location,
+        bool(model.auto_reverse), int(model.last_wall), float(model.wave_direction))
 
+
+@kernel
+def soda_substeps(x, v, acceleration, a, b, rest_length, stiffness, gravity, friction, h, width, grip, reflection,
+                  held_index, held_location, auto_reverse, last_wall, wave_direction):
+    """Soda Constructor's ``SUBSTEPS_PER_TICK`` substeps of length h (the module docstring), on
+    unit masses: each substep the force is g - friction v plus every spring's Hooke pull
+    (``springs.hooke_scale``: +f on a, -f on b); the position moves with the old velocity, the
+    velocity with the last substep's force, which this one's replaces; held masses stay put; then
+    the floor (y < 0: put on it, velocity times (grip, reflection)) and the walls (x outside
+    [0, width]: put on the wall, velocity times (reflection, grip)), the wall hits taken in mass
+    order, each one on another side than the last flipping the wave. Returns (last wall, wave
+    direction)."""
+    n = x.shape[0]
+    force = np.empty_like(x)
     for _ in range(SUBSTEPS_PER_TICK):
-        # Forces. Soda masses weigh 1, so gravity adds as it is.
-        np.multiply(v, neg_friction, out=force)
-        force += gravity
-        if has_springs:
-            # Hooke along each spring, d = x_b - x_a (coincident ends: no force, normalize_or_zero).
-            if dense:
-                np.matmul(incidence, x, out=gap)
-            else:
-                gap[...] = 0.0
-                add_product(gap, incidence, x)
-            hooke_forces(gap, rest, k, out=gap, length=length, scale=scale)
-            if dense:
-                np.matmul(spread, gap, out=spread_force)
-                force += spread_force
-            else:
-                add_product(force, spread, gap)
-        # Soda Constructor's integrator: x with the old v, v with the last substep's force, then store this one.
-        np.multiply(v, h, out=step)
-        x += step
-        np.multiply(acceleration, h, out=step)
-        v += step
-        acceleration, force = force, acceleration
-        if held is not None:  # the hand wins over every force
-            x[held_index] = held_location
-            v[held_index] = 0.0
-            acceleration[held_index] = 0.0
-
-        # Floor. (A min() reduction is the cheapest "anything to do?" test on tiny arrays.)
-        if loc_y.min() < 0.0:
-            below = loc_y < 0.0
-            loc_y[below] = 0.0
-            v[below] *= ground_factor
-        # Walls, and the wave flips they cause: rare, so tested before any masked work.
-        if loc_x.min() < 0.0 or loc_x.max() > width:
-            outside = (loc_x < 0.0) | (loc_x > width)
-            np.clip(loc_x, 0.0, width, out=loc_x)
-            v[outside] *= wall_factor
-            if model.auto_reverse:
-                sides = np.where(loc_x[outside] <= 0.0, WALL_LEFT, WALL_RIGHT)
-                flips, model.last_wall = count_wave_flips(model.last_wall, sides)
-                if flips % 2:
-                    model.wave_direction = -model.wave_direction
-
-    model.acceleration[...] = acceleration
+        for i in range(n):
+            force[i, 0] = v[i, 0] * -friction + gravity[0]
+            force[i, 1] = v[i, 1] * -friction + gravity[1]
+        for s in range(a.shape[0]):
+            dx = x[b[s], 0] - x[a[s], 0]
+            dy = x[b[s], 1] - x[a[s], 1]
+            scale = hooke_scale(math.sqrt(dx * dx + dy * dy), rest_length[s], stiffness)
+            force[a[s], 0] += dx * scale
+            force[a[s], 1] += dy * scale
+            force[b[s], 0] -= dx * scale
+            force[b[s], 1] -= dy * scale
+        for i in range(n):
+            for d in range(2):
+                x[i, d] += v[i, d] * h
+                v[i, d] += acceleration[i, d] * h
+                acceleration[i, d] = force[i, d]
+        for m in range(held_index.shape[0]):  # the hand wins over every force
+            i = held_index[m]
+            for d in range(2):
+                x[i, d] = held_location[m, d]
+                v[i, d] = 0.0
+                acceleration[i, d] = 0.0
+        flips = 0
+        for i in range(n):
+            if x[i, 1] < 0.0:
+                x[i, 1] = 0.0
+                v[i, 0] *= grip
+                v[i, 1] *= reflection
+            if x[i, 0] < 0.0 or x[i, 0] > width:
+                x[i, 0] = min(max(x[i, 0], 0.0), width)
+                v[i, 0] *= reflection
+                v[i, 1] *= grip
+                if auto_reverse:
+                    flip, last_wall = next_wall(last_wall, WALL_LEFT if x[i, 0] <= 0.0 else WALL_RIGHT)
+                    flips += flip
+        if flips % 2:
+            wave_direction = -wave_direction
+    return last_wall, wave_direction

@@ -10,10 +10,12 @@ fragile springs (the spring_mass module's FragileSpring) break when their force 
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
 
+from slime.physics.compiled import kernel
 from slime.physics.scatter import add_product, pair_incidence
 
 
@@ -73,71 +75,51 @@ def muscle_rest_length(springs: Springs, wave_phase: float, wave_amplitude: floa
     return springs.rest_length * (1.0 - np.sin(springs.phase + wave_phase) * springs.amplitude * wave_amplitude)
 
 
-# Below this many springs a call's fixed cost outweighs its inner loop: one broadcast multiply
-# beats one per column (on many, an (S, 1) x (S, D) broadcast would run numpy's inner loop D
-# elements long), and count_nonzero a min() reduction. The same bits either way.
-_FEW_SPRINGS = 64
+@kernel(inline=True)
+def hooke_scale(length, rest_length, stiffness):
+    """The Hooke law's factor k (|d| - L) / |d|: the force on a spring's first end is its vector d
+    times it (toward the other end when stretched). A zero-length spring has no direction and pulls
+    nothing (the spring_mass module's normalize-or-zero)."""
+    if length == 0.0:
+        return 0.0
+    return (length - rest_length) * stiffness / length
+
+
+@kernel
+def _hooke_rows(gap, rest_length, stiffness, live, natural, out):
+    for k in range(gap.shape[0]):
+        if not live[k]:
+            scale = 0.0
+        elif natural:
+            length = 0.0
+            for d in range(gap.shape[1]):
+                length += gap[k, d] * gap[k, d]
+            scale = hooke_scale(math.sqrt(length), rest_length[k], stiffness[k])
+        else:
+            scale = stiffness[k]  # rest length 0: the force is exactly k d, with no square root
+        for d in range(gap.shape[1]):
+            out[k, d] = gap[k, d] * scale
 
 
 def hooke_forces(gap: np.ndarray, rest_length, stiffness, out: np.ndarray | None = None,
-                 live: np.ndarray | None = None, length: np.ndarray | None = None,
-                 scale: np.ndarray | None = None) -> np.ndarray:
+                 live: np.ndarray | None = None) -> np.ndarray:
     """The Hooke force k (|d| - L) d/|d| of every spring vector d, the rows of ``gap`` (S, D): the
     force on the end d starts from, toward the other (which feels the opposite). The one Hooke law of
-    slime: the engine's springs, Soda Constructor's tick and the spring experiments article's bobs
-    all call it.
+    slime (``hooke_scale``): the engine's springs, Soda Constructor's tick and the spring experiments
+    article's bobs all use it.
 
     ``rest_length`` L and ``stiffness`` k: (S,) or scalars. ``rest_length=None`` means springs of rest
     length 0, whose force is exactly k d: no square root (the spring experiments article's
-    optimisation, and its printed sequences depend on those bits). A zero-length spring has no
-    direction and gives no force (the spring_mass module's normalize-or-zero); so does a spring
-    whose ``live`` entry is False (broken). ``out`` may be ``gap`` itself. ``length`` and ``scale``
-    are optional (S,) work arrays, for a loop that calls this a hundred times a tick.
-
-    One arithmetic order for everyone, scale = (|d| - L) k / |d|, force = d scale: the engine's
-    order since it was written (its sandbox and baselines were measured with it), and the order of
-    the per-mass reference the Soda tests hold the tick to. Soda Constructor's tick used to take
-    k - k L / |d| with np.hypot, and the article's natural-length spring (d / |d|) (|d| - L) k: the
-    same force to the last bit or two, and no test pins those bits (the article's printed
-    sequences are rest length 0, which stays k d exactly).
-    """
-    if rest_length is None:
-        k = np.asarray(stiffness, dtype=np.float64)
-        return np.multiply(gap, k[:, None] if k.ndim else k, out=out)
+    optimisation, and its printed sequences depend on those bits). A spring whose ``live`` entry is
+    False (broken) gives no force. ``out`` may be ``gap`` itself."""
     count = gap.shape[0]
-    few = count <= _FEW_SPRINGS
-    if gap.shape[1] == 2:
-        # |d|^2 = x x + y y, the same bits as einsum's but cheaper: on a few springs (a Soda
-        # substep, a hundred a tick) in two calls, on many column by column.
-        if few:
-            squares = np.multiply(gap, gap)
-            length = np.add(squares[:, 0], squares[:, 1], out=length)
-        else:
-            length = np.multiply(gap[:, 0], gap[:, 0], out=length)
-            length += gap[:, 1] * gap[:, 1]
-    else:
-        length = np.einsum("ij,ij->i", gap, gap, out=length)  # 3D: einsum fixes the summation order
-    np.sqrt(length, out=length)
-    scale = np.subtract(length, rest_length, out=scale)
-    scale *= stiffness
-    # A zero-length spring is rare, so its mask is made only when one is present. Is there one:
-    # count_nonzero is the cheapest test on a few springs, a min() reduction on many.
-    if (np.count_nonzero(length) < count) if few else (count and np.minimum.reduce(length) == 0.0):
-        degenerate = length == 0.0
-        length[degenerate] = 1.0
-        scale /= length
-        scale[degenerate] = 0.0
-    else:
-        scale /= length
-    if live is not None and not live.all():
-        scale[~live] = 0.0
+    natural = rest_length is not None
+    rest = np.broadcast_to(np.asarray(rest_length if natural else 0.0, dtype=np.float64), (count,))
+    k = np.broadcast_to(np.asarray(stiffness, dtype=np.float64), (count,))
+    alive = np.ones(count, dtype=np.bool_) if live is None else np.asarray(live, dtype=np.bool_)
     if out is None:
-        out = np.empty_like(gap)
-    if few:
-        np.multiply(gap, scale[:, None], out=out)
-    else:
-        for axis in range(gap.shape[1]):
-            np.multiply(gap[:, axis], scale, out=out[:, axis])
+        out = np.empty_like(gap, dtype=np.float64)
+    _hooke_rows(gap, rest, k, alive, natural, out)
     return out
 
 

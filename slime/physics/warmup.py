@@ -46,11 +46,15 @@ def _slimes() -> None:
 def _springs() -> None:
     from slime.physics.particles import Particles
     from slime.physics.planes import Planes
+    from slime.physics.soda import SodaModel
+    from slime.physics.springs import Springs
     from slime.physics.world import World
 
     for dim in (2, 3):
-        world = World(Particles.create(np.ones((2, dim))), planes=Planes.floor(dim), gravity=-np.eye(dim)[1])
+        world = World(Particles.create(np.ones((2, dim)) * [[1.0], [2.0]]), Springs.create([[0, 1]], 0.5, 1.0),
+                      planes=Planes.floor(dim), gravity=-np.eye(dim)[1])
         world.step()
+    SodaModel.create(np.array([[0.1, 0.2], [0.3, 0.4]]), [[0, 1]], [0.2]).tick()
 
 
 def stages() -> list:

@@ -1,0 +1,110 @@
+"""How the slime feels, measured: a click's dent and wobble, a drop's splat and bounce, a throw's
+coming to rest, and the settled height, per mesh resolution (``slime bench --only feel``).
+
+Rows: {"benchmark": "feel", "stacks", "slices", "material", "settled_height", "dent", "dent_at",
+"dent_held", "wobble_hz", "wobble_peaks", "drop_squash", "drop_bounce", "throw_rest_s"}:
+  settled_height   the settled slime's height over its rest diameter;
+  dent             the deepest the clicked top goes below where it was, in radii (the window's
+                   click: ``POKE_IMPULSE`` per kilogram over one frame, straight down at the top);
+  dent_at          when that is, in seconds after the click;
+  dent_held        how long the dent stays deeper than 8 % of the radius (s);
+  wobble_hz        the top's ringing after the dent, peaks per second (0 when none);
+  wobble_peaks     how many peaks of that ringing stand above 2 % of the radius;
+  drop_squash      1 - the least height over the rest height, dropped with its bottom 2 m up;
+  drop_bounce      the highest its bottom comes back up after the first touch, over the 2 m;
+  throw_rest_s     thrown at 20 m/s down and sideways into the floor: seconds until its kinetic
+                   energy is under 1 % of the start's (inf when not within 5 s).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from slime.physics.slime_body import SlimeBody, SlimeParams
+
+POKE_IMPULSE = 4.0  # N s per kg: the window's click (slime.app.world_play.POKE_IMPULSE)
+SIZES = (16, 32, 64, 128)
+
+
+def settled(params: SlimeParams, seconds: float = 1.5) -> SlimeBody:
+    body = SlimeBody(params)
+    for _ in range(round(seconds / params.dt)):
+        body.step()
+    return body
+
+
+def click(body: SlimeBody, seconds: float = 1.5) -> dict:
+    """The window's click on the top of a settled slime, and the top's height after it."""
+    prm = body.params
+    top = int(np.argmax(body.positions[:, 1]))
+    start = float(body.positions[top, 1])
+    body.poke(body.positions[top], (0.0, -POKE_IMPULSE * prm.mass / prm.dt, 0.0))
+    heights = []
+    for _ in range(round(seconds / prm.dt)):
+        body.step()
+        heights.append(float(body.positions[top, 1]))
+    dent = (start - np.array(heights)) / prm.radius  # > 0: below where it was
+    deepest = int(np.argmax(dent))
+    held = float(np.sum(dent > 0.08)) * prm.dt
+    # The ringing after the dent: the top's peaks above its final level, past the deepest point.
+    after = -dent[deepest:] - (-dent[-1])
+    peaks = [k for k in range(1, len(after) - 1) if after[k] > after[k - 1] and after[k] >= after[k + 1]
+             and after[k] > 0.02]
+    hz = 0.0
+    if len(peaks) >= 2:
+        hz = (len(peaks) - 1) / ((peaks[-1] - peaks[0]) * prm.dt)
+    return {"dent": float(dent[deepest]), "dent_at": (deepest + 1) * prm.dt, "dent_held": held,
+            "wobble_hz": hz, "wobble_peaks": len(peaks)}
+
+
+def drop(params: SlimeParams, height: float = 2.0, seconds: float = 3.0) -> dict:
+    """Dropped from rest with its bottom ``height`` up: how flat it gets and how high it comes back."""
+    body = SlimeBody(params.with_(center=(0.0, params.floor_height + height + params.radius, 0.0)))
+    rest_height = 2.0 * params.radius
+    least, touched, bounce = math.inf, False, 0.0
+    for _ in range(round(seconds / params.dt)):
+        body.step()
+        y = body.positions[:, 1]
+        bottom = float(y.min()) - params.floor_height
+        least = min(least, float(y.max() - y.min()))
+        if bottom < 1e-3:
+            touched = True
+        elif touched:
+            bounce = max(bounce, bottom)
+    return {"drop_squash": 1.0 - least / rest_height, "drop_bounce": bounce / height}
+
+
+def throw(params: SlimeParams, speed: float = 20.0, seconds: float = 5.0) -> float:
+    """Seconds until a slime thrown at ``speed`` (down and sideways) into the floor keeps under 1 %
+    of its start's kinetic energy."""
+    body = SlimeBody(params.with_(center=(0.0, params.floor_height + 3.0 * params.radius, 0.0)))
+    body.velocities[:] = np.array([1.0, -1.0, 0.0]) / math.sqrt(2.0) * speed
+    start = body.kinetic_energy()
+    for k in range(round(seconds / params.dt)):
+        body.step()
+        if body.kinetic_energy() < 0.01 * start:
+            return (k + 1) * params.dt
+    return math.inf
+
+
+def feel(params: SlimeParams, material: str = "") -> dict:
+    body = settled(params)
+    y = body.positions[:, 1]
+    row = {"benchmark": "feel", "stacks": params.stacks, "slices": params.slices, "material": material,
+           "settled_height": float(y.max() - y.min()) / (2.0 * params.radius)}
+    row.update(click(body))
+    row.update(drop(params))
+    row["throw_rest_s"] = throw(params)
+    return row
+
+
+def run(quick: bool = False) -> list[dict]:
+    return [feel(SlimeParams(stacks=size, slices=size)) for size in (SIZES[:2] if quick else SIZES)]
+
+
+if __name__ == "__main__":
+    from slime.bench import format_table
+
+    print(format_table(run(quick=True)))

@@ -1,0 +1,86 @@
+"""Compiling the physics: where the kernels are cached, what the first run says, and that an edit
+of any kernel's source makes a new cache."""
+
+from __future__ import annotations
+
+import io
+import os
+from pathlib import Path
+
+import pytest
+
+import slime.physics.compiled as compiled
+from slime import cli
+from slime.physics import warmup
+
+
+def test_the_cache_is_named_after_the_kernels_sources(tmp_path, monkeypatch):
+    here = compiled.source_hash()
+    assert compiled.CACHE.name == f"slime-{here}"
+    # Another source of a kernel, another folder: numba alone would load a caller compiled with the
+    # old callee.
+    fake = tmp_path / "physics"
+    (fake / "slime3d").mkdir(parents=True)
+    for path in Path(compiled.__file__).parent.rglob("*.py"):
+        target = fake / path.relative_to(Path(compiled.__file__).parent)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(path.read_bytes())
+    monkeypatch.setattr(compiled, "_HERE", fake)
+    assert compiled.source_hash() == here
+    tension = fake / "slime3d" / "tension.py"
+    tension.write_text(tension.read_text().replace("scale = tension / mass[k]", "scale = 2.0 * tension / mass[k]"))
+    assert compiled.source_hash() != here
+    # A file without kernels (the world's bookkeeping) does not count.
+    world = fake / "world3d.py"
+    before = compiled.source_hash()
+    world.write_text(world.read_text() + "\n# a comment\n")
+    assert compiled.source_hash() == before
+
+
+def test_the_cache_goes_where_it_can_be_written(tmp_path, monkeypatch):
+    # Never beside the package (a read-only site-packages), first the user's cache folder.
+    monkeypatch.delenv("NUMBA_CACHE_DIR", raising=False)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    folder = compiled.cache_folder()
+    assert folder.parent == tmp_path / "cache" / "slime" / "numba" and folder.is_dir()
+    assert Path(compiled.__file__).parent not in folder.parents
+    # A cache home that cannot hold a folder (here: a file) falls back to the temporary folder.
+    (tmp_path / "blocked").write_text("")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "blocked"))
+    monkeypatch.setattr(compiled.tempfile, "gettempdir", lambda: str(tmp_path / "tmp"))
+    folder = compiled.cache_folder()
+    assert folder.is_dir() and (tmp_path / "tmp") in folder.parents
+    # NUMBA_CACHE_DIR, when set, is used (with the sources' folder inside).
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "numba"))
+    assert compiled.cache_folder() == tmp_path / "numba" / f"slime-{compiled.source_hash()}"
+
+
+class _Terminal(io.StringIO):
+    def isatty(self):
+        return True
+
+
+def test_the_first_run_says_it_compiles_once(tmp_path, monkeypatch):
+    mark = tmp_path / "compiled"
+    monkeypatch.setattr(warmup, "_MARK", mark)
+    ran = []
+    monkeypatch.setattr(warmup, "stages", lambda: [("one", lambda: ran.append(1)), ("two", lambda: ran.append(2))])
+    out = _Terminal()
+    cli.compile_physics(out)
+    assert ran == [1, 2] and mark.exists()
+    assert out.getvalue().splitlines()[0] == "slime: compiling the physics, first run only (about 30 s)"
+    again = _Terminal()
+    cli.compile_physics(again)
+    assert ran == [1, 2] and again.getvalue() == ""
+
+
+def test_every_stage_runs_on_the_compiled_physics():
+    # The stages themselves run (compiled already by conftest, so this is quick) without error.
+    for name, run in warmup.stages():
+        run()
+
+
+@pytest.mark.skipif(os.environ.get("NUMBA_DISABLE_JIT") == "1", reason="nothing is compiled")
+def test_kernels_are_cached_in_the_cache_folder():
+    assert any(compiled.CACHE.rglob("*.nbi")), "no kernel was cached"
+    assert not any(Path(compiled.__file__).parent.rglob("*.nbi")), "a kernel was cached beside its source"
