@@ -6,21 +6,71 @@ from __future__ import annotations
 import numpy as np
 
 from slime.app.render_common import check_render_args, headless_context, progress_bar
-from slime.render.camera import OrbitCamera
+from slime.render.camera import OrbitCamera, fitting_distance, framing
 from slime.render.images import open_frames, read_rgba
 from slime.scenes.world_scene import WorldScene, load_world
 
 
-def scene_camera(scene: WorldScene, view=None) -> OrbitCamera:
-    """The camera the scene file asks for; ``view`` (azimuth_deg, elevation_deg, distance) overrides."""
+# The orbit a scene without a camera is framed from: a three-quarter view high enough to see
+# into a walled box (pile's walls hide the slimes inside from the file camera's 17 degrees).
+FRAMING_YAW, FRAMING_ELEVATION = 35.0, 30.0
+FRAMING_RATE = 0.12  # of the way to the framing each frame: a slow glide, no jitter from a wobble
+
+
+def obstacle_points(scene: WorldScene) -> np.ndarray:
+    """(N, 3) points whose picture holds every obstacle: a box's corners, a ball's bounding box's,
+    a plane's given point (a plane has no edge to frame)."""
+    points = []
+    for entry in scene.spec.obstacles:
+        if entry.kind == "box":
+            corners = np.array([[sx, sy, sz] for sx in (-1, 1) for sy in (-1, 1) for sz in (-1, 1)], dtype=np.float64)
+            points.append(np.asarray(entry.center) + (corners * np.asarray(entry.half_size)) @ entry.rotation_matrix().T)
+        elif entry.kind == "ball":
+            corners = np.array([[sx, sy, sz] for sx in (-1, 1) for sy in (-1, 1) for sz in (-1, 1)], dtype=np.float64)
+            points.append(np.asarray(entry.center) + corners * float(entry.radius))
+        else:
+            points.append(np.asarray(entry.point, dtype=np.float64)[None])
+    return np.concatenate(points) if points else np.zeros((0, 3))
+
+
+def scene_points(scene: WorldScene) -> np.ndarray:
+    """Every slime's vertices as they are now, and the obstacles' points (``obstacle_points``)."""
+    return np.concatenate([np.asarray(scene.world.positions, dtype=np.float64).reshape(-1, 3), obstacle_points(scene)])
+
+
+def scene_camera(scene: WorldScene, view=None, aspect: float = 4.0 / 3.0) -> OrbitCamera:
+    """The camera the scene file asks for; ``view`` (azimuth_deg, elevation_deg, distance) overrides.
+    A scene without one is framed: every slime and obstacle in a picture of ``aspect``, from
+    FRAMING_YAW and FRAMING_ELEVATION (``view``'s angles and distance, around the framed target)."""
     spec = scene.spec.camera
     cam = OrbitCamera(distance=4.6, target=np.array([0.0, 0.7, 0.0]), min_distance=0.1, max_distance=1000.0)
     if spec is not None:
         cam.azimuth, cam.elevation, cam.distance = float(spec.yaw), float(spec.elevation), float(spec.distance)
         cam.target = np.asarray(spec.target, dtype=np.float64).copy()
+    else:
+        cam.azimuth, cam.elevation = FRAMING_YAW, FRAMING_ELEVATION
+        if view is not None:
+            cam.azimuth, cam.elevation = float(view[0]), float(view[1])
+        cam.target, cam.distance = framing(cam, scene_points(scene), aspect)
     if view is not None:
         cam.azimuth, cam.elevation, cam.distance = (float(v) for v in view)
+    cam.set_home()  # the window's home key comes back here
     return cam
+
+
+def follow_framing(camera: OrbitCamera, points, aspect: float, rate: float = FRAMING_RATE) -> None:
+    """Ease ``camera`` toward the framing of ``points`` (``scene_points`` of the scene as it is
+    now), never so close that one of them leaves the picture: the slimes that moved stay in it,
+    with the obstacles."""
+    target, distance = framing(camera, points, aspect)
+    step = target - camera.target
+    # A dead zone: a camera that holds still keeps the renderer's cached backdrop.
+    if np.max(np.abs(step)) > 1e-4 * distance:
+        camera.target = camera.target + rate * step
+    eased = camera.distance + rate * (distance - camera.distance)
+    goal = max(eased, fitting_distance(camera, points, aspect))
+    if abs(goal - camera.distance) > 1e-4 * distance:
+        camera.distance = float(goal)
 
 
 class HeadlessWorld:
@@ -32,11 +82,18 @@ class HeadlessWorld:
         self._bodies_of_world = bodies_of_world
         self.ctx, self._owns_ctx, self.size = headless_context(ctx, size)
         self.scene = scene
-        self.camera = camera if isinstance(camera, OrbitCamera) else scene_camera(scene, camera)
+        self.camera = camera if isinstance(camera, OrbitCamera) else scene_camera(scene, camera, self.size[0] / self.size[1])
+        #: A scene without a camera (and none asked for) keeps itself framed as its slimes move.
+        self.frames_itself = camera is None and scene.spec.camera is None
         self.renderer = WorldRenderer(self.ctx, floor_height=scene.spec.floor_height, samples=samples, shaders=shaders)
         self.renderer.set_obstacles(scene.drawn_obstacles)
         self.texture = self.ctx.texture(self.size, 4)
         self.fbo = self.ctx.framebuffer(color_attachments=[self.texture])
+
+    def follow(self) -> None:
+        """After a step: the camera eased toward the scene's new framing, where it frames itself."""
+        if self.frames_itself:
+            follow_framing(self.camera, scene_points(self.scene), self.size[0] / self.size[1])
 
     def draw(self) -> np.ndarray:
         """The world as it is now; (H, W, 3) uint8, top row first."""
@@ -64,6 +121,7 @@ def render_world(name_or_path, *, output, frames: int = 120, size=(800, 600), ca
                 progress_bar(frames, progress, f"rendering {path.name}") as bar:
             for tick in range(frames):
                 scene.world.step()
+                headless.follow()
                 if sink.wants(tick, tick == frames - 1):
                     sink.add(headless.draw())
                 bar.update(1)

@@ -55,7 +55,7 @@ import numpy as np
 from slime.limits import DRAWN_SLIMES, span
 from slime.look import SlimeLook, parse_color
 from slime.mesh import VertexNormals
-from slime.render.camera import OrbitCamera
+from slime.render.camera import OrbitCamera, framing
 from slime.render.shader_files import set_uniform, shader_folder
 from slime.render.slime_renderer import (
     contact_shadow,
@@ -612,17 +612,20 @@ def bodies_of_world(world, looks=None) -> list:
 
 
 # --- headless -----------------------------------------------------------------------------------------
-def world_camera(bodies, camera=None) -> OrbitCamera:
+def world_camera(bodies, camera=None, obstacles=(), aspect: float = 4.0 / 3.0) -> OrbitCamera:
     """``camera`` as an OrbitCamera: one as is; (azimuth_deg, elevation_deg, distance[, target]);
-    or, for None, a three-quarter view framing every slime."""
+    or, for None, a three-quarter view from above framing every slime and obstacle (a plane by its
+    given point) in a picture of ``aspect``."""
     if isinstance(camera, OrbitCamera):
         return camera
-    points = np.concatenate([np.asarray(b[0], dtype=np.float64) for b in bodies]) if bodies else np.zeros((1, 3))
-    lo, hi = points.min(axis=0), points.max(axis=0)
-    centre = 0.5 * (lo + hi)
-    reach = max(float(np.linalg.norm(hi - lo)) * 0.5, 0.25)
-    cam = OrbitCamera(distance=3.2 * reach + 1.0, target=np.array([centre[0], 0.6 * centre[1], centre[2]]),
-                      min_distance=0.1, max_distance=1000.0)
+    points = [np.asarray(b[0], dtype=np.float64) for b in bodies]
+    for obstacle in obstacles or ():
+        if _get(obstacle, "normal") is not None and _get(obstacle, "half_size") is None:
+            points.append(_vector(_get(obstacle, "point"), "point")[None])
+        else:
+            points.append(obstacle_mesh(obstacle)[:, :3].astype(np.float64))
+    cam = OrbitCamera(azimuth=35.0, elevation=30.0, min_distance=0.1, max_distance=1000.0)
+    cam.target, cam.distance = framing(cam, np.concatenate(points) if points else np.zeros((1, 3)), aspect)
     if camera is not None:
         values = list(camera)
         if len(values) not in (3, 4):
@@ -647,7 +650,7 @@ def render_world_picture(ctx, bodies, obstacles=(), camera=None, size=(640, 480)
     if width < 1 or height < 1:
         raise ValueError(f"size must be at least 1x1 pixels, got {size!r}")
     bodies = _check_bodies(bodies)
-    cam = world_camera(bodies, camera)
+    cam = world_camera(bodies, camera, obstacles, width / height)
     own = ctx is None
     ctx = ctx or create_headless_context()
     renderer = texture = fbo = None
