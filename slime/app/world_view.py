@@ -28,7 +28,8 @@ class WorldView:
     """Draws a World3D (bodies' ``tag`` their SlimeLook, or None for ``look``) at a quality level
     into an offscreen picture; ``obstacles`` as ``WorldRenderer.set_obstacles`` takes them."""
 
-    shader_names = WorldRenderer.shader_names  # the single-slime renderer's are among them
+    # Both renderers' programs: the watch reloads every file either draws with.
+    shader_names = tuple(dict.fromkeys(SlimeRenderer.shader_names + WorldRenderer.shader_names))
 
     def __init__(self, ctx, *, floor_height: float | None, look: SlimeLook, obstacles=(), shaders=None):
         self.ctx = ctx
