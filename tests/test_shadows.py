@@ -1,7 +1,7 @@
 """Shadows are where the key light is blocked (slime.render.world_renderer's shadow map): pictures
 read back from the GPU and checked pixel by pixel, each against the same picture without the
 caster. An obstacle shades the floor under it; a slime shades another; nothing shows on the far
-side of an opaque wall.
+side of an opaque wall; a squash's lid is drawn.
 
 Each test saves its pictures under its ``tmp_path`` (``--basetemp DIR`` to look at them).
 """
@@ -116,3 +116,41 @@ def test_no_shadow_shows_on_the_far_side_of_the_pile_walls(ctx, tmp_path):
             r, c = at(cam, point)
             assert np.abs(full[r, c] - empty[r, c]).max() <= 3, f"{name}: the slimes inside darken {point}"
         assert np.abs(full - empty).max() > 60  # the slimes are there (seen over the wall)
+
+
+def test_a_squash_draws_its_lid(ctx, tmp_path):
+    from slime.app.world_view import WorldView
+    from slime.physics.slime_params import SlimeParams
+    from slime.physics.world3d import World3D
+
+    world = World3D()
+    world.add_slime(SlimeParams(stacks=16, slices=16))
+    for _ in range(30):
+        world.step()
+    look = SlimeLook()
+    view = WorldView(ctx, floor_height=0.0, look=look)
+    cam = camera(35.0, 25.0, 8.0, (0.0, 1.0, 0.0))
+    try:
+        def shot(name):
+            view.update(world, look)
+            img = view.picture(cam, SIZE, samples=0, shadow_halo=True, wireframe=False)
+            save_png(tmp_path / f"{name}.png", img)
+            return img.astype(int)
+
+        shot("before")
+        world.squash()
+        for frame in range(1, 19):  # 0.05 s and 0.3 s after
+            world.step()
+            if frame in (3, 18):
+                with_lid = shot(f"lid_{frame}")
+                assert not view.using_single
+                view.world_renderer.set_moving_obstacles([])  # the same frame without its lid
+                img = view.picture(cam, SIZE, samples=0, shadow_halo=True, wireframe=False).astype(int)
+                save_png(tmp_path / f"nolid_{frame}.png", img.astype(np.uint8))
+                # The lid: a pale grey plate (its top lit, not the floor's white nor the shade of its
+                # shadow) where the picture without it shows jelly or floor.
+                pale = (with_lid.max(axis=2) - with_lid.min(axis=2) < 30) & (np.abs(with_lid.mean(axis=2) - 185) < 30)
+                lid = pale & (np.abs(with_lid - img).sum(axis=2) > 60)
+                assert lid.mean() > 0.01, (frame, lid.mean())
+    finally:
+        view.release()

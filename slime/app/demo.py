@@ -173,11 +173,10 @@ class DemoWindow(mglw.WindowConfig):
             self.play.step()
             if self._grab_plane is None and self.framed_points is not None:
                 # A scene without a camera stays framed, until the user orbits or zooms.
-                from slime.app.render_world import follow_framing
+                from slime.app.render_world import follow_framing, world_points
 
                 width, height = self.wnd.size
-                follow_framing(self.camera, np.concatenate([self.world.positions, self.framed_points]),
-                               width / max(height, 1))
+                follow_framing(self.camera, world_points(self.world, self.framed_points), width / max(height, 1))
             elif self._grab_plane is None and len(self.world.bodies) == 1:
                 # The demo's one slime stays framed; a moving camera would fight a dragging cursor.
                 follow(self.camera, _OneSlime(self.world))

@@ -34,8 +34,19 @@ def obstacle_points(scene: WorldScene) -> np.ndarray:
 
 
 def scene_points(scene: WorldScene) -> np.ndarray:
-    """Every slime's vertices as they are now, and the obstacles' points (``obstacle_points``)."""
-    return np.concatenate([np.asarray(scene.world.positions, dtype=np.float64).reshape(-1, 3), obstacle_points(scene)])
+    """``world_points`` of the scene's world and obstacles."""
+    return world_points(scene.world, obstacle_points(scene))
+
+
+def world_points(world, obstacles: np.ndarray) -> np.ndarray:
+    """Every slime's vertices as they are now, ``obstacles`` (``obstacle_points``) and the corners
+    of any squashing lid (``world_view.world_lids``): what a framing keeps in the picture."""
+    from slime.app.world_view import world_lids
+
+    lids = [np.asarray(lid["center"]) + np.asarray(lid["half_size"]) * np.array([sx, 1.0, sz])
+            for lid in world_lids(world) for sx in (-1.0, 1.0) for sz in (-1.0, 1.0)]
+    return np.concatenate([np.asarray(world.positions, dtype=np.float64).reshape(-1, 3), obstacles.reshape(-1, 3),
+                           np.asarray(lids, dtype=np.float64).reshape(-1, 3)])
 
 
 def scene_camera(scene: WorldScene, view=None, aspect: float = 4.0 / 3.0) -> OrbitCamera:
@@ -97,7 +108,10 @@ class HeadlessWorld:
 
     def draw(self) -> np.ndarray:
         """The world as it is now; (H, W, 3) uint8, top row first."""
+        from slime.app.world_view import world_lids
+
         self.renderer.update(self._bodies_of_world(self.scene.world, self.scene.looks()))
+        self.renderer.set_moving_obstacles(world_lids(self.scene.world))
         self.renderer.render(self.fbo, self.camera)
         return np.ascontiguousarray(read_rgba(self.fbo, components=4)[..., :3])
 

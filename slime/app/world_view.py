@@ -24,6 +24,35 @@ from slime.render.slime_renderer import OffscreenTarget, SlimeRenderer
 from slime.render.world_renderer import WorldRenderer, bodies_of_world
 
 
+LID_COLOR = (0.80, 0.83, 0.86)
+LID_THICKNESS = 0.05  # radii of the squashed slime: a plate, thin beside the body it holds down
+LID_OVERHANG = 0.15  # radii the plate reaches past the body's footprint on every side
+
+
+def world_lids(world) -> list[dict]:
+    """Each lid a squash holds a slime under (World3D.squash), as a box obstacle for
+    ``WorldRenderer.set_moving_obstacles``: a thin plate lying on the lid's height over its body's
+    footprint. Read from the world's ``_lid`` rows (height, rise speed, end height) per body; none
+    once every lid has gone."""
+    lids = getattr(world, "_lid", None)
+    if lids is None:
+        return []
+    plates = []
+    positions = world.positions
+    for index, body in enumerate(world.bodies):
+        height = float(lids[0, index])
+        if not np.isfinite(height):
+            continue
+        points = positions[body.start:body.stop]
+        lo, hi = points.min(axis=0), points.max(axis=0)
+        radius = float(body.params.radius)
+        thick = 0.5 * LID_THICKNESS * radius
+        half = 0.5 * (hi - lo) + LID_OVERHANG * radius
+        plates.append({"center": (0.5 * (lo[0] + hi[0]), height + thick, 0.5 * (lo[2] + hi[2])),
+                       "half_size": (float(half[0]), thick, float(half[2])), "color": LID_COLOR})
+    return plates
+
+
 class WorldView:
     """Draws a World3D (bodies' ``tag`` their SlimeLook, or None for ``look``) at a quality level
     into an offscreen picture; ``obstacles`` as ``WorldRenderer.set_obstacles`` takes them."""
@@ -51,14 +80,15 @@ class WorldView:
             self.single.use_programs(self.shaders.programs(self.ctx, SlimeRenderer.shader_names))
 
     # --- a frame ----------------------------------------------------------------------------------
-    def one_slime(self, world) -> bool:
-        return len(world.bodies) == 1 and not self.has_obstacles and self.floor_height is not None
+    def one_slime(self, world, lids=()) -> bool:
+        return len(world.bodies) == 1 and not self.has_obstacles and not lids and self.floor_height is not None
 
     def update(self, world, look: SlimeLook) -> None:
         """This frame's world; ``look``: the scene's (sky, floor, lights, and the jelly of a slime
         without a look of its own)."""
         self.look = look
-        self.using_single = self.one_slime(world)
+        lids = world_lids(world)
+        self.using_single = self.one_slime(world, lids)
         if self.using_single:
             body = world.bodies[0]
             jelly = body.tag if body.tag is not None else look
@@ -74,6 +104,7 @@ class WorldView:
         else:
             if self.world_renderer.look is not look:
                 self.world_renderer.look = look
+            self.world_renderer.set_moving_obstacles(lids)
             self.world_renderer.update(bodies_of_world(world, [b.tag for b in world.bodies]))
 
     def draw(self, camera, size, *, samples: int, shadow_halo: bool, wireframe: bool) -> OffscreenTarget:
