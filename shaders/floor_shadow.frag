@@ -14,12 +14,11 @@ out vec4 f_color;
 void main() {
     vec3 world = v_world;
     float t = length(world - u_eye);
-    float lit;
-    vec4 caster;
+    float solid, jelly;
+    vec3 tint;
     vec3 shade = vec3(1.0);
-    if (light_sample(world, vec3(0.0, 1.0, 0.0), 0.0, lit, caster)) {
-        vec3 umbra = caster.a > 0.0 ? mix(vec3(1.0), caster.rgb, u_jelly_shade) : vec3(u_floor_shade);
-        shade = mix(umbra, vec3(1.0), lit);
+    if (light_sample(world, vec3(0.0, 1.0, 0.0), 0.0, solid, jelly, tint)) {
+        shade = mix(vec3(u_floor_shade), vec3(1.0), solid) * mix(mix(vec3(1.0), tint, u_jelly_shade), vec3(1.0), jelly);
     }
     float haze = 1.0 - exp(-(t * t) / (u_fog_distance * u_fog_distance));
     f_color = vec4(mix(shade, vec3(1.0), haze), 1.0);

@@ -82,6 +82,18 @@ def test_the_ramps_board_shades_the_floor_under_it(ctx, tmp_path, azimuth):
     assert np.abs(patch(with_board, far) - patch(bare, far)).max() < 3
 
 
+def test_the_floor_behind_a_slime_and_the_board_is_darker_than_behind_the_board_alone(ctx, tmp_path):
+    normal = BOARD["rotation"] @ np.array([0.0, 1.0, 0.0])
+    centre = np.array(BOARD["center"]) + normal * (0.08 + 0.42)
+    slime = (uv_sphere(16, 16, 0.4, centre), STRIP, SlimeLook().with_color("#f28c1e"))
+    cam = camera(200.0, 35.0, 6.0, (-1.0, 0.3, 0.0))
+    both = picture(ctx, [slime], [BOARD], cam, tmp_path / "both.png")
+    board = picture(ctx, [], [BOARD], cam, tmp_path / "board.png")
+    floor = at(cam, on_floor_below(centre))
+    assert not patch(board, floor)[0] - patch(board, floor)[2] > 25, "the board hides that bit of floor"
+    assert patch(both, floor).sum() < 0.9 * patch(board, floor).sum(), (patch(both, floor), patch(board, floor))
+
+
 def test_a_slime_shades_the_slime_under_it(ctx, tmp_path):
     lower = (uv_sphere(16, 16, 0.5, (0.0, 0.5, 0.0)), STRIP, SlimeLook().with_color("#3fbf4a"))
     # Up toward the light from the lower one's top, clear of it.

@@ -315,7 +315,7 @@ class SlimeRenderer:
             obj.release()
 
 
-LIGHT_DEPTH_UNIT, LIGHT_PASS_UNIT = 1, 2  # light_shadow.glsl's textures (unit 0: the jelly's u_behind)
+LIGHT_DEPTH_UNIT, LIGHT_PASS_UNIT, JELLY_DEPTH_UNIT = 1, 2, 3  # light_shadow.glsl's (unit 0: the jelly's u_behind)
 
 
 def light_map_off(program) -> None:
@@ -324,6 +324,7 @@ def light_map_off(program) -> None:
     set_uniform(program, "u_light_on", 0)
     set_uniform(program, "u_light_depth", LIGHT_DEPTH_UNIT)
     set_uniform(program, "u_light_pass", LIGHT_PASS_UNIT)
+    set_uniform(program, "u_jelly_depth", JELLY_DEPTH_UNIT)
 
 
 def contact_shadow(positions: np.ndarray, centre: np.ndarray, floor_height: float, key_dir) -> tuple:

@@ -2,14 +2,15 @@
 
 A frame, into the renderer's own framebuffer (colour and depth, with the target's multisampling):
 
-0. **The key light's shadow map** (``light`` program): every slime and finite obstacle (boxes,
-   balls, a squash's lid; not planes, which have no edge to hold) seen from the key light, an
-   orthographic view along ``SlimeLook.key_dir`` fitted to them and the floor under them, into a
-   depth texture and a colour texture holding the nearest caster's shadow tint and slime number.
-   Its texels are ``LIGHT_TEXEL`` metres where the scene is small enough (a sub-square of the
-   ``LIGHT_MAP_SIZE`` textures), so shadow edges are a few centimetres soft at every scene size.
-   ``shaders/light_shadow.glsl`` reads it for every receiver below: an obstacle blocks the light,
-   a slime lets ``JELLY_PASS`` of its tint through; a slime's own surface does not shadow it.
+0. **The key light's shadow maps** (``light`` program): the finite obstacles (boxes, balls, a
+   squash's lid; not planes, which have no edge to hold), then the slimes, seen from the key light
+   (an orthographic view along ``SlimeLook.key_dir`` fitted to them and the floor under them) into
+   two depth textures, the slimes' with a colour texture of the nearest one's shadow tint and
+   number. Its texels are ``LIGHT_TEXEL`` metres where the scene is small enough (a sub-square of
+   the ``LIGHT_MAP_SIZE`` textures), so shadow edges are a few centimetres soft at every scene
+   size. ``shaders/light_shadow.glsl`` reads them for every receiver below: an obstacle blocks the
+   light, a slime lets ``JELLY_PASS`` of its tint through, a point behind both is behind both; a
+   slime's own surface does not shadow it.
 1. **Backdrop**: the sky and checker floor (``backdrop`` program, analytic to the horizon), kept in
    a copy while the camera holds still (on a software rasteriser it is most of a frame).
 2. **Shadows on the floor** (``floor_shadow`` program): one quad on the floor where the map's square
@@ -65,6 +66,7 @@ from slime.mesh import VertexNormals
 from slime.render.camera import OrbitCamera, framing
 from slime.render.shader_files import set_uniform, shader_folder
 from slime.render.slime_renderer import (
+    JELLY_DEPTH_UNIT,
     LIGHT_DEPTH_UNIT,
     LIGHT_PASS_UNIT,
     ellipsoid_inverse,
@@ -331,15 +333,13 @@ class WorldRenderer:
         self._obstacle_bounds = None
         self._moving_rows = np.zeros((0, 9), dtype="f4")
         self._moving_vbo = self._moving_vao = self._moving_light_vao = None
-        # The key light's shadow map: depth, and what the nearest caster lets through.
-        self._light_depth = ctx.depth_texture((LIGHT_MAP_SIZE, LIGHT_MAP_SIZE))
-        self._light_depth.compare_func = "<="
-        self._light_depth.filter = (moderngl.LINEAR, moderngl.LINEAR)
-        self._light_depth.repeat_x = self._light_depth.repeat_y = False
+        # The key light's shadow maps: the obstacles' depth; the slimes' depth, and the nearest one's tint.
+        self._light_depth, self._jelly_depth = (self._shadow_texture(), self._shadow_texture())
         self._light_pass = ctx.texture((LIGHT_MAP_SIZE, LIGHT_MAP_SIZE), 4)
         self._light_pass.filter = (moderngl.NEAREST, moderngl.NEAREST)
         self._light_pass.repeat_x = self._light_pass.repeat_y = False
-        self._light_fbo = ctx.framebuffer(color_attachments=[self._light_pass], depth_attachment=self._light_depth)
+        self._light_fbo = ctx.framebuffer(depth_attachment=self._light_depth)
+        self._jelly_fbo = ctx.framebuffer(color_attachments=[self._light_pass], depth_attachment=self._jelly_depth)
         self._light_matrix = np.eye(4)
         self._floor_quad = ctx.buffer(reserve=4 * 3 * 4, dynamic=True)  # where the map's square meets the floor
         self._light_offset = 0.0
@@ -372,6 +372,14 @@ class WorldRenderer:
         for body in self._bodies:
             body.bind(ctx, self.slime_prog, self.light_prog)
         self._backdrop_key = None
+
+    def _shadow_texture(self):
+        """A depth texture the shaders compare against (sampler2DShadow), filtered: 2 x 2 taps each."""
+        texture = self.ctx.depth_texture((LIGHT_MAP_SIZE, LIGHT_MAP_SIZE))
+        texture.compare_func = "<="
+        texture.filter = (moderngl.LINEAR, moderngl.LINEAR)
+        texture.repeat_x = texture.repeat_y = False
+        return texture
 
     def _programs(self) -> list:
         return [self.slime_prog, self.backdrop_prog, self.present_prog, self.obstacle_prog, self.floor_shadow_prog,
@@ -587,21 +595,22 @@ class WorldRenderer:
         # Receivers step off their surface by a texel and a half (no surface shadows itself).
         self._light_offset = 1.5 * across / texels
         ctx = self.ctx
-        fbo = self._light_fbo
-        fbo.use()
         # A few texels more than drawn are cleared: the filtered taps at the edge read "nothing here".
         edge = min(texels + 3, LIGHT_MAP_SIZE)
-        fbo.clear(1.0, 1.0, 1.0, 0.0, depth=1.0, viewport=(0, 0, edge, edge))
-        ctx.viewport = (0, 0, texels, texels)
-        ctx.enable(moderngl.DEPTH_TEST)
-        ctx.depth_func = "<"
         lp = self.light_prog
         set_uniform(lp, "u_light_view_proj", self._light_matrix.astype("f4"))
-        set_uniform(lp, "u_pass", (0.0, 0.0, 0.0, 0.0))
+        ctx.enable(moderngl.DEPTH_TEST)
+        ctx.depth_func = "<"
+        self._light_fbo.use()
+        self._light_fbo.clear(depth=1.0, viewport=(0, 0, edge, edge))
+        ctx.viewport = (0, 0, texels, texels)
         if self._obstacle_light_vao is not None and self._casting_vertices:
             self._obstacle_light_vao.render(moderngl.TRIANGLES, vertices=self._casting_vertices)
         if self._moving_light_vao is not None:
             self._moving_light_vao.render(moderngl.TRIANGLES)
+        self._jelly_fbo.use()
+        self._jelly_fbo.clear(1.0, 1.0, 1.0, 0.0, depth=1.0, viewport=(0, 0, edge, edge))
+        ctx.viewport = (0, 0, texels, texels)
         for number, (body, look) in enumerate(zip(self._bodies, self._looks)):
             set_uniform(lp, "u_pass", (*(float(v) for v in look.shadow_tint), (number + 1) / 255.0))
             body.light_vao.render(moderngl.TRIANGLE_STRIP)
@@ -614,6 +623,7 @@ class WorldRenderer:
         set_uniform(program, "u_light_on", 1 if self._light_on else 0)
         set_uniform(program, "u_light_depth", LIGHT_DEPTH_UNIT)
         set_uniform(program, "u_light_pass", LIGHT_PASS_UNIT)
+        set_uniform(program, "u_jelly_depth", JELLY_DEPTH_UNIT)
         if not self._light_on:
             return
         set_uniform(program, "u_light_view_proj", self._light_matrix.astype("f4"))
@@ -624,6 +634,7 @@ class WorldRenderer:
         set_uniform(program, "u_light_soft", 1.0 if self.shadow_halo else 0.0)
         self._light_depth.use(location=LIGHT_DEPTH_UNIT)
         self._light_pass.use(location=LIGHT_PASS_UNIT)
+        self._jelly_depth.use(location=JELLY_DEPTH_UNIT)
 
     def _floor_shadows(self, camera: OrbitCamera, size, eye) -> None:
         """The key light's shadows multiplied into the floor, over the quad where the map meets the floor."""
@@ -750,7 +761,8 @@ class WorldRenderer:
         while self._bodies:
             self._bodies.pop().release()
         for obj in self._vaos + self._programs() + [self._obstacle_vbo, self._moving_vbo, self._floor_quad, self._light_fbo,
-                                                     self._light_depth, self._light_pass]:
+                                                     self._jelly_fbo, self._light_depth, self._jelly_depth,
+                                                     self._light_pass]:
             if obj is not None:
                 obj.release()
 
