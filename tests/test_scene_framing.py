@@ -25,8 +25,12 @@ ROW = {"name": "A row",
 
 
 @pytest.fixture(autouse=True)
-def current(ctx):
-    with ctx:
+def current(request):
+    """Make the module's context current (other modules make and release their own)."""
+    if "ctx" in request.fixturenames:
+        with request.getfixturevalue("ctx"):
+            yield
+    else:
         yield
 
 
@@ -125,3 +129,33 @@ def test_a_camera_from_the_file_or_the_caller_stays_put(ctx):
             assert np.array_equal(before[0], headless.camera.eye()) and np.array_equal(before[1], headless.camera.target)
         finally:
             headless.release()
+
+
+def test_the_window_frames_duel_and_hands_the_camera_over_at_a_zoom():
+    import moderngl_window as mglw
+
+    from conftest import missing
+    from slime.app.demo import DemoWindow, demo_args
+    from slime.render.images import read_rgba
+
+    try:
+        w = mglw.create_window_config_instance(DemoWindow, args=demo_args(window="headless", size=SIZE, scene="duel"))
+    except Exception as exc:  # no EGL here
+        missing(f"a headless OpenGL window ({exc})")
+    try:
+        w.quality.pin(0)
+        for _ in range(40):  # past the throw: the two have met
+            w._advance(1.0 / 60.0 + 1e-9)
+        w.view.update(w.world, w.play.base_look)  # as on_render draws, without the panel over it
+        w._draw_scene()
+        picture = read_rgba(w.wnd.fbo, components=3).astype(int)
+        r, g, b = picture[..., 0], picture[..., 1], picture[..., 2]
+        cols = np.flatnonzero((((r > g + 40) & (r > b + 40)) | ((b > r + 40) & (b > g + 10))).any(axis=0))
+        assert cols.size and cols.max() - cols.min() >= SIZE[0] / 3 and cols.min() > 0 and cols.max() < SIZE[0] - 1
+        w.on_mouse_scroll_event(0.0, -1.0)  # the user's camera from now on
+        eye = w.camera.eye().copy()
+        for _ in range(30):
+            w._advance(1.0 / 60.0 + 1e-9)
+        assert np.array_equal(eye, w.camera.eye())
+    finally:
+        w.wnd.destroy()
