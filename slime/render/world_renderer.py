@@ -13,14 +13,14 @@ A frame, into the renderer's own framebuffer (colour and depth, with the target'
    slime's own surface does not shadow it.
 1. **Backdrop**: the sky and checker floor (``backdrop`` program, analytic to the horizon), kept in
    a copy while the camera holds still (on a software rasteriser it is most of a frame).
-2. **Shadows on the floor** (``floor_shadow`` program): one quad on the floor where the map's square
-   meets it, multiplied in: ``FLOOR_SHADE`` behind an obstacle, toward the slime's shadow tint
-   (``JELLY_SHADE``) behind a slime. Drawn before the obstacles, so a wall hides the floor behind it
-   with whatever shadow lies there.
-3. **Obstacles** (``obstacle`` program): boxes, balls and planes, opaque, depth-tested (and cut
+2. **Obstacles** (``obstacle`` program): boxes, balls and planes, opaque, depth-tested (and cut
    where sunk into the floor: the camera stays above it), lit by the look's key and fill lights
    and a sky ambient; the key light as the shadow map lets it through. Then the moving ones
    (``set_moving_obstacles``: a squash's lid), the same way.
+3. **Shadows on the floor** (``floor_shadow`` program): one quad on the floor where the map's square
+   meets it, multiplied in: ``FLOOR_SHADE`` behind an obstacle, toward the slime's shadow tint
+   (``JELLY_SHADE``) behind a slime. Depth-tested against the obstacles, so a wall hides the floor
+   behind it with whatever shadow lies there (and those pixels cost nothing).
 4. **The slimes, back to front** by the eye's distance to each one's ellipsoid centre, re-sorted
    every frame (the order flips as the camera orbits). Each is drawn with the single-slime jelly
    (``slime`` program: Beer-Lambert through its ellipsoid, screen-space refraction, per-slime
@@ -480,11 +480,13 @@ class WorldRenderer:
         lit = self._light_map()
         draw.use()
         ctx.viewport = (0, 0, *size)
-        if self.floor_height is not None and lit:
-            self._floor_shadows(camera, size, eye)
         ctx.enable(moderngl.DEPTH_TEST)
         ctx.depth_func = "<="
         self._obstacles(view, proj, eye)
+        if self.floor_height is not None and lit:
+            # After the obstacles, depth-tested: floor hidden behind a wall costs nothing and keeps
+            # whatever shadow falls there out of the picture.
+            self._floor_shadows(camera, size, eye)
 
         self._copy_behind(targets, None)
         dirty = []
@@ -650,7 +652,11 @@ class WorldRenderer:
         set_uniform(fp, "u_jelly_shade", JELLY_SHADE)
         ctx.enable(moderngl.BLEND)
         ctx.blend_func = moderngl.DST_COLOR, moderngl.ZERO
+        ctx.depth_func = "<"
+        ctx.depth_mask = False  # the floor is the backdrop's: no depth of its own
         self._floor_shadow_vao.render(moderngl.TRIANGLE_STRIP)
+        ctx.depth_mask = True
+        ctx.depth_func = "<="
         ctx.blend_func = moderngl.DEFAULT_BLENDING
         ctx.disable(moderngl.BLEND)
 
