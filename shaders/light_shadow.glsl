@@ -15,8 +15,11 @@ uniform float u_light_soft;             // 1: four filtered taps (a soft edge); 
 uniform float u_jelly_pass;             // the share of its tint a slime lets through of the key light
 uniform int u_light_on;                 // 0: no maps (the single-slime renderer): lit everywhere
 
+// One filtered tap (2 x 2 texels); where it finds an edge and shadows are soft, four taps around
+// it instead (a wider, smoother edge). Most of a picture is wholly lit or wholly shaded: one tap.
 float light_taps(sampler2DShadow map, vec2 uv, float ref) {
-    if (u_light_soft <= 0.0) return texture(map, vec3(uv, ref));
+    float centre = texture(map, vec3(uv, ref));
+    if (u_light_soft <= 0.0 || centre == 0.0 || centre == 1.0) return centre;
     vec2 t = u_light_texel;
     return 0.25 * (texture(map, vec3(uv + vec2(-1.0, -0.5) * t, ref)) + texture(map, vec3(uv + vec2(0.5, -1.0) * t, ref))
                  + texture(map, vec3(uv + vec2(-0.5, 1.0) * t, ref)) + texture(map, vec3(uv + vec2(1.0, 0.5) * t, ref)));
@@ -38,9 +41,12 @@ bool light_sample(vec3 world, vec3 normal, float self_id, out float solid, out f
     vec2 uv = p.xy * u_light_scale;
     float ref = min(p.z, 0.9999);  // past the maps' far plane: behind every caster in them
     solid = light_taps(u_light_depth, uv, ref);
-    vec4 caster = texture(u_light_pass, uv);
-    tint = caster.rgb;
-    if (!(self_id > 0.0 && abs(caster.a * 255.0 - self_id) < 0.5)) jelly = light_taps(u_jelly_depth, uv, ref);
+    jelly = light_taps(u_jelly_depth, uv, ref);
+    if (jelly < 1.0) {
+        vec4 caster = texture(u_light_pass, uv);
+        tint = caster.rgb;
+        if (self_id > 0.0 && abs(caster.a * 255.0 - self_id) < 0.5) jelly = 1.0;
+    }
     return solid < 1.0 || jelly < 1.0;
 }
 
