@@ -12,7 +12,7 @@ uniform float u_light_scale;            // the share of each side of the texture
 uniform vec2 u_light_texel;             // one texel, in the textures' 0..1 coordinates
 uniform float u_light_offset;           // metres a receiver is moved along its normal (a texel and a half)
 uniform float u_light_soft;             // 1: four filtered taps (a soft edge); 0: one
-uniform float u_jelly_pass;             // the share of its tint a slime lets through of the key light
+uniform float u_jelly_pass;             // how far past its tint toward white the light through a slime is
 uniform int u_light_on;                 // 0: no maps (the single-slime renderer): lit everywhere
 
 // One filtered tap (2 x 2 texels); where it finds an edge and shadows are soft, four taps around
@@ -56,5 +56,5 @@ vec3 key_light(vec3 world, vec3 normal, float self_id) {
     float solid, jelly;
     vec3 tint;
     if (!light_sample(world, normal, self_id, solid, jelly, tint)) return vec3(1.0);
-    return solid * mix(tint * u_jelly_pass, vec3(1.0), jelly);
+    return solid * mix(mix(tint, vec3(1.0), u_jelly_pass), vec3(1.0), jelly);
 }

@@ -9,7 +9,7 @@ A frame, into the renderer's own framebuffer (colour and depth, with the target'
    number. Its texels are ``LIGHT_TEXEL`` metres where the scene is small enough (a sub-square of
    the ``LIGHT_MAP_SIZE`` textures), so shadow edges are a few centimetres soft at every scene
    size. ``shaders/light_shadow.glsl`` reads them for every receiver below: an obstacle blocks the
-   light, a slime lets ``JELLY_PASS`` of its tint through, a point behind both is behind both; a
+   light, a slime lets it through tinted (``JELLY_PASS``), a point behind both is behind both; a
    slime's own surface does not shadow it.
 1. **Backdrop**: the sky and checker floor (``backdrop`` program, analytic to the horizon), kept in
    a copy while the camera holds still (on a software rasteriser it is most of a frame).
@@ -88,9 +88,11 @@ LIGHT_MAP_SIZE = 1024  # texels a side of the key light's shadow map textures
 LIGHT_TEXEL = 0.012
 FLOOR_SHADE = 0.55  # what of its brightness the floor keeps behind an obstacle: the sky's share of its light
 # A slime's shadow on the floor darkens it this far toward the look's shadow_tint (the single-slime
-# renderer's contact shadow at its darkest), and lets this share of the tint through to what it shades.
+# renderer's contact shadow at its darkest).
 JELLY_SHADE = 0.85
-JELLY_PASS = 0.7
+# The key light through a slime, on what it shades (another slime, an obstacle): its shadow tint
+# taken this far toward white. Jelly is translucent: a slime behind another stays a lit jelly.
+JELLY_PASS = 0.5
 DEFAULT_OBSTACLE_COLOR = (0.72, 0.66, 0.58)
 BALL_STACKS, BALL_SLICES = 24, 32
 # How far, as a share of its screen rectangle's larger side, a slime's refracted rays may land
