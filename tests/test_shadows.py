@@ -105,7 +105,8 @@ def test_a_slime_shades_the_slime_under_it(ctx, tmp_path):
         both = picture(ctx, [lower, upper], [], cam, tmp_path / f"both_{azimuth:.0f}.png")
         alone = picture(ctx, [lower, gone], [], cam, tmp_path / f"alone_{azimuth:.0f}.png")
         top = at(cam, (0.0, 0.98, 0.0))
-        assert patch(both, top).sum() < 0.85 * patch(alone, top).sum(), (patch(both, top), patch(alone, top))
+        # Light through jelly, tinted and dimmed: the top is darker by several percent (nothing without shadows).
+        assert patch(both, top).sum() < 0.96 * patch(alone, top).sum(), (patch(both, top), patch(alone, top))
 
 
 def test_no_shadow_shows_on_the_far_side_of_the_pile_walls(ctx, tmp_path):
