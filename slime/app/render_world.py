@@ -17,6 +17,35 @@ FRAMING_YAW, FRAMING_ELEVATION = 35.0, 30.0
 FRAMING_RATE = 0.12  # of the way to the framing each frame: a slow glide, no jitter from a wobble
 
 
+LID_COLOR = (0.80, 0.83, 0.86)
+LID_THICKNESS = 0.05  # radii of the squashed slime: a plate, thin beside the body it holds down
+LID_OVERHANG = 0.15  # radii the plate reaches past the body's footprint on every side
+
+
+def world_lids(world) -> list[dict]:
+    """Each lid a squash holds a slime under (World3D.squash), as a box obstacle for
+    ``WorldRenderer.set_moving_obstacles``: a thin plate lying on the lid's height over its body's
+    footprint. Read from the world's ``_lid`` rows (height, rise speed, end height) per body; none
+    once every lid has gone."""
+    lids = getattr(world, "_lid", None)
+    if lids is None:
+        return []
+    plates = []
+    positions = world.positions
+    for index, body in enumerate(world.bodies):
+        height = float(lids[0, index])
+        if not np.isfinite(height):
+            continue
+        points = positions[body.start:body.stop]
+        lo, hi = points.min(axis=0), points.max(axis=0)
+        radius = float(body.params.radius)
+        thick = 0.5 * LID_THICKNESS * radius
+        half = 0.5 * (hi - lo) + LID_OVERHANG * radius
+        plates.append({"center": (0.5 * (lo[0] + hi[0]), height + thick, 0.5 * (lo[2] + hi[2])),
+                       "half_size": (float(half[0]), thick, float(half[2])), "color": LID_COLOR})
+    return plates
+
+
 def obstacle_points(scene: WorldScene) -> np.ndarray:
     """(N, 3) points whose picture holds every obstacle: a box's corners, a ball's bounding box's,
     a plane's given point (a plane has no edge to frame)."""
@@ -40,9 +69,7 @@ def scene_points(scene: WorldScene) -> np.ndarray:
 
 def world_points(world, obstacles: np.ndarray) -> np.ndarray:
     """Every slime's vertices as they are now, ``obstacles`` (``obstacle_points``) and the corners
-    of any squashing lid (``world_view.world_lids``): what a framing keeps in the picture."""
-    from slime.app.world_view import world_lids
-
+    of any squashing lid (``world_lids``): what a framing keeps in the picture."""
     lids = [np.asarray(lid["center"]) + np.asarray(lid["half_size"]) * np.array([sx, 1.0, sz])
             for lid in world_lids(world) for sx in (-1.0, 1.0) for sz in (-1.0, 1.0)]
     return np.concatenate([np.asarray(world.positions, dtype=np.float64).reshape(-1, 3), obstacles.reshape(-1, 3),
@@ -108,8 +135,6 @@ class HeadlessWorld:
 
     def draw(self) -> np.ndarray:
         """The world as it is now; (H, W, 3) uint8, top row first."""
-        from slime.app.world_view import world_lids
-
         self.renderer.update(self._bodies_of_world(self.scene.world, self.scene.looks()))
         self.renderer.set_moving_obstacles(world_lids(self.scene.world))
         self.renderer.render(self.fbo, self.camera)

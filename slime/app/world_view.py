@@ -17,40 +17,12 @@ from __future__ import annotations
 
 import numpy as np
 
+from slime.app.render_world import world_lids
 from slime.look import SlimeLook
 from slime.render.images import read_rgba
 from slime.render.shader_files import shader_folder
 from slime.render.slime_renderer import OffscreenTarget, SlimeRenderer
 from slime.render.world_renderer import WorldRenderer, bodies_of_world
-
-
-LID_COLOR = (0.80, 0.83, 0.86)
-LID_THICKNESS = 0.05  # radii of the squashed slime: a plate, thin beside the body it holds down
-LID_OVERHANG = 0.15  # radii the plate reaches past the body's footprint on every side
-
-
-def world_lids(world) -> list[dict]:
-    """Each lid a squash holds a slime under (World3D.squash), as a box obstacle for
-    ``WorldRenderer.set_moving_obstacles``: a thin plate lying on the lid's height over its body's
-    footprint. Read from the world's ``_lid`` rows (height, rise speed, end height) per body; none
-    once every lid has gone."""
-    lids = getattr(world, "_lid", None)
-    if lids is None:
-        return []
-    plates = []
-    positions = world.positions
-    for index, body in enumerate(world.bodies):
-        height = float(lids[0, index])
-        if not np.isfinite(height):
-            continue
-        points = positions[body.start:body.stop]
-        lo, hi = points.min(axis=0), points.max(axis=0)
-        radius = float(body.params.radius)
-        thick = 0.5 * LID_THICKNESS * radius
-        half = 0.5 * (hi - lo) + LID_OVERHANG * radius
-        plates.append({"center": (0.5 * (lo[0] + hi[0]), height + thick, 0.5 * (lo[2] + hi[2])),
-                       "half_size": (float(half[0]), thick, float(half[2])), "color": LID_COLOR})
-    return plates
 
 
 class WorldView:
