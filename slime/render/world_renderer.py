@@ -477,8 +477,6 @@ class WorldRenderer:
         ctx.viewport = (0, 0, *size)
         draw.clear(depth=1.0)
         self._backdrop(camera, size, targets)
-        draw.use()
-        ctx.viewport = (0, 0, *size)
         lit = self._light_map()
         draw.use()
         ctx.viewport = (0, 0, *size)
