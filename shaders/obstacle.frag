@@ -1,7 +1,7 @@
 #version 330
 // Opaque obstacles, lit like the floor's world: wrapped key light, a dim fill, a sky ambient, and
 // the haze the floor fades into. The key light is blocked where a slime or an obstacle stands
-// between the surface and the light (light_shadow.glsl's map; a slime lets some through, tinted).
+// between the surface and the light (light_shadow.glsl's maps; a slime lets some through, tinted).
 #include "light_shadow.glsl"
 uniform vec3 u_eye;
 uniform vec3 u_key_dir;      // unit, toward the key light
