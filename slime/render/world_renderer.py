@@ -85,7 +85,7 @@ PLANE_EXTENT = 1000.0
 LIGHT_MAP_SIZE = 1024  # texels a side of the key light's shadow map textures
 # Metres a texel of the map covers, where the scene is small enough: the shadows' edges are a
 # few centimetres soft whatever the scene's size (a larger one gets the whole map, sharper per metre).
-LIGHT_TEXEL = 0.012
+LIGHT_TEXEL = 0.008
 FLOOR_SHADE = 0.55  # what of its brightness the floor keeps behind an obstacle: the sky's share of its light
 # A slime's shadow on the floor darkens it this far toward the look's shadow_tint (the single-slime
 # renderer's contact shadow at its darkest).
@@ -594,8 +594,9 @@ class WorldRenderer:
             self._floor_quad.write(corners.astype("f4").tobytes())
         texels = int(np.clip(math.ceil(across / LIGHT_TEXEL), 64, LIGHT_MAP_SIZE))
         self._light_scale = texels / LIGHT_MAP_SIZE
-        # Receivers step off their surface by a texel and a half (no surface shadows itself).
-        self._light_offset = 1.5 * across / texels
+        # Receivers step off their surface by two and a half texels: past the reach of the soft taps,
+        # so no surface shadows itself.
+        self._light_offset = 2.5 * across / texels
         ctx = self.ctx
         # A few texels more than drawn are cleared: the filtered taps at the edge read "nothing here".
         edge = min(texels + 3, LIGHT_MAP_SIZE)
@@ -603,6 +604,8 @@ class WorldRenderer:
         set_uniform(lp, "u_light_view_proj", self._light_matrix.astype("f4"))
         ctx.enable(moderngl.DEPTH_TEST)
         ctx.depth_func = "<"
+        # Casters pushed back by their slope: a surface lit at a grazing angle does not shade itself.
+        ctx.polygon_offset = (2.0, 2.0)
         self._light_fbo.use()
         self._light_fbo.clear(depth=1.0, viewport=(0, 0, edge, edge))
         ctx.viewport = (0, 0, texels, texels)
@@ -616,6 +619,7 @@ class WorldRenderer:
         for number, (body, look) in enumerate(zip(self._bodies, self._looks)):
             set_uniform(lp, "u_pass", (*(float(v) for v in look.shadow_tint), (number + 1) / 255.0))
             body.light_vao.render(moderngl.TRIANGLE_STRIP)
+        ctx.polygon_offset = (0.0, 0.0)
         ctx.disable(moderngl.DEPTH_TEST)
         self._light_on = True
         return True
