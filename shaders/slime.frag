@@ -8,6 +8,10 @@
 //   transmitted  = exp(-absorption * d)                       Beer-Lambert
 //   behind       = u_behind where the refracted ray lands     screen-space refraction
 //   colour       = scatter + reflection + highlights + behind * transmitted * (1 - fresnel)
+// The key light's share (scatter, glow, highlights) is what light_shadow.glsl says reaches the
+// surface: another slime or an obstacle in the way of the light shades it.
+
+#include "light_shadow.glsl"
 
 uniform vec3 u_eye;
 uniform vec4 u_viewport;     // x, y, width, height of the target in pixels (u_behind covers it)
@@ -23,6 +27,7 @@ uniform float u_fresnel;
 uniform float u_highlight;
 uniform float u_shininess;
 uniform int u_wireframe;
+uniform float u_self_id;     // this slime's number + 1 in the light's map (its own surface casts no shadow on it)
 
 in vec3 v_world;
 in vec3 v_normal;
@@ -49,7 +54,9 @@ void main() {
     float thickness = v_thickness;
     float ndv = clamp(dot(n, v), 0.0, 1.0);
     float key = dot(n, u_key_dir);
-    float wrap = clamp((key + 0.6) / 1.6, 0.0, 1.0);  // wrapped diffuse: light bleeds round the jelly
+    float key_lit = dot(key_light(v_world, n, u_self_id), vec3(1.0 / 3.0));
+    // Wrapped diffuse: light bleeds round the jelly.
+    float wrap = clamp((key + 0.6) / 1.6, 0.0, 1.0) * key_lit;
 
     float grazing = 1.0 - ndv;
     float grazing2 = grazing * grazing;
@@ -75,7 +82,7 @@ void main() {
     // Powers as exp2(k log2 x): the key light's sharp and soft lobes share one log2 (a software
     // rasteriser pays for every transcendental on every pixel).
     float log_key = log2(max(dot(n, h_key), 1e-6));
-    float spec = u_highlight * exp2(u_shininess * log_key) + 0.11 * u_highlight * exp2(0.1 * u_shininess * log_key)
+    float spec = (u_highlight * exp2(u_shininess * log_key) + 0.11 * u_highlight * exp2(0.1 * u_shininess * log_key)) * key_lit
                + 0.30 * exp2(120.0 * log2(max(dot(n, h_fill), 1e-6)));
 
     vec2 uv = (gl_FragCoord.xy - u_viewport.xy) / u_viewport.zw;

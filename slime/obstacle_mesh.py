@@ -14,7 +14,9 @@ import numpy as np
 
 from slime.look import parse_color
 
-PLANE_EXTENT = 60.0  # half-size, metres, of the square a plane obstacle is drawn as (lost in the haze)
+# Half-size, metres, of the square a plane obstacle is drawn as: far past the camera's far plane,
+# so what ends it is the far plane, inside the haze (fog_distance 14 m: at 100 m the haze is whole).
+PLANE_EXTENT = 1000.0
 DEFAULT_OBSTACLE_COLOR = (0.72, 0.66, 0.58)
 BALL_STACKS, BALL_SLICES = 24, 32
 
@@ -71,6 +73,19 @@ def _plane_triangles(point, normal):
     square = np.array([[-1, -1], [1, -1], [1, 1], [-1, -1], [1, 1], [-1, 1]], dtype=np.float64) * PLANE_EXTENT
     positions = point + square[:, :1] * u + square[:, 1:] * v
     return positions, np.repeat(n[None], 6, axis=0)
+
+
+def is_plane(obstacle) -> bool:
+    """Whether an obstacle (or its drawn dict) is a plane: drawn apart, since it has no bounds."""
+    return _get(obstacle, "half_size") is None and _get(obstacle, "radius") is None and _get(obstacle, "normal") is not None
+
+
+def framing_points(obstacle) -> np.ndarray:
+    """(K, 3) the points of an obstacle a camera keeps in the picture: a plane's given point (it has
+    no end), anything else's drawn corners."""
+    if is_plane(obstacle):
+        return _vector(_get(obstacle, "point"), "point")[None]
+    return obstacle_mesh(obstacle)[:, :3].astype(np.float64)
 
 
 def obstacle_mesh(obstacle) -> np.ndarray:

@@ -312,7 +312,7 @@ def test_a_full_disk_leaves_nothing(tmp_path, monkeypatch, capsys):
     monkeypatch.setattr(pygltflib.GLTF2, "save_binary", full)
     out = tmp_path / "run.glb"
     assert simulate("slime", "--ticks", 2, "--stacks", 4, "--slices", 4, "--output", out) == 2
-    assert one_error_line(capsys) == f"slime: error: {out}: not written: No space left on device"
+    assert one_error_line(capsys) == f"slime: error: {out}: cannot write it (No space left on device)"
     assert list(tmp_path.iterdir()) == []
 
     def full_text(self, *args, **kwargs):

@@ -223,7 +223,21 @@ def test_one_slime_looks_as_the_single_slime_renderer_draws_it(ctx, tmp_path):
         target.release()
     world = picture(ctx, [(positions, STRIP, None)], cam=cam, path=tmp_path / "world_one.png")
     save_png(tmp_path / "single.png", single)
-    diff = np.abs(world.astype(int) - single.astype(int))
+    # The world renderer's shadow is where the key light is blocked (a shadow map); the single
+    # renderer's a soft contact blob under the body. Everywhere a pixel's view ray meets the floor
+    # well away from both (or the sky), the two draw the same picture; the jelly's upper half too.
+    cols, rows = np.meshgrid(np.arange(SIZE[0]) + 0.5, np.arange(SIZE[1]) + 0.5)
+    ndc = np.stack([2.0 * cols / SIZE[0] - 1.0, 1.0 - 2.0 * rows / SIZE[1]], axis=-1)
+    inverse = np.linalg.inv(cam.view_projection(SIZE[0] / SIZE[1]))
+    ends = [np.concatenate([ndc, np.full(ndc.shape[:2] + (1,), z), np.ones(ndc.shape[:2] + (1,))], axis=-1) @ inverse
+            for z in (-1.0, 1.0)]
+    near, away = (e[..., :3] / e[..., 3:] for e in ends)
+    direction = away - near
+    down = direction[..., 1] < 0
+    hit = near - direction * (near[..., 1] / np.where(down, direction[..., 1], -1.0))[..., None]
+    far = ~down | (np.hypot(hit[..., 0], hit[..., 2]) > 1.6)
+    assert far.mean() > 0.4
+    diff = np.abs(world.astype(int) - single.astype(int))[far]
     # The shadow seen through the jelly comes per pixel from the texture here, per vertex there.
     assert diff.mean() < 0.3 and np.percentile(diff, 99) <= 3, (diff.mean(), np.percentile(diff, 99))
 

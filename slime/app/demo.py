@@ -112,7 +112,7 @@ class DemoWindow(mglw.WindowConfig):
         self.shaders = shader_folder(getattr(argv, "shaders", None))
         color = getattr(argv, "color", None)
         look = SlimeLook().with_color(parse_color(color)) if color else SlimeLook()
-        self.play, self.camera, obstacles = _start_world(
+        self.play, self.camera, obstacles, self.framed_points = _start_world(
             getattr(argv, "scene", None), getattr(argv, "stacks", None), getattr(argv, "slices", None),
             look, getattr(argv, "seed", None))
         world = self.play.world
@@ -171,7 +171,13 @@ class DemoWindow(mglw.WindowConfig):
         steps = 0
         while self.accumulator >= dt and steps < MAX_STEPS_PER_FRAME:
             self.play.step()
-            if self._grab_plane is None and len(self.world.bodies) == 1:
+            if self._grab_plane is None and self.framed_points is not None:
+                # A scene without a camera stays framed, until the user orbits or zooms.
+                from slime.app.render_world import follow_framing, world_points
+
+                width, height = self.wnd.size
+                follow_framing(self.camera, world_points(self.world, self.framed_points), width / max(height, 1))
+            elif self._grab_plane is None and len(self.world.bodies) == 1:
                 # The demo's one slime stays framed; a moving camera would fight a dragging cursor.
                 follow(self.camera, _OneSlime(self.world))
             self.accumulator -= dt
@@ -460,6 +466,7 @@ class DemoWindow(mglw.WindowConfig):
         states = self.wnd.mouse_states
         if states.right or states.middle:
             self.camera.orbit(-0.35 * dx, 0.35 * dy)
+            self.framed_points = None  # the user's camera from now on
             return
         if not states.left:
             return
@@ -515,6 +522,7 @@ class DemoWindow(mglw.WindowConfig):
             if self._ui_wants_mouse():
                 return
         self.camera.zoom(y_offset)
+        self.framed_points = None
 
     def on_unicode_char_entered(self, char):
         if self.imgui is not None:
@@ -638,8 +646,9 @@ def _keep_camera_outside(camera, world, within: float = 1.02) -> None:
 
 
 def _start_world(scene, stacks, slices, look: SlimeLook, seed):
-    """(WorldPlay, camera, obstacles to draw) for the demo's one slime, or for a 3D scene
-    (a bundled name or a file)."""
+    """(WorldPlay, camera, obstacles to draw, the obstacles' points to keep framed) for the demo's
+    one slime, or for a 3D scene (a bundled name or a file); the points are None where the
+    camera does not frame the scene (the one slime's follows it; a scene's own camera stays)."""
     changes = {}
     if stacks is not None:
         changes["stacks"] = stacks
@@ -649,8 +658,8 @@ def _start_world(scene, stacks, slices, look: SlimeLook, seed):
         params = SlimeParams(**changes)
         play = WorldPlay(single_slime_world(params), params, base_look=look, seed=seed)
         camera = default_camera(_OneSlime(play.world))
-        return play, camera, []
-    from slime.app.render_world import scene_camera
+        return play, camera, [], None
+    from slime.app.render_world import obstacle_points, scene_camera
     from slime.scenes.world_format import load_world_scene
     from slime.scenes.world_scene import build_world
 
@@ -670,7 +679,8 @@ def _start_world(scene, stacks, slices, look: SlimeLook, seed):
     # Dropped slimes: the scene's first slime's size and settings, with the command line's resolution.
     template = spec.slime_params()[0].with_(center=None, **changes)
     play = WorldPlay(make_world, template, base_look=look, seed=seed)
-    return play, scene_camera(first), first.drawn_obstacles
+    framed = obstacle_points(first) if spec.camera is None else None
+    return play, scene_camera(first), first.drawn_obstacles, framed
 
 
 def check_window_scene(spec) -> None:

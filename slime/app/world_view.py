@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from slime.app.render_world import world_lids
 from slime.look import SlimeLook
 from slime.render.images import read_rgba
 from slime.render.shader_files import shader_folder
@@ -28,7 +29,8 @@ class WorldView:
     """Draws a World3D (bodies' ``tag`` their SlimeLook, or None for ``look``) at a quality level
     into an offscreen picture; ``obstacles`` as ``WorldRenderer.set_obstacles`` takes them."""
 
-    shader_names = WorldRenderer.shader_names  # the single-slime renderer's are among them
+    # Both renderers' programs: the watch reloads every file either draws with.
+    shader_names = tuple(dict.fromkeys(SlimeRenderer.shader_names + WorldRenderer.shader_names))
 
     def __init__(self, ctx, *, floor_height: float | None, look: SlimeLook, obstacles=(), shaders=None):
         self.ctx = ctx
@@ -50,14 +52,15 @@ class WorldView:
             self.single.use_programs(self.shaders.programs(self.ctx, SlimeRenderer.shader_names))
 
     # --- a frame ----------------------------------------------------------------------------------
-    def one_slime(self, world) -> bool:
-        return len(world.bodies) == 1 and not self.has_obstacles and self.floor_height is not None
+    def one_slime(self, world, lids=()) -> bool:
+        return len(world.bodies) == 1 and not self.has_obstacles and not lids and self.floor_height is not None
 
     def update(self, world, look: SlimeLook) -> None:
         """This frame's world; ``look``: the scene's (sky, floor, lights, and the jelly of a slime
         without a look of its own)."""
         self.look = look
-        self.using_single = self.one_slime(world)
+        lids = world_lids(world)
+        self.using_single = self.one_slime(world, lids)
         if self.using_single:
             body = world.bodies[0]
             jelly = body.tag if body.tag is not None else look
@@ -73,6 +76,7 @@ class WorldView:
         else:
             if self.world_renderer.look is not look:
                 self.world_renderer.look = look
+            self.world_renderer.set_moving_obstacles(lids)
             self.world_renderer.update(bodies_of_world(world, [b.tag for b in world.bodies]))
 
     def draw(self, camera, size, *, samples: int, shadow_halo: bool, wireframe: bool) -> OffscreenTarget:

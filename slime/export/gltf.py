@@ -30,8 +30,8 @@ buffer with the arrays the accessors point into. Numpy and pygltflib only: no GL
 
 from __future__ import annotations
 
-import errno
 import math
+import os
 from contextlib import ExitStack
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -40,7 +40,7 @@ from typing import Sequence
 import numpy as np
 import pygltflib as gl
 
-from slime.fileio import atomic_path
+from slime.fileio import atomic_path, write_error
 from slime.limits import MAX_EXPORT_FRAMES, MAX_EXPORT_VERTEX_FRAMES
 from slime.look import SlimeLook
 from slime.mesh import VertexNormals
@@ -422,9 +422,12 @@ def write(path, recording: Recording, floor: bool = True) -> Path:
                 blob_tmp.write_bytes(blob)
                 json_tmp.write_text(doc.gltf_to_json())
     except OSError as exc:
-        failed = OSError(f"{path}: not written: {exc.strerror or exc}")  # one line, the user's path first
-        failed.errno = exc.errno or errno.EIO
-        raise failed from None
+        # One line naming the path the user asked for (not the .bin beside it, where the pair's
+        # writer met the error first), and the reason.
+        if str(exc).startswith(f"{path}:"):
+            raise
+        reason = OSError(exc.errno, os.strerror(exc.errno)) if exc.errno else exc
+        raise write_error(path, reason) from None
     return path
 
 

@@ -161,6 +161,7 @@ class SlimeRenderer:
         sp = self.slime_prog
         set_jelly_look(sp, look)
         set_uniform(sp, "u_behind", 0)
+        light_map_off(sp)
         bp = self.backdrop_prog
         set_backdrop_look(bp, look)
         for prog in (sp, self.shadow_prog):
@@ -312,6 +313,18 @@ class SlimeRenderer:
         for obj in (self._vao, self._vbo, self._ibo, self._backdrop_vao, self._present_vao, self._shadow_vao,
                     self._shadow_vbo, self.slime_prog, self.backdrop_prog, self.present_prog, self.shadow_prog):
             obj.release()
+
+
+LIGHT_DEPTH_UNIT, LIGHT_PASS_UNIT, JELLY_DEPTH_UNIT = 1, 2, 3  # light_shadow.glsl's (unit 0: the jelly's u_behind)
+
+
+def light_map_off(program) -> None:
+    """No shadow map: light_shadow.glsl lights everything. Its samplers still get units of their
+    own, as GL refuses a draw with a 2D and a shadow sampler on one unit (u_behind's 0)."""
+    set_uniform(program, "u_light_on", 0)
+    set_uniform(program, "u_light_depth", LIGHT_DEPTH_UNIT)
+    set_uniform(program, "u_light_pass", LIGHT_PASS_UNIT)
+    set_uniform(program, "u_jelly_depth", JELLY_DEPTH_UNIT)
 
 
 def contact_shadow(positions: np.ndarray, centre: np.ndarray, floor_height: float, key_dir) -> tuple:

@@ -2,19 +2,25 @@
 
 A frame, into the renderer's own framebuffer (colour and depth, with the target's multisampling):
 
-1. **Backdrop**: the sky and checker floor (``backdrop`` program), kept in a copy while the camera
-   holds still (on a software rasteriser it is most of a frame).
-2. **Contact shadows on the floor**: each slime's soft shadow (``shadow`` program, the single-slime
-   renderer's), multiplied into its patch of floor; overlapping patches multiply, so two slimes
-   side by side darken the floor between them more than one.
-3. **Obstacles** (``obstacle`` program): boxes, balls and planes, opaque, depth-tested (and cut
-   where sunk into the floor: the camera stays above it), lit by the look's
-   key and fill lights and a sky ambient. Each slime shades them: a soft shadow of its fitted
-   ellipsoid along the key light (the ray from the surface toward the light, in the ellipsoid's
-   unit-sphere space, passes within a band around radius 1: darker the closer to the centre) and a
-   contact darkening where the surface is within a few tenths of a radius of the ellipsoid, both
-   tinted by the slime's shadow colour. The ellipsoids of all slimes (up to 64) sit in one uniform
-   block, looped over per obstacle pixel.
+0. **The key light's shadow maps** (``light`` program): the finite obstacles (boxes, balls, a
+   squash's lid; not planes, which have no edge to hold), then the slimes, seen from the key light
+   (an orthographic view along ``SlimeLook.key_dir`` fitted to them and the floor under them) into
+   two depth textures, the slimes' with a colour texture of the nearest one's shadow tint and
+   number. Its texels are ``LIGHT_TEXEL`` metres where the scene is small enough (a sub-square of
+   the ``LIGHT_MAP_SIZE`` textures), so shadow edges are a few centimetres soft at every scene
+   size. ``shaders/light_shadow.glsl`` reads them for every receiver below: an obstacle blocks the
+   light, a slime lets it through tinted (``JELLY_PASS``), a point behind both is behind both; a
+   slime's own surface does not shadow it.
+1. **Backdrop**: the sky and checker floor (``backdrop`` program, analytic to the horizon), kept in
+   a copy while the camera holds still (on a software rasteriser it is most of a frame).
+2. **Obstacles** (``obstacle`` program): boxes, balls and planes, opaque, depth-tested (and cut
+   where sunk into the floor: the camera stays above it), lit by the look's key and fill lights
+   and a sky ambient; the key light as the shadow map lets it through. Then the moving ones
+   (``set_moving_obstacles``: a squash's lid), the same way.
+3. **Shadows on the floor** (``floor_shadow`` program): one quad on the floor where the map's square
+   meets it, multiplied in: ``FLOOR_SHADE`` behind an obstacle, toward the slime's shadow tint
+   (``JELLY_SHADE``) behind a slime. Depth-tested against the obstacles, so a wall hides the floor
+   behind it with whatever shadow lies there (and those pixels cost nothing).
 4. **The slimes, back to front** by the eye's distance to each one's ellipsoid centre, re-sorted
    every frame (the order flips as the camera orbits). Each is drawn with the single-slime jelly
    (``slime`` program: Beer-Lambert through its ellipsoid, screen-space refraction, per-slime
@@ -36,7 +42,8 @@ The floor shadow seen through the jelly is already in the texture, so the jelly'
 shadow-at-the-landing-point term (the single-slime renderer adds it because its texture is the bare
 backdrop) is switched off (``u_shadow_depth = 0``).
 
-Slimes do not shadow one another, and obstacles cast no shadow (on the floor or each other).
+The jelly (``slime`` program) takes its key light through the shadow map too: a slime behind
+another, or under a board or a lid, is lit only by what gets through.
 
 Plain data in, pixels out: a slime is ``(positions (P, 3), strip (uint32, restart-separated, local
 indices), SlimeLook or None)``; an obstacle is any object or mapping with ``center, half_size,
@@ -51,15 +58,18 @@ import math
 
 import moderngl
 import numpy as np
+from pyrr import Matrix44
 
 from slime.limits import DRAWN_SLIMES, span
 from slime.look import SlimeLook
 from slime.mesh import VertexNormals
-from slime.obstacle_mesh import obstacle_mesh
-from slime.render.camera import OrbitCamera
+from slime.obstacle_mesh import framing_points, is_plane, obstacle_mesh
+from slime.render.camera import OrbitCamera, framing
 from slime.render.shader_files import set_uniform, shader_folder
 from slime.render.slime_renderer import (
-    contact_shadow,
+    JELLY_DEPTH_UNIT,
+    LIGHT_DEPTH_UNIT,
+    LIGHT_PASS_UNIT,
     ellipsoid_inverse,
     fit_ellipsoid,
     set_backdrop_look,
@@ -70,7 +80,17 @@ __all__ = ["WorldRenderer", "bodies_of_world", "obstacle_mesh", "render_world_pi
            "world_camera"]
 
 RESTART = 0xFFFFFFFF
-MAX_CASTERS = 64  # the size of obstacle.frag's Casters block
+LIGHT_MAP_SIZE = 1024  # texels a side of the key light's shadow map textures
+# Metres a texel of the map covers, where the scene is small enough: the shadows' edges are a
+# few centimetres soft whatever the scene's size (a larger one gets the whole map, sharper per metre).
+LIGHT_TEXEL = 0.008
+FLOOR_SHADE = 0.55  # what of its brightness the floor keeps behind an obstacle: the sky's share of its light
+# A slime's shadow on the floor darkens it this far toward the look's shadow_tint (the single-slime
+# renderer's contact shadow at its darkest).
+JELLY_SHADE = 0.85
+# The key light through a slime, on what it shades (another slime, an obstacle): its shadow tint
+# taken this far toward white. Jelly is translucent: a slime behind another stays a lit jelly.
+JELLY_PASS = 0.5
 # How far, as a share of its screen rectangle's larger side, a slime's refracted rays may land
 # outside that rectangle (SlimeLook.refraction_depth 1.2 at index 1.33 bends a ray by well under this).
 REFRACTION_MARGIN = 0.25
@@ -93,12 +113,32 @@ def strip_triangles(strip) -> np.ndarray:
     return tris[keep]
 
 
+def light_view_projection(key_dir, lo, hi) -> tuple[np.ndarray, float]:
+    """The key light's view of the box ``lo``..``hi`` (row-vector, float64, as pyrr's): an
+    orthographic view along ``-key_dir`` that just holds the box, nearest the light at depth 0;
+    and the metres across the square it sees."""
+    key = np.asarray(key_dir, dtype=np.float64)
+    key = key / np.linalg.norm(key)
+    lo, hi = np.asarray(lo, dtype=np.float64), np.asarray(hi, dtype=np.float64)
+    centre = 0.5 * (lo + hi)
+    reach = max(float(np.linalg.norm(hi - lo)), 1e-3)
+    up = np.array([0.0, 0.0, 1.0]) if abs(key[1]) > 0.99 else np.array([0.0, 1.0, 0.0])
+    view = np.asarray(Matrix44.look_at(centre + key * reach, centre, up))
+    corners = np.array([[x, y, z, 1.0] for x in (lo[0], hi[0]) for y in (lo[1], hi[1]) for z in (lo[2], hi[2])])
+    seen = corners @ view
+    (x0, y0, z0), (x1, y1, z1) = seen[:, :3].min(axis=0), seen[:, :3].max(axis=0)
+    pad = 0.02 * reach
+    # Depths along -z in the light's view: near at the box's top toward the light, far past its bottom.
+    proj = np.asarray(Matrix44.orthogonal_projection(x0 - pad, x1 + pad, y0 - pad, y1 + pad, -z1 - pad, -z0 + pad))
+    return view @ proj, float(max(x1 - x0, y1 - y0) + 2.0 * pad)
+
+
 # --- one slime's buffers ----------------------------------------------------------------------------
 class _SlimeBuffers:
     """A slime's vertex buffer (position | normal), its strip and vertex array; rebuilt only when
     its strip or vertex count changes."""
 
-    def __init__(self, ctx, program, strip: np.ndarray, vertex_count: int):
+    def __init__(self, ctx, program, light_program, strip: np.ndarray, vertex_count: int):
         self.strip = strip
         self.vertex_count = vertex_count
         self.normals = VertexNormals(strip_triangles(strip), vertex_count)
@@ -106,14 +146,18 @@ class _SlimeBuffers:
         self.scratch = np.empty((vertex_count, 3), dtype=np.float64)
         self.vbo = ctx.buffer(reserve=self.vertex_data.nbytes, dynamic=True)
         self.ibo = ctx.buffer(np.ascontiguousarray(strip, dtype="u4").tobytes())
-        self.vao = None
-        self.bind(ctx, program)
+        self.vao = self.light_vao = None
+        self.bind(ctx, program, light_program)
 
-    def bind(self, ctx, program) -> None:
-        if self.vao is not None:
-            self.vao.release()
+    def bind(self, ctx, program, light_program) -> None:
+        """Vertex arrays for the jelly and for the key light's map."""
+        for vao in (self.vao, self.light_vao):
+            if vao is not None:
+                vao.release()
         self.vao = ctx.vertex_array(program, [(self.vbo, "3f 3f", "in_position", "in_normal")],
                                     index_buffer=self.ibo, index_element_size=4, skip_errors=True)
+        self.light_vao = ctx.vertex_array(light_program, [(self.vbo, "3f 12x", "in_position")],
+                                          index_buffer=self.ibo, index_element_size=4, skip_errors=True)
 
     def fits(self, strip: np.ndarray, vertex_count: int) -> bool:
         return vertex_count == self.vertex_count and (strip is self.strip or np.array_equal(strip, self.strip))
@@ -124,7 +168,7 @@ class _SlimeBuffers:
         self.vbo.write(self.vertex_data)
 
     def release(self) -> None:
-        for obj in (self.vao, self.vbo, self.ibo):
+        for obj in (self.vao, self.light_vao, self.vbo, self.ibo):
             obj.release()
 
 
@@ -162,7 +206,7 @@ class WorldRenderer:
     module's docstring for the passes. ``set_obstacles`` once (or when they change), ``update``
     with the slimes every frame, then ``render``."""
 
-    shader_names = ("slime", "backdrop", "present", "shadow", "obstacle")
+    shader_names = ("slime", "backdrop", "present", "obstacle", "floor_shadow", "light")
 
     def __init__(self, ctx: moderngl.Context, *, floor_height: float | None = 0.0, look: SlimeLook | None = None,
                  samples: int = 4, shaders=None):
@@ -178,7 +222,7 @@ class WorldRenderer:
         self.copy_only_where_needed = True
         #: Draw the slimes back to front from the eye (False: in the order given; for comparisons).
         self.sort_back_to_front = True
-        #: The floor shadows' soft halo (False: a cheaper, harder shadow; the window's lowest quality).
+        #: Soft shadow edges (False: one tap of the light's map, a harder edge; the window's lowest quality).
         self.shadow_halo = True
         #: The slimes as their triangles' edges (the window's W key).
         self.wireframe = False
@@ -190,56 +234,110 @@ class WorldRenderer:
         self._targets = None
         self._backdrop_key = None
         self._obstacle_rows = np.zeros((0, 9), dtype="f4")
-        self._obstacle_vbo = self._obstacle_vao = None
-        self._shadow_vbo = ctx.buffer(np.array([[-1, -1], [1, -1], [-1, 1], [1, 1]], dtype="f4").tobytes())
-        self._casters = ctx.buffer(reserve=5 * MAX_CASTERS * 16, dynamic=True)
+        self._obstacle_vbo = self._obstacle_vao = self._obstacle_light_vao = None
+        self._casting_vertices = 0
+        self._obstacle_bounds = None
+        self._moving_rows = np.zeros((0, 9), dtype="f4")
+        self._moving_vbo = self._moving_vao = self._moving_light_vao = None
+        # The key light's shadow maps: the obstacles' depth; the slimes' depth, and the nearest one's tint.
+        self._light_depth, self._jelly_depth = (self._shadow_texture(), self._shadow_texture())
+        self._light_pass = ctx.texture((LIGHT_MAP_SIZE, LIGHT_MAP_SIZE), 4)
+        self._light_pass.filter = (moderngl.NEAREST, moderngl.NEAREST)
+        self._light_pass.repeat_x = self._light_pass.repeat_y = False
+        self._light_fbo = ctx.framebuffer(depth_attachment=self._light_depth)
+        self._jelly_fbo = ctx.framebuffer(color_attachments=[self._light_pass], depth_attachment=self._jelly_depth)
+        self._light_matrix = np.eye(4)
+        self._floor_quad = ctx.buffer(reserve=4 * 3 * 4, dynamic=True)  # where the map's square meets the floor
+        self._light_offset = 0.0
+        self._light_scale = 1.0
+        self._light_on = False
         self._vaos = []
-        self.slime_prog = self.backdrop_prog = self.present_prog = self.shadow_prog = self.obstacle_prog = None
+        self.slime_prog = self.backdrop_prog = self.present_prog = self.obstacle_prog = None
+        self.floor_shadow_prog = self.light_prog = None
         self.use_programs(self.shaders.programs(ctx, self.shader_names))
 
     # --- programs ---------------------------------------------------------------------------------
     def use_programs(self, programs: dict) -> None:
         """Draw with these programs (name -> program) from now on; the old ones are released."""
-        for obj in self._vaos + [self.slime_prog, self.backdrop_prog, self.present_prog, self.shadow_prog,
-                                 self.obstacle_prog]:
+        for obj in self._vaos + self._programs():
             if obj is not None:
                 obj.release()
-        self.slime_prog, self.backdrop_prog, self.present_prog, self.shadow_prog, self.obstacle_prog = (
-            programs[n] for n in self.shader_names)
+        (self.slime_prog, self.backdrop_prog, self.present_prog, self.obstacle_prog, self.floor_shadow_prog,
+         self.light_prog) = (programs[n] for n in self.shader_names)
         ctx = self.ctx
         self._backdrop_vao = ctx.vertex_array(self.backdrop_prog, [])
         self._present_vao = ctx.vertex_array(self.present_prog, [])
-        self._shadow_vao = ctx.vertex_array(self.shadow_prog, [(self._shadow_vbo, "2f", "in_xz")], skip_errors=True)
-        self._vaos = [self._backdrop_vao, self._present_vao, self._shadow_vao]
-        self._obstacle_vao = None
+        self._floor_shadow_vao = ctx.vertex_array(self.floor_shadow_prog, [(self._floor_quad, "3f", "in_position")],
+                                                  skip_errors=True)
+        self._vaos = [self._backdrop_vao, self._present_vao, self._floor_shadow_vao]
+        self._obstacle_vao = self._obstacle_light_vao = self._moving_vao = self._moving_light_vao = None
         if self._obstacle_vbo is not None:
-            self._obstacle_vao = self._obstacle_array(self._obstacle_vbo)
-            self._vaos.append(self._obstacle_vao)
-        block = self.obstacle_prog.get("Casters", None)
-        if block is not None:
-            block.binding = 0
+            self._obstacle_vao, self._obstacle_light_vao = self._obstacle_arrays(self._obstacle_vbo)
+        if self._moving_vbo is not None:
+            self._moving_vao, self._moving_light_vao = self._obstacle_arrays(self._moving_vbo)
         for body in self._bodies:
-            body.bind(ctx, self.slime_prog)
+            body.bind(ctx, self.slime_prog, self.light_prog)
         self._backdrop_key = None
 
-    def _obstacle_array(self, vbo):
-        return self.ctx.vertex_array(self.obstacle_prog, [(vbo, "3f 3f 3f", "in_position", "in_normal", "in_color")],
-                                     skip_errors=True)
+    def _shadow_texture(self):
+        """A depth texture the shaders compare against (sampler2DShadow), filtered: 2 x 2 taps each."""
+        texture = self.ctx.depth_texture((LIGHT_MAP_SIZE, LIGHT_MAP_SIZE))
+        texture.compare_func = "<="
+        texture.filter = (moderngl.LINEAR, moderngl.LINEAR)
+        texture.repeat_x = texture.repeat_y = False
+        return texture
+
+    def _programs(self) -> list:
+        return [self.slime_prog, self.backdrop_prog, self.present_prog, self.obstacle_prog, self.floor_shadow_prog,
+                self.light_prog]
+
+    def _obstacle_arrays(self, vbo) -> tuple:
+        """(drawn, seen from the light) vertex arrays of an obstacle buffer, kept in ``_vaos``."""
+        drawn = self.ctx.vertex_array(self.obstacle_prog, [(vbo, "3f 3f 3f", "in_position", "in_normal", "in_color")],
+                                      skip_errors=True)
+        light = self.ctx.vertex_array(self.light_prog, [(vbo, "3f 24x", "in_position")], skip_errors=True)
+        self._vaos += [drawn, light]
+        return drawn, light
 
     # --- scene data -------------------------------------------------------------------------------
     def set_obstacles(self, obstacles) -> None:
         """The static obstacles (see the module's docstring for their form); uploaded once."""
-        rows = [obstacle_mesh(o) for o in (obstacles or ())]
+        obstacles = list(obstacles or ())
+        # Finite ones first: they alone cast shadows (a plane has no edge for the light's map to hold).
+        finite = [obstacle_mesh(o) for o in obstacles if not is_plane(o)]
+        planes = [obstacle_mesh(o) for o in obstacles if is_plane(o)]
+        rows = finite + planes
         self._obstacle_rows = np.concatenate(rows) if rows else np.zeros((0, 9), dtype="f4")
-        if self._obstacle_vao is not None:
-            self._vaos.remove(self._obstacle_vao)
-            self._obstacle_vao.release()
-            self._obstacle_vbo.release()
-            self._obstacle_vao = self._obstacle_vbo = None
-        if len(self._obstacle_rows):
-            self._obstacle_vbo = self.ctx.buffer(self._obstacle_rows.tobytes())
-            self._obstacle_vao = self._obstacle_array(self._obstacle_vbo)
-            self._vaos.append(self._obstacle_vao)
+        self._casting_vertices = sum(len(r) for r in finite)
+        finite_points = [r[:, :3] for r in finite]
+        self._obstacle_bounds = ((np.min([q.min(axis=0) for q in finite_points], axis=0),
+                                  np.max([q.max(axis=0) for q in finite_points], axis=0)) if finite_points else None)
+        self._obstacle_vbo, self._obstacle_vao, self._obstacle_light_vao = self._upload_obstacles(
+            self._obstacle_rows, self._obstacle_vbo, self._obstacle_vao, self._obstacle_light_vao)
+
+    def set_moving_obstacles(self, obstacles) -> None:
+        """Obstacles that change from frame to frame (a squashing lid), drawn and casting shadows as
+        the static ones; boxes and balls. Re-uploaded only when they change."""
+        rows = [obstacle_mesh(o) for o in (obstacles or ())]
+        rows = np.concatenate(rows) if rows else np.zeros((0, 9), dtype="f4")
+        if rows.shape == self._moving_rows.shape and np.array_equal(rows, self._moving_rows):
+            return
+        self._moving_rows = rows
+        self._moving_vbo, self._moving_vao, self._moving_light_vao = self._upload_obstacles(
+            rows, self._moving_vbo, self._moving_vao, self._moving_light_vao)
+
+    def _upload_obstacles(self, rows, vbo, drawn, light) -> tuple:
+        """(buffer, drawn array, light's array) for ``rows``, the old ones released; Nones for no rows."""
+        for vao in (drawn, light):
+            if vao is not None:
+                self._vaos.remove(vao)
+                vao.release()
+        if vbo is not None:
+            vbo.release()
+        if not len(rows):
+            return None, None, None
+        vbo = self.ctx.buffer(rows.tobytes())
+        return (vbo, *self._obstacle_arrays(vbo))
 
     def update(self, bodies) -> None:
         """This frame's slimes: a sequence of (positions (P, 3), strip, SlimeLook or None)."""
@@ -250,22 +348,14 @@ class WorldRenderer:
         for number, (positions, strip, look) in enumerate(bodies):
             if number < len(self._bodies) and not self._bodies[number].fits(strip, len(positions)):
                 self._bodies[number].release()
-                self._bodies[number] = _SlimeBuffers(self.ctx, self.slime_prog, strip, len(positions))
+                self._bodies[number] = _SlimeBuffers(self.ctx, self.slime_prog, self.light_prog, strip, len(positions))
             elif number >= len(self._bodies):
-                self._bodies.append(_SlimeBuffers(self.ctx, self.slime_prog, strip, len(positions)))
+                self._bodies.append(_SlimeBuffers(self.ctx, self.slime_prog, self.light_prog, strip, len(positions)))
             self._bodies[number].upload(positions)
             look = look or self.look
             centre = positions.mean(axis=0)
-            floor = self.floor_height if self.floor_height is not None else 0.0
-            shadow = contact_shadow(positions, centre, floor, look.key_dir)
-            self._fits.append((fit_ellipsoid(positions, centre), shadow, positions.min(axis=0), positions.max(axis=0)))
+            self._fits.append((fit_ellipsoid(positions, centre), positions.min(axis=0), positions.max(axis=0)))
             self._looks.append(look)
-        casters = np.zeros((5, MAX_CASTERS, 4), dtype="f4")
-        for i, ((ellipsoid_centre, axes, radii), *_rest) in enumerate(self._fits[:MAX_CASTERS]):
-            casters[0, i, :3] = ellipsoid_centre
-            casters[1:4, i, :3] = (axes / radii).T  # rows of the map to the unit sphere
-            casters[4, i, :3] = self._looks[i].shadow_tint
-        self._casters.write(casters.tobytes())
 
     # --- drawing ----------------------------------------------------------------------------------
     def render(self, fbo: moderngl.Framebuffer, camera: OrbitCamera, *, viewport=None) -> None:
@@ -291,13 +381,16 @@ class WorldRenderer:
         ctx.viewport = (0, 0, *size)
         draw.clear(depth=1.0)
         self._backdrop(camera, size, targets)
+        lit = self._light_map()
         draw.use()
         ctx.viewport = (0, 0, *size)
-        if self.floor_height is not None:
-            self._floor_shadows(view, proj, eye)
         ctx.enable(moderngl.DEPTH_TEST)
         ctx.depth_func = "<="
         self._obstacles(view, proj, eye)
+        if self.floor_height is not None and lit:
+            # After the obstacles, depth-tested: floor hidden behind a wall costs nothing and keeps
+            # whatever shadow falls there out of the picture.
+            self._floor_shadows(camera, size, eye)
 
         self._copy_behind(targets, None)
         dirty = []
@@ -378,23 +471,100 @@ class WorldRenderer:
             self._backdrop_key = key
         ctx.copy_framebuffer(targets["draw"], targets["backdrop"])
 
-    def _floor_shadows(self, view, proj, eye) -> None:
+    def _light_map(self) -> bool:
+        """Draw every slime and finite obstacle as the key light sees them into its shadow map;
+        False where nothing casts (the map is then off)."""
+        boxes = [(lo, hi) for _e, lo, hi in self._fits]
+        if self._obstacle_bounds is not None:
+            boxes.append(self._obstacle_bounds)
+        if len(self._moving_rows):
+            boxes.append((self._moving_rows[:, :3].min(axis=0), self._moving_rows[:, :3].max(axis=0)))
+        if not boxes:
+            self._light_on = False
+            return False
+        lo = np.min([b[0] for b in boxes], axis=0).astype(np.float64)
+        hi = np.max([b[1] for b in boxes], axis=0).astype(np.float64)
+        if self.floor_height is not None:
+            lo[1] = min(lo[1], self.floor_height)  # the floor under them receives
+        self._light_matrix, across = light_view_projection(self.look.key_dir, lo, hi)
+        if self.floor_height is not None:
+            # The map's square, slid along the light onto the floor: the shadows' share of the floor.
+            corners = np.array([[x, y, -1.0, 1.0] for x, y in ((-1, -1), (1, -1), (-1, 1), (1, 1))]) @ np.linalg.inv(
+                self._light_matrix)
+            corners = corners[:, :3] / corners[:, 3:]
+            key = np.asarray(self.look.key_dir, dtype=np.float64)
+            key = key / np.linalg.norm(key)
+            corners -= key * ((corners[:, 1:2] - self.floor_height) / max(key[1], 1e-3))
+            self._floor_quad.write(corners.astype("f4").tobytes())
+        texels = int(np.clip(math.ceil(across / LIGHT_TEXEL), 64, LIGHT_MAP_SIZE))
+        self._light_scale = texels / LIGHT_MAP_SIZE
+        # Receivers step off their surface by two and a half texels: past the reach of the soft taps,
+        # so no surface shadows itself.
+        self._light_offset = 2.5 * across / texels
         ctx = self.ctx
-        shp = self.shadow_prog
-        set_uniform(shp, "u_view", view)
-        set_uniform(shp, "u_proj", proj)
-        set_uniform(shp, "u_eye", eye)
-        set_uniform(shp, "u_floor_height", self.floor_height)
-        set_uniform(shp, "u_fog_distance", self.look.fog_distance)
-        set_uniform(shp, "u_shadow_halo", 1.0 if self.shadow_halo else 0.0)
+        # A few texels more than drawn are cleared: the filtered taps at the edge read "nothing here".
+        edge = min(texels + 3, LIGHT_MAP_SIZE)
+        lp = self.light_prog
+        set_uniform(lp, "u_light_view_proj", self._light_matrix.astype("f4"))
+        ctx.enable(moderngl.DEPTH_TEST)
+        ctx.depth_func = "<"
+        # Casters pushed back by their slope: a surface lit at a grazing angle does not shade itself.
+        ctx.polygon_offset = (2.0, 2.0)
+        self._light_fbo.use()
+        self._light_fbo.clear(depth=1.0, viewport=(0, 0, edge, edge))
+        ctx.viewport = (0, 0, texels, texels)
+        if self._obstacle_light_vao is not None and self._casting_vertices:
+            self._obstacle_light_vao.render(moderngl.TRIANGLES, vertices=self._casting_vertices)
+        if self._moving_light_vao is not None:
+            self._moving_light_vao.render(moderngl.TRIANGLES)
+        self._jelly_fbo.use()
+        self._jelly_fbo.clear(1.0, 1.0, 1.0, 0.0, depth=1.0, viewport=(0, 0, edge, edge))
+        ctx.viewport = (0, 0, texels, texels)
+        for number, (body, look) in enumerate(zip(self._bodies, self._looks)):
+            set_uniform(lp, "u_pass", (*(float(v) for v in look.shadow_tint), (number + 1) / 255.0))
+            body.light_vao.render(moderngl.TRIANGLE_STRIP)
+        ctx.polygon_offset = (0.0, 0.0)
+        ctx.disable(moderngl.DEPTH_TEST)
+        self._light_on = True
+        return True
+
+    def _set_light(self, program) -> None:
+        """light_shadow.glsl's uniforms, the map bound to its units."""
+        set_uniform(program, "u_light_on", 1 if self._light_on else 0)
+        set_uniform(program, "u_light_depth", LIGHT_DEPTH_UNIT)
+        set_uniform(program, "u_light_pass", LIGHT_PASS_UNIT)
+        set_uniform(program, "u_jelly_depth", JELLY_DEPTH_UNIT)
+        if not self._light_on:
+            return
+        set_uniform(program, "u_light_view_proj", self._light_matrix.astype("f4"))
+        set_uniform(program, "u_light_texel", (1.0 / LIGHT_MAP_SIZE, 1.0 / LIGHT_MAP_SIZE))
+        set_uniform(program, "u_light_scale", self._light_scale)
+        set_uniform(program, "u_jelly_pass", JELLY_PASS)
+        set_uniform(program, "u_light_offset", self._light_offset)
+        set_uniform(program, "u_light_soft", 1.0 if self.shadow_halo else 0.0)
+        self._light_depth.use(location=LIGHT_DEPTH_UNIT)
+        self._light_pass.use(location=LIGHT_PASS_UNIT)
+        self._jelly_depth.use(location=JELLY_DEPTH_UNIT)
+
+    def _floor_shadows(self, camera: OrbitCamera, size, eye) -> None:
+        """The key light's shadows multiplied into the floor, over the quad where the map meets the floor."""
+        ctx = self.ctx
+        fp = self.floor_shadow_prog
+        self._set_light(fp)
+        view, proj = camera.gl_matrices(size[0] / size[1])
+        set_uniform(fp, "u_view", view)
+        set_uniform(fp, "u_proj", proj)
+        set_uniform(fp, "u_eye", eye)
+        set_uniform(fp, "u_fog_distance", self.look.fog_distance)
+        set_uniform(fp, "u_floor_shade", FLOOR_SHADE)
+        set_uniform(fp, "u_jelly_shade", JELLY_SHADE)
         ctx.enable(moderngl.BLEND)
         ctx.blend_func = moderngl.DST_COLOR, moderngl.ZERO
-        for (_ellipsoid, (footprint, lift, depth), _lo, _hi), look in zip(self._fits, self._looks):
-            set_uniform(shp, "u_shadow", tuple(float(v) for v in footprint))
-            set_uniform(shp, "u_shadow_lift", lift)
-            set_uniform(shp, "u_shadow_depth", depth)
-            set_uniform(shp, "u_shadow_tint", tuple(look.shadow_tint))
-            self._shadow_vao.render(moderngl.TRIANGLE_STRIP)
+        ctx.depth_func = "<"
+        ctx.depth_mask = False  # the floor is the backdrop's: no depth of its own
+        self._floor_shadow_vao.render(moderngl.TRIANGLE_STRIP)
+        ctx.depth_mask = True
+        ctx.depth_func = "<="
         ctx.blend_func = moderngl.DEFAULT_BLENDING
         ctx.disable(moderngl.BLEND)
 
@@ -411,15 +581,15 @@ class WorldRenderer:
         set_uniform(op, "u_fog_distance", look.fog_distance)
         # Cut where sunk into the floor (the camera is above it: what is below is hidden).
         set_uniform(op, "u_floor_height", self.floor_height if self.floor_height is not None else -1e30)
-        if self._obstacle_vao is not None:
-            set_uniform(op, "u_casters", min(len(self._fits), MAX_CASTERS))
-            self._casters.bind_to_uniform_block(0)
-            self._obstacle_vao.render(moderngl.TRIANGLES)
+        self._set_light(op)
+        for vao in (self._obstacle_vao, self._moving_vao):
+            if vao is not None:
+                vao.render(moderngl.TRIANGLES)
 
     def _screen_rect(self, number: int, view_proj, size, near: float) -> tuple:
         """The slime's box on screen in pixels (x0, y0, x1, y1), GL's bottom-up rows; all of the
         screen where part of it is behind the eye."""
-        _ellipsoid, _shadow, lo, hi = self._fits[number]
+        _ellipsoid, lo, hi = self._fits[number]
         corners = np.array([[x, y, z, 1.0] for x in (lo[0], hi[0]) for y in (lo[1], hi[1]) for z in (lo[2], hi[2])])
         clip = corners @ view_proj
         if np.any(clip[:, 3] <= near):
@@ -472,6 +642,8 @@ class WorldRenderer:
         set_uniform(sp, "u_viewport", (0.0, 0.0, float(size[0]), float(size[1])))
         set_uniform(sp, "u_body_center", tuple(float(v) for v in ellipsoid[0]))
         set_uniform(sp, "u_body_inverse", ellipsoid_inverse(ellipsoid))
+        set_uniform(sp, "u_self_id", float(number + 1))
+        self._set_light(sp)
         targets["texture"].use(location=0)
         if self.wireframe:  # every edge, the far side's too
             ctx.wireframe = True
@@ -502,11 +674,11 @@ class WorldRenderer:
         self._release_targets()
         while self._bodies:
             self._bodies.pop().release()
-        if self._obstacle_vbo is not None:
-            self._obstacle_vbo.release()
-        for obj in self._vaos + [self._shadow_vbo, self._casters, self.slime_prog,
-                                 self.backdrop_prog, self.present_prog, self.shadow_prog, self.obstacle_prog]:
-            obj.release()
+        for obj in self._vaos + self._programs() + [self._obstacle_vbo, self._moving_vbo, self._floor_quad, self._light_fbo,
+                                                     self._jelly_fbo, self._light_depth, self._jelly_depth,
+                                                     self._light_pass]:
+            if obj is not None:
+                obj.release()
 
 
 def bodies_of_world(world, looks=None) -> list:
@@ -522,17 +694,16 @@ def bodies_of_world(world, looks=None) -> list:
 
 
 # --- headless -----------------------------------------------------------------------------------------
-def world_camera(bodies, camera=None) -> OrbitCamera:
+def world_camera(bodies, camera=None, obstacles=(), aspect: float = 4.0 / 3.0) -> OrbitCamera:
     """``camera`` as an OrbitCamera: one as is; (azimuth_deg, elevation_deg, distance[, target]);
-    or, for None, a three-quarter view framing every slime."""
+    or, for None, a three-quarter view from above framing every slime and obstacle (a plane by its
+    given point) in a picture of ``aspect``."""
     if isinstance(camera, OrbitCamera):
         return camera
-    points = np.concatenate([np.asarray(b[0], dtype=np.float64) for b in bodies]) if bodies else np.zeros((1, 3))
-    lo, hi = points.min(axis=0), points.max(axis=0)
-    centre = 0.5 * (lo + hi)
-    reach = max(float(np.linalg.norm(hi - lo)) * 0.5, 0.25)
-    cam = OrbitCamera(distance=3.2 * reach + 1.0, target=np.array([centre[0], 0.6 * centre[1], centre[2]]),
-                      min_distance=0.1, max_distance=1000.0)
+    points = [np.asarray(b[0], dtype=np.float64) for b in bodies]
+    points += [framing_points(obstacle) for obstacle in obstacles or ()]
+    cam = OrbitCamera(azimuth=35.0, elevation=30.0, min_distance=0.1, max_distance=1000.0)
+    cam.target, cam.distance = framing(cam, np.concatenate(points) if points else np.zeros((1, 3)), aspect)
     if camera is not None:
         values = list(camera)
         if len(values) not in (3, 4):
@@ -557,7 +728,7 @@ def render_world_picture(ctx, bodies, obstacles=(), camera=None, size=(640, 480)
     if width < 1 or height < 1:
         raise ValueError(f"size must be at least 1x1 pixels, got {size!r}")
     bodies = _check_bodies(bodies)
-    cam = world_camera(bodies, camera)
+    cam = world_camera(bodies, camera, obstacles, width / height)
     own = ctx is None
     ctx = ctx or create_headless_context()
     renderer = texture = fbo = None

@@ -13,7 +13,11 @@ Top level::
     obstacles     optional  list of 0 to 1024 obstacles (limits.SCENE_OBSTACLES), below; default []
     gravity       optional  [gx, gy, gz] in m/s^2, length at most 30 (limits.GRAVITY); default [0, -9.81, 0]
     floor_height  optional  y of the floor plane in m; default 0; null: no floor
-    camera        optional  the view to open on, below; default null (the viewer frames the scene)
+    camera        optional  the view to open on, below; it stays put. Default null: the scene frames
+                            itself, from 35 degrees round and 30 up, with every slime and obstacle
+                            (a plane by its ``point``) in the picture, and keeps them there as the
+                            slimes move (slime.app.render_world.follow_framing; in the window until
+                            you orbit or zoom)
     name          optional  a title (string); default ""
     description   optional  one line saying what happens (string); default ""
 
