@@ -28,7 +28,8 @@ def test_the_cache_is_named_after_the_kernels_sources(tmp_path, monkeypatch):
     monkeypatch.setattr(compiled, "_HERE", fake)
     assert compiled.source_hash() == here
     tension = fake / "slime3d" / "tension.py"
-    tension.write_text(tension.read_text().replace("scale = tension / mass[k]", "scale = 2.0 * tension / mass[k]"))
+    tension.write_text(tension.read_text().replace("scale = -tension / mass[k]", "scale = -2.0 * tension / mass[k]"))
+    assert "2.0 * tension" in tension.read_text()
     assert compiled.source_hash() != here
     # A file without kernels (the world's bookkeeping) does not count.
     world = fake / "world3d.py"

@@ -13,7 +13,7 @@ import sys
 import numpy as np
 import pytest
 
-from slime.physics.slime3d.moments import centre_of_mass, inverse_inertia, moments_about
+from slime.physics.slime3d.moments import body_moments, inverse_inertia
 from slime.physics.slime3d.shear import add_shear_viscosity
 from slime.physics.slime_body import SlimeBody, SlimeParams
 from slime.physics.volume import mesh_volume
@@ -80,8 +80,7 @@ def test_shear_viscosity_damps_ripples_not_the_wobble_and_is_stable_at_any_visco
     breathing = unit.copy()  # the whole body swelling: a wavelength of the diameter
 
     def relative_decay(v, viscosity):
-        centre, velocity, _ = centre_of_mass(x, v, m, 0, count)
-        _, second, spin = moments_about(x, v, m, world.model.rest, 0, count, centre)
+        centre, velocity, _, _, second, spin = body_moments(x, v, m, world.model.rest, 0, count)
         inverse = inverse_inertia(second, body.inertia_floor)
         acc = np.zeros_like(x)
         add_shear_viscosity(acc, x, v, m, world.model.rest, 0, body.shape.stacks, body.shape.slices, centre, velocity,

@@ -34,7 +34,7 @@ import numpy as np
 from slime.limits import SPIKE
 from slime.physics.hand import wendland
 from slime.physics.particles import Particles
-from slime.physics.slime3d.moments import centre_of_mass, moments_about
+from slime.physics.slime3d.moments import body_moments, centre_of_mass
 from slime.physics.slime3d.shape_matching import best_rotation
 from slime.physics.slime3d.surface import enclosed_volume, surface_gradients
 from slime.physics.slime_params import SlimeParams
@@ -151,7 +151,7 @@ class SlimeBody:
 
     def _moments(self):
         world = self.world
-        return moments_about(world.x, world.v, world.mass, world.model.rest, 0, self.shape.count, self.centroid())
+        return body_moments(world.x, world.v, world.mass, world.model.rest, 0, self.shape.count)[3:]
 
     def angular_momentum(self) -> np.ndarray:
         """About the centre of mass."""

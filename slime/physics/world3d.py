@@ -37,7 +37,7 @@ from slime.physics.integrate import symplectic_euler
 from slime.physics.obstacles import FramePairs, ObstacleSet, collide_obstacles
 from slime.physics.planes import Planes, collide_planes
 from slime.physics.slime3d.health import healthy_bodies
-from slime.physics.slime3d.moments import centre_of_mass, moments_about
+from slime.physics.slime3d.moments import body_moments
 from slime.physics.slime3d.shape_matching import best_rotation
 from slime.physics.slime3d.step import build_model, slime_accelerations
 from slime.physics.slime_params import SlimeParams, vector3
@@ -269,9 +269,7 @@ class World3D:
         """Body ``index``'s rotation fitted to its current pose (kept where the pose has none), and
         that pose taken as its last good one."""
         body = self.bodies[index]
-        centre, _, _ = centre_of_mass(self.x, self.v, self.mass, body.start, body.shape.count)
-        covariance, _, _ = moments_about(self.x, self.v, self.mass, self.model.rest, body.start, body.shape.count,
-                                         centre)
+        covariance = body_moments(self.x, self.v, self.mass, self.model.rest, body.start, body.shape.count)[3]
         self.rotation[index] = best_rotation(covariance, self.rotation[index])
         self._good_rotation[index] = self.rotation[index]
         self._good_x[:, body.start : body.stop] = self.x[:, body.start : body.stop]
@@ -330,11 +328,12 @@ class World3D:
         acc = self._acc
         slime_accelerations(self.model, self.x, self.v, acc, self.rotation, self._volume, self._work, float(h),
                             bool(internal_only))
-        if not internal_only:
-            for extra in self.extra_accelerations:
-                extra(self, acc, h)
         held = self.hand.body
-        if held is not None and not internal_only:
+        if internal_only or (held is None and not self.extra_accelerations):
+            return acc  # the kernels held the forces within max_acceleration
+        for extra in self.extra_accelerations:
+            extra(self, acc, h)
+        if held is not None:
             body = self.bodies[held]
             self.hand.add_pull(self.view(held), acc[:, body.start : body.stop].T, h)
         limit = self._max_acceleration

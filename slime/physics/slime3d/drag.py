@@ -5,9 +5,7 @@ from __future__ import annotations
 from slime.physics.compiled import kernel
 
 
-@kernel
-def add_air_drag(acc, v, first, count, rate):
-    """a = -a_drag v, at the rate a_drag (1/s)."""
-    for k in range(first, first + count):
-        for d in range(3):
-            acc[d, k] -= rate * v[d, k]
+@kernel(inline=True)
+def air_drag_at(v, k, rate):
+    """a = -a_drag v at vertex k, at the rate a_drag (1/s)."""
+    return -rate * v[0, k], -rate * v[1, k], -rate * v[2, k]

@@ -5,9 +5,7 @@ from __future__ import annotations
 from slime.physics.compiled import kernel
 
 
-@kernel
-def add_gravity(acc, first, count, gravity):
-    """a = g (m/s^2, a 3-vector)."""
-    for k in range(first, first + count):
-        for d in range(3):
-            acc[d, k] += gravity[d]
+@kernel(inline=True)
+def gravity_at(gravity):
+    """a = g (m/s^2, a 3-vector), at every vertex."""
+    return gravity[0], gravity[1], gravity[2]

@@ -36,26 +36,38 @@ def centre_of_mass(x, v, mass, first, count):
 
 
 @kernel
-def moments_about(x, v, mass, rest, first, count, centre):
-    """The sums about the centre c that a body's shape and spin are read from:
+def body_moments(x, v, mass, rest, first, count):
+    """Everything the forces read of the body as a whole, in one pass: its centre of mass c, the
+    velocity v_c of c, its mass M, and the sums about c that its shape and spin are read from:
 
         A = sum m (x - c) r^T      (shape matching's covariance: rest shape r onto the current one)
         C = sum m (x - c)(x - c)^T (the second moment; the inertia is (tr C) 1 - C)
         L = sum m (x - c) x v      (the angular momentum about c)
 
-    Returns (A, C, L)."""
+    The sums are taken about the body's first vertex p (a point near it, so that a body far from
+    the origin keeps its precision) and moved to c: A is the same about any point (sum m r = 0),
+    C = C_p - M d d^T and L = L_p - M d x v_c with d = c - p. Returns (c, v_c, M, A, C, L)."""
+    p0, p1, p2 = x[0, first], x[1, first], x[2, first]
+    total = 0.0
+    s0 = s1 = s2 = u0 = u1 = u2 = 0.0
     a00 = a01 = a02 = a10 = a11 = a12 = a20 = a21 = a22 = 0.0
     c00 = c01 = c02 = c11 = c12 = c22 = 0.0
     l0 = l1 = l2 = 0.0
     for k in range(first, first + count):
         m = mass[k]
-        d0 = m * (x[0, k] - centre[0])
-        d1 = m * (x[1, k] - centre[1])
-        d2 = m * (x[2, k] - centre[2])
-        e0 = x[0, k] - centre[0]
-        e1 = x[1, k] - centre[1]
-        e2 = x[2, k] - centre[2]
+        e0 = x[0, k] - p0
+        e1 = x[1, k] - p1
+        e2 = x[2, k] - p2
+        d0, d1, d2 = m * e0, m * e1, m * e2
+        w0, w1, w2 = v[0, k], v[1, k], v[2, k]
         r0, r1, r2 = rest[0, k], rest[1, k], rest[2, k]
+        total += m
+        s0 += d0
+        s1 += d1
+        s2 += d2
+        u0 += m * w0
+        u1 += m * w1
+        u2 += m * w2
         a00 += d0 * r0
         a01 += d0 * r1
         a02 += d0 * r2
@@ -71,13 +83,21 @@ def moments_about(x, v, mass, rest, first, count, centre):
         c11 += d1 * e1
         c12 += d1 * e2
         c22 += d2 * e2
-        l0 += d1 * v[2, k] - d2 * v[1, k]
-        l1 += d2 * v[0, k] - d0 * v[2, k]
-        l2 += d0 * v[1, k] - d1 * v[0, k]
+        l0 += d1 * w2 - d2 * w1
+        l1 += d2 * w0 - d0 * w2
+        l2 += d0 * w1 - d1 * w0
+    # d = c - p and v_c; then C and L moved from p to c.
+    g0, g1, g2 = s0 / total, s1 / total, s2 / total
+    v0, v1, v2 = u0 / total, u1 / total, u2 / total
+    centre = np.array([p0 + g0, p1 + g1, p2 + g2])
+    velocity = np.array([v0, v1, v2])
     a = np.array([[a00, a01, a02], [a10, a11, a12], [a20, a21, a22]])
-    c = np.array([[c00, c01, c02], [c01, c11, c12], [c02, c12, c22]])
-    spin = np.array([l0, l1, l2])
-    return a, c, spin
+    c = np.array([[c00 - total * g0 * g0, c01 - total * g0 * g1, c02 - total * g0 * g2],
+                  [c01 - total * g0 * g1, c11 - total * g1 * g1, c12 - total * g1 * g2],
+                  [c02 - total * g0 * g2, c12 - total * g1 * g2, c22 - total * g2 * g2]])
+    spin = np.array([l0 - total * (g1 * v2 - g2 * v1), l1 - total * (g2 * v0 - g0 * v2),
+                     l2 - total * (g0 * v1 - g1 * v0)])
+    return centre, velocity, total, a, c, spin
 
 
 @kernel

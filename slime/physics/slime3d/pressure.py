@@ -38,12 +38,10 @@ def volume_pressure(volume, ideal_volume, spread, rest_spread, pressure_scale, r
     return rest_pressure + pressure_scale * limit * error
 
 
-@kernel
-def add_volume_pressure(acc, grad_volume, mass, first, count, pressure):
-    """a = p (dV/dx) / m: the pressure pushes each vertex along its area-weighted normal. The
-    gradient of the volume sums to zero over the closed surface, so the pressure moves no
-    momentum, and being a gradient it applies no torque."""
-    for k in range(first, first + count):
-        scale = pressure / mass[k]
-        for d in range(3):
-            acc[d, k] += scale * grad_volume[d, k]
+@kernel(inline=True)
+def volume_pressure_at(grad_volume, mass, k, pressure):
+    """a = p (dV/dx) / m at vertex k: the pressure pushes each vertex along its area-weighted
+    normal. The gradient of the volume sums to zero over the closed surface, so the pressure moves
+    no momentum, and being a gradient it applies no torque."""
+    scale = pressure / mass[k]
+    return scale * grad_volume[0, k], scale * grad_volume[1, k], scale * grad_volume[2, k]

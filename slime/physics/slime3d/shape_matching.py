@@ -4,7 +4,7 @@ the slime keeps its shape yet rolls and tumbles freely.
 
 With masses m, positions x (centre c) and rest offsets r (mass centre 0), the rotation R that
 minimises sum m |R r + c - x|^2 is the rotational factor of the polar decomposition of
-A = sum m (x - c) r^T (``moments.moments_about``). The pulls m k (c + R r - x) sum to zero
+A = sum m (x - c) r^T (``moments.body_moments``). The pulls m k (c + R r - x) sum to zero
 (sum m r = 0) and apply no torque (A R^T = R S R^T is symmetric), so they move neither momentum
 nor angular momentum.
 """
@@ -76,13 +76,13 @@ def best_rotation(covariance, fallback):
     return rotation
 
 
-@kernel
-def add_shape_restoring(acc, x, rest, first, count, centre, rotation, stiffness):
-    """a = k (c + R r - x): each vertex accelerated toward its goal, the rest offset r turned by
-    the best-fit rotation R and placed at the centre of mass c, at the per-mass stiffness k
-    (1/s^2; the surface wobbles at about sqrt(k) rad/s whatever the mesh)."""
-    for k in range(first, first + count):
-        r0, r1, r2 = rest[0, k], rest[1, k], rest[2, k]
-        for d in range(3):
-            goal = centre[d] + rotation[d, 0] * r0 + rotation[d, 1] * r1 + rotation[d, 2] * r2
-            acc[d, k] += stiffness * (goal - x[d, k])
+@kernel(inline=True)
+def shape_restoring_at(x, rest, k, centre, rotation, stiffness):
+    """a = k_s (c + R r - x) at vertex k: accelerated toward its goal, its rest offset r turned by
+    the best-fit rotation R and placed at the centre of mass c, at the per-mass stiffness k_s
+    (1/s^2; the surface wobbles at about sqrt(k_s) rad/s whatever the mesh)."""
+    r0, r1, r2 = rest[0, k], rest[1, k], rest[2, k]
+    g0 = centre[0] + rotation[0, 0] * r0 + rotation[0, 1] * r1 + rotation[0, 2] * r2
+    g1 = centre[1] + rotation[1, 0] * r0 + rotation[1, 1] * r1 + rotation[1, 2] * r2
+    g2 = centre[2] + rotation[2, 0] * r0 + rotation[2, 1] * r1 + rotation[2, 2] * r2
+    return stiffness * (g0 - x[0, k]), stiffness * (g1 - x[1, k]), stiffness * (g2 - x[2, k])

@@ -1,8 +1,10 @@
-"""The slime's forces, body by body: each substep, every force of ``SlimeModel``'s bodies in the
-order the physics reads (volume pressure, surface tension, shape restoring, viscosity and drag,
-shear viscosity, gravity), each one function in its own module. This is the code that moves the
-slime, for one slime and for every slime of a world alike; to add a force, write its module and
-call it in ``body_accelerations`` (docs/2 walks through it).
+"""The slime's forces, body by body: each substep, every force of ``SlimeModel``'s bodies (volume
+pressure, surface tension, shape restoring, viscosity, air drag, gravity, then the shear
+viscosity, which couples neighbours), each one function in its own module. This is the code that
+moves the slime, for one slime and for every slime of a world alike. The forces of one vertex
+are summed in one loop over the vertices, each force's module giving its part at a vertex
+(``*_at``), so that the arrays are read once a substep; to add a force, write its module and add
+its part in ``body_accelerations`` (docs/2 walks through it).
 
 A Warp-style split: ``SlimeModel`` holds what the bodies' parameters fix (per-body constants, and
 per-vertex masses and rest offsets over the world's columns), the world holds the state (positions
@@ -16,15 +18,15 @@ from typing import NamedTuple
 import numpy as np
 
 from slime.physics.compiled import kernel
-from slime.physics.slime3d.drag import add_air_drag
-from slime.physics.slime3d.gravity import add_gravity
-from slime.physics.slime3d.moments import centre_of_mass, inverse_inertia, moments_about
-from slime.physics.slime3d.pressure import add_volume_pressure, pressure_spread, volume_pressure
-from slime.physics.slime3d.shape_matching import add_shape_restoring, best_rotation
+from slime.physics.slime3d.drag import air_drag_at
+from slime.physics.slime3d.gravity import gravity_at
+from slime.physics.slime3d.moments import body_moments, inverse_inertia
+from slime.physics.slime3d.pressure import pressure_spread, volume_pressure, volume_pressure_at
+from slime.physics.slime3d.shape_matching import best_rotation, shape_restoring_at
 from slime.physics.slime3d.shear import add_shear_viscosity
 from slime.physics.slime3d.surface import enclosed_volume, surface_gradients
-from slime.physics.slime3d.tension import add_surface_tension
-from slime.physics.slime3d.viscosity import add_internal_viscosity, decay_rate
+from slime.physics.slime3d.tension import surface_tension_at
+from slime.physics.slime3d.viscosity import decay_rate, internal_viscosity_at
 
 
 class SlimeModel(NamedTuple):
@@ -86,41 +88,50 @@ def body_accelerations(model, b, x, v, acc, rotation, volume, work, h, internal_
     h: every force, in order. ``rotation`` (B, 3, 3) is read as the fallback for a body with no
     rotation of its own and updated to the best fit; ``volume`` (B,) gets its enclosed volume.
     ``work``: (4, 3, P) scratch. ``internal_only`` leaves out gravity and air drag (the internal
-    forces alone move no momentum)."""
+    forces alone move no momentum). Each component of the result is held within
+    ``model.max_acceleration``: an edited force or a state written from outside may ask for
+    anything, and the step must still return finite numbers."""
     first, count = model.first[b], model.count[b]
     mass, rest = model.mass, model.rest
-    for k in range(first, first + count):
-        acc[0, k] = 0.0
-        acc[1, k] = 0.0
-        acc[2, k] = 0.0
-    centre, velocity, _ = centre_of_mass(x, v, mass, first, count)
-    covariance, second_moment, spin = moments_about(x, v, mass, rest, first, count, centre)
+    # The body as a whole: where it is, how it moves, how it is turned.
+    centre, velocity, _, covariance, second_moment, spin = body_moments(x, v, mass, rest, first, count)
     turned = best_rotation(covariance, rotation[b])
     rotation[b] = turned
     inverse = inverse_inertia(second_moment, model.inertia_floor[b])
     omega = inverse @ spin
-
+    # The surface: its gradients, its volume and the pressure on it.
     grad_volume, grad_area = work[0], work[1]
     surface_gradients(x, first, model.stacks[b], model.slices[b], grad_volume, grad_area)
     volume[b] = enclosed_volume(x, grad_volume, first, count, centre)
     spread = pressure_spread(grad_volume, mass, first, count)
     pressure = volume_pressure(volume[b], model.ideal_volume[b], spread, model.rest_spread[b],
                                model.pressure_scale[b], model.rest_pressure[b])
-    add_volume_pressure(acc, grad_volume, mass, first, count, pressure)
-    add_surface_tension(acc, grad_area, mass, first, count, model.tension[b])
-    add_shape_restoring(acc, x, rest, first, count, centre, turned, model.shape_stiffness[b])
     # Viscosity and drag decay together exactly over the substep; each takes its share of the rate.
     drag = 0.0 if internal_only else model.air_drag[b]
     rate = model.viscosity[b] + drag
-    if rate > 0.0:
-        decay = decay_rate(rate, h)
-        add_internal_viscosity(acc, x, v, first, count, centre, velocity, omega, decay * model.viscosity[b] / rate)
-        if drag > 0.0:
-            add_air_drag(acc, v, first, count, decay * drag / rate)
+    decay = decay_rate(rate, h)
+    viscous = decay * model.viscosity[b] / rate if rate > 0.0 else 0.0
+    drag = decay * drag / rate if rate > 0.0 else 0.0
+    gravity = model.gravity if not internal_only else np.zeros(3)
+    tension, stiffness = model.tension[b], model.shape_stiffness[b]
+    # Every vertex's own forces, one vertex at a time.
+    for k in range(first, first + count):
+        p = volume_pressure_at(grad_volume, mass, k, pressure)
+        t = surface_tension_at(grad_area, mass, k, tension)
+        s = shape_restoring_at(x, rest, k, centre, turned, stiffness)
+        w = internal_viscosity_at(x, v, k, centre, velocity, omega, viscous)
+        d = air_drag_at(v, k, drag)
+        g = gravity_at(gravity)
+        acc[0, k] = p[0] + t[0] + s[0] + w[0] + d[0] + g[0]
+        acc[1, k] = p[1] + t[1] + s[1] + w[1] + d[1] + g[1]
+        acc[2, k] = p[2] + t[2] + s[2] + w[2] + d[2] + g[2]
+    # Then what couples neighbours: the shear viscosity.
     add_shear_viscosity(acc, x, v, mass, rest, first, model.stacks[b], model.slices[b], centre, velocity, omega,
                         inverse, model.shear_viscosity[b], h, work[2], work[3])
-    if not internal_only:
-        add_gravity(acc, first, count, model.gravity)
+    for k in range(first, first + count):
+        limit = model.max_acceleration[k]
+        for c in range(3):
+            acc[c, k] = min(max(acc[c, k], -limit), limit)
 
 
 @kernel
