@@ -64,7 +64,8 @@ def collide_planes(
     their velocity there, in place (``plane_contacts``). Returns a bool (N,) mask of the particles
     in contact with any plane."""
     touching = np.zeros(positions.shape[0], dtype=np.bool_)
-    radii = np.broadcast_to(np.asarray(radius, dtype=np.float64), (positions.shape[0],))
+    radii = (np.full(positions.shape[0], float(radius)) if np.ndim(radius) == 0
+             else np.asarray(radius, dtype=np.float64).reshape(positions.shape[0]))
     plane_contacts(positions, velocities, inv_mass, planes.normal, planes.point, planes.restitution,
                    planes.friction, float(planes.bounce_threshold), radii, touching)
     return touching
