@@ -17,7 +17,7 @@ from __future__ import annotations
 import numpy as np
 
 from slime.physics.compiled import kernel
-from slime.physics.slime_body import SlimeBody, SlimeParams
+from slime.physics.slime3d.slime_body import SlimeBody, SlimeParams
 
 WIND = np.array([3.0, 0.0, 0.0])  # m/s, along +x
 WIND_RATE = 0.8  # 1/s

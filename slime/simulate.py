@@ -53,7 +53,7 @@ def apply_pokes(body, schedule: dict[int, list[Poke]], tick: int) -> None:
 def make_body(stacks: int | None = None, slices: int | None = None):
     """The slime body with default parameters at the requested resolution. Bad values: a one-line
     ValueError."""
-    from slime.physics.slime_body import SlimeBody, SlimeParams
+    from slime.physics.slime3d.slime_body import SlimeBody, SlimeParams
 
     changes = {}
     if stacks is not None:

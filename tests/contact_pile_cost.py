@@ -12,9 +12,9 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from slime.physics.contact import broad_phase, collide_slimes, damp_contacts  # noqa: E402
-from slime.physics.obstacles import ObstacleSet, Plane, collide_obstacles  # noqa: E402
-from slime.physics.slime_params import SlimeParams  # noqa: E402
+from slime.physics.slime3d.contact import broad_phase, collide_slimes, damp_contacts  # noqa: E402
+from slime.physics.slime3d.obstacles import ObstacleSet, Plane, collide_obstacles  # noqa: E402
+from slime.physics.slime3d.slime_params import SlimeParams  # noqa: E402
 from slime_pile import SlimePile  # noqa: E402
 
 

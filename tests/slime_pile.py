@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from slime.physics.contact import BodyTable, broad_phase, collide_slimes, damp_contacts
-from slime.physics.obstacles import ObstacleSet, collide_obstacles
-from slime.physics.slime_body import SlimeBody
+from slime.physics.slime3d.contact import BodyTable, broad_phase, collide_slimes, damp_contacts
+from slime.physics.slime3d.obstacles import ObstacleSet, collide_obstacles
+from slime.physics.slime3d.slime_body import SlimeBody
 
 
 class SlimePile:

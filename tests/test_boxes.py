@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from slime.physics.boxes import Boxes, BoxWorld, sweep_times
+from slime.physics.mass_spring.boxes import Boxes, BoxWorld, sweep_times
 from slime.scenes import load_scene
 from slime.scenes.boxes import GRAVITY, JUMP_SPEED
 

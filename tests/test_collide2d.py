@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from slime.physics.collide2d import (
+from slime.physics.mass_spring.collide2d import (
     BOX_FLOOR,
     ContactForces,
     PlaneImpactForces,
@@ -16,8 +16,8 @@ from slime.physics.collide2d import (
     impact_forces_between_points,
     impact_forces_by_plane,
 )
-from slime.physics.particles import Particles
-from slime.physics.world import World
+from slime.physics.mass_spring.particles import Particles
+from slime.physics.mass_spring.world import World
 
 
 def pair_state(p1, p2):

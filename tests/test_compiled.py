@@ -32,7 +32,7 @@ def test_the_cache_is_named_after_the_kernels_sources(tmp_path, monkeypatch):
     assert "2.0 * tension" in tension.read_text()
     assert compiled.source_hash() != here
     # A file without kernels (the world's bookkeeping) does not count.
-    world = fake / "world3d.py"
+    world = fake / "slime3d" / "world3d.py"
     before = compiled.source_hash()
     world.write_text(world.read_text() + "\n# a comment\n")
     assert compiled.source_hash() == before

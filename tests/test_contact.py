@@ -1,4 +1,4 @@
-"""Slime-slime contact (slime/physics/contact.py): momentum kept to round-off, no vertex of one
+"""Slime-slime contact (slime/physics/slime3d/contact.py): momentum kept to round-off, no vertex of one
 slime inside another (checked by winding numbers, independently of the contact's own plane), at
 20 m/s, at every resolution and mixed resolutions and radii; a stack of three comes to rest."""
 
@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 
 from mesh_truth import deepest_inside
-from slime.physics.contact import BodyTable, broad_phase, collide_slimes
-from slime.physics.slime_params import SlimeParams
+from slime.physics.slime3d.contact import BodyTable, broad_phase, collide_slimes
+from slime.physics.slime3d.slime_params import SlimeParams
 from slime_pile import SlimePile
 
 

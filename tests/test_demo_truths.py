@@ -12,7 +12,7 @@ from conftest import missing
 from slime import cli
 from slime.app.render_common import MAX_PIXELS, check_gl_size, check_size
 from slime.app.render_slime import HeadlessSlime, follow, render_slime
-from slime.physics.slime_body import SlimeBody, SlimeParams
+from slime.physics.slime3d.slime_body import SlimeBody, SlimeParams
 from slime.render.camera import ELEVATION_RANGE, OrbitCamera
 from slime.render.context import GLUnavailable
 from slime.arguments import UsageError, parse_camera, parse_size

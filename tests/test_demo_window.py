@@ -166,7 +166,7 @@ def test_a_click_dents_the_slime_visibly():
     # The window's click is a poke of POKE_IMPULSE per kg along the view ray; straight down on the
     # top it must dent the slime by a good part of its radius (0.6 N s/kg once gave 10 %, unseen).
     from slime.app.demo import POKE_IMPULSE
-    from slime.physics.slime_body import SlimeBody, SlimeParams
+    from slime.physics.slime3d.slime_body import SlimeBody, SlimeParams
 
     body = SlimeBody(SlimeParams())
     for _ in range(30):

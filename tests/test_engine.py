@@ -8,8 +8,8 @@ import pytest
 from slime.physics import Particles, Planes, Springs, World
 from slime.physics.integrate import symplectic_euler
 from slime.physics.planes import collide_planes
-from slime.physics.scatter import scatter_add
-from slime.physics.springs import add_spring_forces, break_overloaded, hooke_forces, muscle_rest_length, spring_forces
+from slime.physics.mass_spring.scatter import scatter_add
+from slime.physics.mass_spring.springs import add_spring_forces, break_overloaded, hooke_forces, muscle_rest_length, spring_forces
 
 
 def test_scatter_add_sums_repeated_indices():
@@ -180,7 +180,7 @@ def test_particles_validation_and_pinned_mass():
 def test_sparse_scatter_fast_path_equals_public_product(monkeypatch):
     """add_product uses scipy's private CSR kernel when it is there; the public product must give
     the same sums, should a scipy release move the kernel."""
-    from slime.physics import scatter
+    from slime.physics.mass_spring import scatter
 
     rng = np.random.default_rng(4)
     first, second = rng.integers(0, 50, size=300), rng.integers(0, 50, size=300)

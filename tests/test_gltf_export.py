@@ -326,7 +326,7 @@ def test_a_full_disk_leaves_nothing(tmp_path, monkeypatch, capsys):
 
 
 def test_an_interrupted_run_leaves_the_old_file(tmp_path, monkeypatch, capsys):
-    from slime.physics.world3d import World3D
+    from slime.physics.slime3d.world3d import World3D
 
     out = tmp_path / "run.glb"
     out.write_bytes(b"the last run")

@@ -12,7 +12,7 @@ import pytest
 
 from slime import limits
 from slime.cli import build_parser, main
-from slime.physics.slime_params import SlimeParams
+from slime.physics.slime3d.slime_params import SlimeParams
 
 README = Path(__file__).resolve().parent.parent / "README.md"
 

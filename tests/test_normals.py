@@ -4,8 +4,8 @@ per-frame normals and the physics' volume gradient come from the same functions.
 import numpy as np
 
 from slime.mesh import VertexAreaSums, VertexNormals, triangle_area_vectors, vertex_area_sums, vertex_normals
-from slime.physics.sphere import sphere_triangles, uv_sphere
-from slime.physics.volume import corner_sum, mesh_volume, vertex_area_vectors
+from slime.physics.slime3d.sphere import sphere_triangles, uv_sphere
+from slime.physics.slime3d.volume import corner_sum, mesh_volume, vertex_area_vectors
 
 
 def _deformed_sphere(stacks=20, slices=24, seed=0):

@@ -1,4 +1,4 @@
-"""Static obstacles (slime/physics/obstacles.py): validation, distances and rays against their
+"""Static obstacles (slime/physics/slime3d/obstacles.py): validation, distances and rays against their
 analytic values, the contact response, no tunnelling at any speed, and slimes against boxes,
 balls and planes."""
 
@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from slime.physics.obstacles import (
+from slime.physics.slime3d.obstacles import (
     Ball,
     Box,
     FramePairs,
@@ -23,7 +23,7 @@ from slime.physics.obstacles import (
     rotation_from_degrees,
     signed_distance,
 )
-from slime.physics.slime_params import SlimeParams
+from slime.physics.slime3d.slime_params import SlimeParams
 from slime_pile import SlimePile
 
 angles = st.floats(-360.0, 360.0, allow_nan=False)
@@ -336,7 +336,7 @@ def test_a_slime_thrown_within_a_frame_still_stops_at_a_thin_board():
     """The frame's pairs are made with the slime at rest (a margin of a centimetre); then, within
     the frame, it is flung at 20 m/s at a 2 cm board 8 cm away. The substeps notice it went
     further than the pairs allow for and test it themselves: it stops at the board."""
-    from slime.physics.world3d import World3D
+    from slime.physics.slime3d.world3d import World3D
 
     world = World3D(gravity=(0, 0, 0), floor_height=None)
     world.add_slime(_slime(center=(0.0, 0.0, 0.0)))

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from slime.physics import Particles, Springs, World
-from slime.physics.collide2d import (
+from slime.physics.mass_spring.collide2d import (
     BOX_FLOOR,
     ContactForces,
     PlaneImpactForces,
@@ -20,8 +20,8 @@ from slime.physics.collide2d import (
     fix_sinking,
 )
 from slime.physics.integrate import symplectic_euler
-from slime.physics.scatter import scatter_add
-from slime.physics.springs import add_spring_forces, spring_forces
+from slime.physics.mass_spring.scatter import scatter_add
+from slime.physics.mass_spring.springs import add_spring_forces, spring_forces
 
 
 def reference_contact_forces(x, v, inv_mass, e, r, dt):

@@ -2,7 +2,7 @@
 
 import numpy as np
 
-from slime.physics.sphere import sphere_triangles, uv_sphere
+from slime.physics.slime3d.sphere import sphere_triangles, uv_sphere
 from slime.render.camera import OrbitCamera
 from slime.mesh import triangle_area_vectors
 from slime.render.picking import intersect_plane, pick

@@ -13,7 +13,7 @@ from conftest import missing
 
 from slime.app.render_slime import HeadlessSlime, render_slime
 from slime.simulate import Poke
-from slime.physics.sphere import RESTART, canonical_triangles, strip_to_triangles
+from slime.physics.slime3d.sphere import RESTART, canonical_triangles, strip_to_triangles
 from slime.render.context import GLUnavailable
 from slime.render.picking import intersect_plane, pick
 

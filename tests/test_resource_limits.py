@@ -18,7 +18,7 @@ import pytest
 from slime import cli, memory
 from slime.fileio import MAX_INPUT_BYTES
 from slime.limits import FRAMES
-from slime.physics import soda
+from slime.physics.mass_spring import soda
 
 
 def run_cli(*args, cwd=None):

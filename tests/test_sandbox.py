@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from slime.physics.springs import Springs, spring_forces
+from slime.physics.mass_spring.springs import Springs, spring_forces
 from slime.scenes import load_scene
 from slime.scenes.sandbox import (
     Sandbox,

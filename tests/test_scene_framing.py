@@ -152,7 +152,11 @@ def test_the_window_frames_duel_and_hands_the_camera_over_at_a_zoom():
         r, g, b = picture[..., 0], picture[..., 1], picture[..., 2]
         cols = np.flatnonzero((((r > g + 40) & (r > b + 40)) | ((b > r + 40) & (b > g + 10))).any(axis=0))
         assert cols.size and cols.max() - cols.min() >= SIZE[0] / 3 and cols.min() > 0 and cols.max() < SIZE[0] - 1
+        # The wheel over the picture, away from the panel (over the panel it scrolls the panel).
+        w.on_mouse_position_event(SIZE[0] - 4, SIZE[1] - 4, 0, 0)
+        assert not w._ui_wants_mouse()
         w.on_mouse_scroll_event(0.0, -1.0)  # the user's camera from now on
+        assert w.framed_points is None
         eye = w.camera.eye().copy()
         for _ in range(30):
             w._advance(1.0 / 60.0 + 1e-9)

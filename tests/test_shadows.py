@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from slime.look import SlimeLook
-from slime.physics.sphere import sphere_strip, uv_sphere
+from slime.physics.slime3d.sphere import sphere_strip, uv_sphere
 from slime.render.camera import OrbitCamera
 from slime.render.images import save_png
 from slime.render.world_renderer import render_world_picture
@@ -133,8 +133,8 @@ def test_no_shadow_shows_on_the_far_side_of_the_pile_walls(ctx, tmp_path):
 
 def test_a_squash_draws_its_lid(ctx, tmp_path):
     from slime.app.world_view import WorldView
-    from slime.physics.slime_params import SlimeParams
-    from slime.physics.world3d import World3D
+    from slime.physics.slime3d.slime_params import SlimeParams
+    from slime.physics.slime3d.world3d import World3D
 
     world = World3D()
     world.add_slime(SlimeParams(stacks=16, slices=16))

@@ -13,10 +13,10 @@ import pytest
 
 from slime.physics.slime3d.moments import inverse_inertia
 from slime.physics.slime3d.shape_matching import best_rotation
-from slime.physics.slime_body import MAX_SPIKE, SlimeBody, wendland
-from slime.physics.slime_params import SlimeParams
-from slime.physics.sphere import vertex_count
-from slime.physics.volume import mesh_volume, vertex_area_vectors
+from slime.physics.slime3d.slime_body import MAX_SPIKE, SlimeBody, wendland
+from slime.physics.slime3d.slime_params import SlimeParams
+from slime.physics.slime3d.sphere import vertex_count
+from slime.physics.slime3d.volume import mesh_volume, vertex_area_vectors
 
 SMALL = dict(stacks=12, slices=12)
 

@@ -15,9 +15,9 @@ import pytest
 
 from slime.physics.slime3d.moments import body_moments, inverse_inertia
 from slime.physics.slime3d.shear import add_shear_viscosity
-from slime.physics.slime_body import SlimeBody, SlimeParams
-from slime.physics.volume import mesh_volume
-from slime.physics.world3d import World3D
+from slime.physics.slime3d.slime_body import SlimeBody, SlimeParams
+from slime.physics.slime3d.volume import mesh_volume
+from slime.physics.slime3d.world3d import World3D
 
 
 def _area(points, triangles) -> float:
@@ -121,7 +121,7 @@ def test_the_bodies_of_a_world_feel_only_their_own_forces():
 _RUN = """
 import json, sys
 import numpy as np
-from slime.physics.slime_body import SlimeBody, SlimeParams
+from slime.physics.slime3d.slime_body import SlimeBody, SlimeParams
 body = SlimeBody(SlimeParams(stacks=8, slices=8))
 for tick in range(30):
     if tick == 5:

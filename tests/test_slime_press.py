@@ -9,8 +9,8 @@ import pytest
 
 from slime.app.render_slime import default_camera, follow
 from slime.bench.fuzz import came_back, frames
-from slime.physics.hand import LET_GO, LIFT_SPEED
-from slime.physics.slime_body import SlimeBody, SlimeParams
+from slime.physics.slime3d.hand import LET_GO, LIFT_SPEED
+from slime.physics.slime3d.slime_body import SlimeBody, SlimeParams
 from slime.render.picking import pick
 
 WINDOW = (640, 480)  # the window test's size; the camera's framing does not depend on it

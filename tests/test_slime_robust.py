@@ -8,9 +8,9 @@ import warnings
 import numpy as np
 import pytest
 
-from slime.physics.slime_body import MAX_SPIKE, SlimeBody, SlimeParams
+from slime.physics.slime3d.slime_body import MAX_SPIKE, SlimeBody, SlimeParams
 from slime.bench.fuzz import LARGEST_FORCE, abuse, came_back, frames
-from slime.physics.surface_checks import edge_neighbours, largest_fold_angle
+from slime.physics.slime3d.surface_checks import edge_neighbours, largest_fold_angle
 
 
 

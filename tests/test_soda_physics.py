@@ -1,4 +1,4 @@
-"""The Soda tick (slime/physics/soda.py) against Soda Constructor's Model.tick.
+"""The Soda tick (slime/physics/mass_spring/soda.py) against Soda Constructor's Model.tick.
 
 Two references:
 
@@ -20,8 +20,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from slime.physics import soda
-from slime.physics.soda import WALL_LEFT, WALL_RIGHT, WALL_UNKNOWN, SodaModel, count_wave_flips
+from slime.physics.mass_spring import soda
+from slime.physics.mass_spring.soda import WALL_LEFT, WALL_RIGHT, WALL_UNKNOWN, SodaModel, count_wave_flips
 from slime.scenes.soda_format import DAINTY_WALKER, load_model
 
 DATA = Path(__file__).parent / "data"

@@ -2,7 +2,7 @@
 
 The spring experiments article's bob-after-bob order has no stable stiffness at damping 1.0 once
 there are two bobs, so the scene caps the bobs' speed and fences them far outside the window
-(slime.physics.yoyo.cap_speed, fence); every motion below the cap stays the article's.
+(slime.physics.mass_spring.yoyo.cap_speed, fence); every motion below the cap stays the article's.
 """
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ import warnings
 import numpy as np
 import pytest
 
-from slime.physics.particles import Particles
-from slime.physics.yoyo import cap_speed, chain_step, fence
+from slime.physics.mass_spring.particles import Particles
+from slime.physics.mass_spring.yoyo import cap_speed, chain_step, fence
 from slime.scenes import springs
 from slime.scenes.springs import FENCE, SPEED_LIMIT, SpringsScene
 

@@ -7,8 +7,8 @@ import math
 import numpy as np
 import pytest
 
-from slime.physics.particles import Particles
-from slime.physics.yoyo import chain_step, ruby_round, spring_pull, yoyo_digits, yoyo_step
+from slime.physics.mass_spring.particles import Particles
+from slime.physics.mass_spring.yoyo import chain_step, ruby_round, spring_pull, yoyo_digits, yoyo_step
 from slime import theme
 from slime.scenes import load_scene
 from slime.scenes.springs import SpringsScene, make_scene, ruby_round_text

@@ -7,10 +7,10 @@ import numpy as np
 import pytest
 
 from mesh_truth import deepest_inside
-from slime.physics.obstacles import Box
-from slime.physics.slime_body import SlimeBody
-from slime.physics.slime_params import SlimeParams
-from slime.physics.world3d import SQUASH_RISE, World3D
+from slime.physics.slime3d.obstacles import Box
+from slime.physics.slime3d.slime_body import SlimeBody
+from slime.physics.slime3d.slime_params import SlimeParams
+from slime.physics.slime3d.world3d import SQUASH_RISE, World3D
 from slime.scenes.world_scene import load_world
 from slime.simulate import simulate_world
 

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from slime import limits
 from slime.look import SlimeLook
-from slime.physics.slime_params import SlimeParams
+from slime.physics.slime3d.slime_params import SlimeParams
 from slime.scenes import SceneError, world_scene_names
 from slime.scenes.soda_format import DAINTY_WALKER
 from slime.scenes.world_format import (

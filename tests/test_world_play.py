@@ -9,8 +9,8 @@ import pytest
 from slime import limits
 from slime.app.world_play import WorldPlay, single_slime_world
 from slime.look import SlimeLook
-from slime.physics.slime_params import SlimeParams
-from slime.physics.world3d import World3D
+from slime.physics.slime3d.slime_params import SlimeParams
+from slime.physics.slime3d.world3d import World3D
 from slime.render.picking import pick_body
 from slime.scenes.world_format import load_world_scene, world_scene_names
 from slime.scenes.world_scene import build_world, drawn_obstacle, place_drop
@@ -206,7 +206,7 @@ def test_every_bundled_scene_builds_with_a_look_per_slime_in_world_order(name):
 
 
 def test_a_drop_clears_obstacles():
-    from slime.physics import obstacles
+    from slime.physics.slime3d import obstacles
 
     world = World3D()
     world.add_obstacle(obstacles.Box(center=(0.0, 0.5, 0.0), half_size=(1.0, 0.5, 1.0)))

@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from slime.look import SlimeLook
-from slime.physics.sphere import canonical_triangles, sphere_strip, strip_to_triangles, uv_sphere
+from slime.physics.slime3d.sphere import canonical_triangles, sphere_strip, strip_to_triangles, uv_sphere
 from slime.render.camera import OrbitCamera
 from slime.render.images import save_png
 from slime.render.world_renderer import (WorldRenderer, render_world_picture, strip_triangles, world_camera)

@@ -37,7 +37,7 @@ from slime.app.window_common import (FpsCounter, draw_shader_errors, no_display,
                                      shader_failure, window_failed)
 from slime.app.world_play import POKE_IMPULSE, WorldPlay, single_slime_world
 from slime.app.world_view import WorldView
-from slime.physics.slime_params import SlimeParams
+from slime.physics.slime3d.slime_params import SlimeParams
 from slime.render.context import has_display
 from slime.look import RANGES, SlimeLook, parse_color
 from slime.render.picking import intersect_plane

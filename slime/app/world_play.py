@@ -19,9 +19,9 @@ import numpy as np
 
 from slime import limits
 from slime.look import SlimeLook
-from slime.physics.slime_params import SlimeParams
-from slime.physics.world3d import World3D
-from slime.physics.obstacles import ray_hit
+from slime.physics.slime3d.slime_params import SlimeParams
+from slime.physics.slime3d.world3d import World3D
+from slime.physics.slime3d.obstacles import ray_hit
 from slime.render.picking import RayHit, intersect_plane, pick_body
 from slime.scenes.world_scene import place_drop
 

@@ -3,7 +3,7 @@
 It is built the way the ``spring_mass`` module is built (one object per point mass, per
 spring, per wall and one collision resolver; every actor generates forces, then every point mass
 integrates itself), and computes the same physics as the shared engine with
-:mod:`slime.physics.collide2d`, so the two can be compared step for step:
+:mod:`slime.physics.mass_spring.collide2d`, so the two can be compared step for step:
 
 * gravity ``m g`` and viscous damping ``-d v`` on every point mass;
 * Hooke springs ``k (|d| - L) d / |d|`` (no force at zero length);

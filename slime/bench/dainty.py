@@ -14,7 +14,7 @@ import time
 
 import numpy as np
 
-from slime.physics import soda
+from slime.physics.mass_spring import soda
 
 RUBY_SECONDS = 4.3  # Soda Constructor's own 600 ticks of Dainty Walker, 2-core development machine
 

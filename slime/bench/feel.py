@@ -22,7 +22,7 @@ import math
 
 import numpy as np
 
-from slime.physics.slime_body import SlimeBody, SlimeParams
+from slime.physics.slime3d.slime_body import SlimeBody, SlimeParams
 
 POKE_IMPULSE = 4.0  # N s per kg: the window's click (slime.app.world_play.POKE_IMPULSE)
 SIZES = (16, 32, 64, 128)

@@ -15,8 +15,8 @@ import time
 import numpy as np
 
 from slime import limits
-from slime.physics.slime_body import MAX_SPIKE, SlimeBody, SlimeParams
-from slime.physics.surface_checks import inverted_triangles, radial_error
+from slime.physics.slime3d.slime_body import MAX_SPIKE, SlimeBody, SlimeParams
+from slime.physics.slime3d.surface_checks import inverted_triangles, radial_error
 
 LARGEST_FORCE = 1.0e308  # any finite force is accepted; the body clamps the kick to max_speed
 

@@ -8,7 +8,7 @@ the right wall and squashes, so the contact search and the contacts are real wor
 Three engines run the same scene from the same initial state:
 
 * ``slime``: the shared engine, ``slime.physics.World`` with ``Particles`` and ``Springs``, contact
-  and wall impacts from :mod:`slime.physics.collide2d` (k-d tree pair search kept as a Verlet
+  and wall impacts from :mod:`slime.physics.mass_spring.collide2d` (k-d tree pair search kept as a Verlet
   list; its row says how many searches the timed steps made, ``pair_searches``);
 * ``pure_python``: :mod:`slime.bench.baseline_objects`, one object per mass, the same formulas,
   contact candidates from a grid of cells (the fair pure-Python baseline);
@@ -95,7 +95,7 @@ class SlimeGrid:
 
     def __init__(self, spec: GridSpec):
         from slime.physics import Particles, Springs, World
-        from slime.physics.collide2d import BOX_FLOOR, ContactForces, PlaneImpactForces, box_planes
+        from slime.physics.mass_spring.collide2d import BOX_FLOOR, ContactForces, PlaneImpactForces, box_planes
 
         positions, velocities, pairs, rest_length = grid_state(spec)
         particles = Particles.create(

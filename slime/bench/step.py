@@ -24,8 +24,8 @@ import tracemalloc
 import numpy as np
 
 from slime.bench import cpp
-from slime.physics.slime_body import SlimeBody
-from slime.physics.slime_params import SlimeParams
+from slime.physics.slime3d.slime_body import SlimeBody
+from slime.physics.slime3d.slime_params import SlimeParams
 
 
 def _settled(stacks: int, slices: int) -> SlimeBody:

@@ -13,9 +13,9 @@ import math
 
 from slime.bench import cpp
 from slime.bench.step import median_ms
-from slime.physics.obstacles import Box
-from slime.physics.slime_params import SlimeParams
-from slime.physics.world3d import World3D
+from slime.physics.slime3d.obstacles import Box
+from slime.physics.slime3d.slime_params import SlimeParams
+from slime.physics.slime3d.world3d import World3D
 
 RADIUS = 0.5
 COUNTS = (1, 4, 16, 64)

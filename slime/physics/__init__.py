@@ -1,13 +1,18 @@
-"""The physics engine: numpy only, no GL and no windows. Arrays in, arrays out.
+"""The physics: numpy arrays and compiled kernels, no GL and no windows. Arrays in, arrays out.
 
-One engine for 2D and 3D: particles are structure-of-arrays with positions of shape (N, D),
-D in {2, 3}; forces are small functions that add into one (N, D) force array; a fixed-dt
-symplectic Euler step with substeps advances them.
+Two engines, one folder each, sharing the compiled step's pieces that live here (``compiled.py``
+the kernels' options and cache, ``integrate.py`` symplectic Euler, ``planes.py`` floors and walls,
+``warmup.py`` the first run's compilation):
+
+- ``slime3d/``: the 3D slime, a UV sphere of point masses with its volume, shape, tension and
+  viscosity forces, the world of slimes with its obstacles and contacts, and the hand;
+- ``mass_spring/``: the mass-spring engine of the 2D scenes (particles, springs, Soda
+  Constructor's tick, boxes, point contacts).
 """
 
-from slime.physics.particles import Particles
-from slime.physics.springs import Springs
+from slime.physics.mass_spring.particles import Particles
+from slime.physics.mass_spring.springs import Springs
+from slime.physics.mass_spring.world import World
 from slime.physics.planes import Planes
-from slime.physics.world import World
 
 __all__ = ["Particles", "Springs", "Planes", "World"]

@@ -28,9 +28,9 @@ def mark_compiled() -> None:
 
 
 def _slimes() -> None:
-    from slime.physics.obstacles import Box
-    from slime.physics.slime_body import SlimeBody, SlimeParams
-    from slime.physics.world3d import World3D
+    from slime.physics.slime3d.obstacles import Box
+    from slime.physics.slime3d.slime_body import SlimeBody, SlimeParams
+    from slime.physics.slime3d.world3d import World3D
 
     body = SlimeBody(SlimeParams(stacks=4, slices=4))
     body.step()
@@ -44,11 +44,11 @@ def _slimes() -> None:
 
 
 def _springs() -> None:
-    from slime.physics.particles import Particles
+    from slime.physics.mass_spring.particles import Particles
     from slime.physics.planes import Planes
-    from slime.physics.soda import SodaModel
-    from slime.physics.springs import Springs
-    from slime.physics.world import World
+    from slime.physics.mass_spring.soda import SodaModel
+    from slime.physics.mass_spring.springs import Springs
+    from slime.physics.mass_spring.world import World
 
     for dim in (2, 3):
         world = World(Particles.create(np.ones((2, dim)) * [[1.0], [2.0]]), Springs.create([[0, 1]], 0.5, 1.0),

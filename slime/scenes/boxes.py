@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from slime.physics.boxes import Boxes, BoxWorld
+from slime.physics.mass_spring.boxes import Boxes, BoxWorld
 from slime import theme
 from slime.scenes.base import DrawList, Param, Scene2D
 

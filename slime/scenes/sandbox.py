@@ -2,9 +2,9 @@
 chapter's exercises 7-1..7-4 (dotted springs, forced resonance, collision counter, inverse-square
 attractor).
 
-All of them run on the shared engine (:class:`~slime.physics.world.World`) in the spring_mass module's units:
+All of them run on the shared engine (:class:`~slime.physics.mass_spring.world.World`) in the spring_mass module's units:
 pixels, one time unit per frame (dt = 1), y down with gravity +y. Point-point impacts and the
-walls are the spring_mass module's impulse-as-force rules from :mod:`slime.physics.collide2d`.
+walls are the spring_mass module's impulse-as-force rules from :mod:`slime.physics.mass_spring.collide2d`.
 
 One difference from the spring_mass module, on purpose: the spring_mass module lets each actor update in list order, so a
 mass moves before the springs created after it push on it (their force then waits a frame).
@@ -17,12 +17,12 @@ import math
 
 import numpy as np
 
-from slime.physics.collide2d import BOX_FLOOR, ContactForces, PlaneImpactForces, box_planes
-from slime.physics.particles import Particles
+from slime.physics.mass_spring.collide2d import BOX_FLOOR, ContactForces, PlaneImpactForces, box_planes
+from slime.physics.mass_spring.particles import Particles
 from slime.physics.planes import Planes
-from slime.physics.scatter import scatter_add
-from slime.physics.springs import Springs
-from slime.physics.world import World
+from slime.physics.mass_spring.scatter import scatter_add
+from slime.physics.mass_spring.springs import Springs
+from slime.physics.mass_spring.world import World
 from slime import theme
 from slime.scenes.base import DrawList, Follow, Param, Scene2D, extent
 

@@ -1,7 +1,7 @@
 """The Soda Constructor scene: a model walking in its box, to watch, drag and build on.
 
 The model files it loads and saves are slime/scenes/soda_format.py's; the physics (one tick of the
-original program) is slime/physics/soda.py's.
+original program) is slime/physics/mass_spring/soda.py's.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import numpy as np
 from slime.fileio import OUTPUT_FOLDER
 from slime.paths import ASSETS
 from slime import theme
-from slime.physics.soda import SODA_DT, WALL_LEFT, WALL_NAMES, WALL_RIGHT, WALL_UNKNOWN, SodaModel, tick
+from slime.physics.mass_spring.soda import SODA_DT, WALL_LEFT, WALL_NAMES, WALL_RIGHT, WALL_UNKNOWN, SodaModel, tick
 from slime.scenes.base import DrawList, Follow, Param, Scene2D, extent
 from slime.scenes.soda_format import DAINTY_WALKER, load_model, save_model
 

@@ -49,7 +49,7 @@ import numpy as np
 from slime import limits
 from slime.fileio import atomic_write
 from slime.paths import ASSETS
-from slime.physics.soda import WALL_NAMES, WALL_UNKNOWN, SodaModel
+from slime.physics.mass_spring.soda import WALL_NAMES, WALL_UNKNOWN, SodaModel
 from slime.scenes.json_input import JsonChecker, describe, read_json
 
 DAINTY_WALKER = ASSETS / "dainty_walker.json"

@@ -3,7 +3,7 @@
 Nine presets (keys 1-9) with the article's numbers, mode toggles and parameter keys; the HUD lists
 them with their current values. Units are the article's: pixels, frames, y down, gravity +y.
 The step semantics (damping as a kept fraction of velocity, gravity added after it, bobs updated
-one after another) live in :mod:`slime.physics.yoyo`.
+one after another) live in :mod:`slime.physics.mass_spring.yoyo`.
 """
 
 from __future__ import annotations
@@ -14,18 +14,18 @@ from decimal import ROUND_HALF_UP, Decimal
 
 import numpy as np
 
-from slime.physics.particles import Particles
+from slime.physics.mass_spring.particles import Particles
 from slime import theme
-from slime.physics.yoyo import chain_step, fence
+from slime.physics.mass_spring.yoyo import chain_step, fence
 from slime.scenes.base import DrawList, Param, Scene2D, contain, extent
 
 WINDOW = (1200.0, 800.0)
 BOB_RADIUS = 30.0
 # The fastest a bob may move, in pixels per frame: across the whole window's diagonal. None of
 # the presets comes near it; a stiffness or damping past the chain's stable region would
-# otherwise grow without bound (see slime.physics.yoyo.cap_speed).
+# otherwise grow without bound (see slime.physics.mass_spring.yoyo.cap_speed).
 SPEED_LIMIT = math.hypot(*WINDOW)
-# Bobs stop at a box ten windows out on every side (slime.physics.yoyo.fence).
+# Bobs stop at a box ten windows out on every side (slime.physics.mass_spring.yoyo.fence).
 FENCE = (-10.0 * np.asarray(WINDOW), 11.0 * np.asarray(WINDOW))
 
 

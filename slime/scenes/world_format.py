@@ -1,6 +1,6 @@
 """3D scene files: several slimes, the obstacles they land on, gravity, the floor and the camera,
 as JSON. This module reads, checks and writes them; it simulates nothing (the world is
-``slime.physics.world3d.World3D``, the specs here are what it is built from).
+``slime.physics.slime3d.world3d.World3D``, the specs here are what it is built from).
 
 A file is a 3D scene, and not a Soda model (slime/scenes/soda_format.py), because its top level
 has the key ``"slimes"``. Units: metres, kilograms, seconds, degrees; +y is up. Every range below
@@ -21,7 +21,7 @@ Top level::
     name          optional  a title (string); default ""
     description   optional  one line saying what happens (string); default ""
 
-A slime (a UV sphere of ``stacks`` x ``slices``, see slime/physics/sphere.py)::
+A slime (a UV sphere of ``stacks`` x ``slices``, see slime/physics/slime3d/sphere.py)::
 
     center        required  [x, y, z] in m: the centre of its rest sphere
     radius        required  m, 0.02 to 50 (limits.SLIME_RADIUS)
@@ -34,7 +34,7 @@ A slime (a UV sphere of ``stacks`` x ``slices``, see slime/physics/sphere.py)::
     look          optional  {field: value} of slime.look.SlimeLook (glow, absorption, rim, fresnel,
                             highlight, shininess, refraction, deep_color, glow_color...), applied after
                             ``color``; checked by SlimeLook.from_dict; default {}
-    params        optional  {name: value} of slime.physics.slime_params.SlimeParams (mass,
+    params        optional  {name: value} of slime.physics.slime3d.slime_params.SlimeParams (mass,
                             volume_stiffness, shape_stiffness, viscosity, surface_tension, air_drag,
                             floor_friction, floor_restitution, max_speed...); checked by building
                             SlimeParams; default {} (SlimeParams' defaults). Not radius, stacks, slices
@@ -88,9 +88,9 @@ from slime import limits
 from slime.fileio import atomic_write
 from slime.look import COLOR_FIELDS, SlimeLook, parse_color
 from slime.paths import ASSETS
-from slime.physics.obstacles import rotation_from_degrees
-from slime.physics.slime_params import SlimeParams
-from slime.physics.sphere import vertex_count
+from slime.physics.slime3d.obstacles import rotation_from_degrees
+from slime.physics.slime3d.slime_params import SlimeParams
+from slime.physics.slime3d.sphere import vertex_count
 from slime.scenes import SceneError
 from slime.scenes.json_input import JsonChecker, describe, read_json
 

@@ -10,8 +10,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from slime.physics.obstacles import Ball, Box, ObstacleSet, Plane, signed_distance
-from slime.physics.world3d import World3D
+from slime.physics.slime3d.obstacles import Ball, Box, ObstacleSet, Plane, signed_distance
+from slime.physics.slime3d.world3d import World3D
 from slime.scenes.world_format import ObstacleSpec, WorldSpec, load_world_scene
 
 

@@ -1,7 +1,7 @@
 """The two measures of the slime's surface that its pressure and its tension act on, and their
 gradients: the enclosed volume V and the area A, per vertex.
 
-The mesh is a UV sphere (``slime.physics.sphere``): vertex 0 the north pole, then ``stacks - 1``
+The mesh is a UV sphere (``slime.physics.slime3d.sphere``): vertex 0 the north pole, then ``stacks - 1``
 rings of ``slices`` vertices, then the south pole; ring vertex (i, j) is number
 1 + (i - 1) slices + j, i = 1 .. stacks - 1, and rows 0 and ``stacks`` of the ring grid are the
 poles. Each quad of the grid, between rings i and i + 1 and columns j and j + 1, is split along its

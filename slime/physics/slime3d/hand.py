@@ -21,7 +21,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from slime.limits import SPIKE, span
-from slime.physics.slime_params import SlimeParams, vector3
+from slime.physics.slime3d.slime_params import SlimeParams, vector3
 
 
 def wendland(q: np.ndarray) -> np.ndarray:

@@ -29,7 +29,7 @@ import numpy as np
 from scipy.spatial import cKDTree
 
 from slime.physics.planes import Planes
-from slime.physics.scatter import scatter_add
+from slime.physics.mass_spring.scatter import scatter_add
 
 
 def contact_pairs(positions: np.ndarray, radius: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

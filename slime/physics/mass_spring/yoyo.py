@@ -20,8 +20,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from slime.physics.particles import Particles
-from slime.physics.springs import hooke_forces
+from slime.physics.mass_spring.particles import Particles
+from slime.physics.mass_spring.springs import hooke_forces
 
 
 def ruby_round(x) -> np.ndarray:

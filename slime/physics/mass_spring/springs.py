@@ -16,7 +16,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from slime.physics.compiled import kernel
-from slime.physics.scatter import add_product, pair_incidence
+from slime.physics.mass_spring.scatter import add_product, pair_incidence
 
 
 @dataclass

@@ -33,8 +33,8 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from slime.physics.compiled import kernel
-from slime.physics.particles import Particles
-from slime.physics.springs import Springs, hooke_scale, muscle_rest_length
+from slime.physics.mass_spring.particles import Particles
+from slime.physics.mass_spring.springs import Springs, hooke_scale, muscle_rest_length
 
 FRAMESKIP = 10
 OVERSAMPLING = 10

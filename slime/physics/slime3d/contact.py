@@ -61,7 +61,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from slime.physics.sphere import vertex_count
+from slime.physics.slime3d.sphere import vertex_count
 
 __all__ = ["BodyTable", "Candidates", "body_centroids", "broad_phase", "collide_slimes", "damp_contacts", "mass_centroids",
            "pair_axes"]

@@ -11,11 +11,11 @@ from typing import Callable
 
 import numpy as np
 
-from slime.physics.forces import set_gravity_and_damping
+from slime.physics.mass_spring.forces import set_gravity_and_damping
 from slime.physics.integrate import symplectic_euler
-from slime.physics.particles import Particles
+from slime.physics.mass_spring.particles import Particles
 from slime.physics.planes import Planes, collide_planes
-from slime.physics.springs import Springs, add_spring_forces, break_overloaded
+from slime.physics.mass_spring.springs import Springs, add_spring_forces, break_overloaded
 
 # An extra force: called as fn(world, forces) and adds into forces (N, D).
 ForceFn = Callable[["World", np.ndarray], None]

@@ -30,18 +30,18 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
-from slime.physics.contact import (BodyTable, body_centroids, broad_phase, collide_slimes, damp_contacts, mass_centroids,
+from slime.physics.slime3d.contact import (BodyTable, body_centroids, broad_phase, collide_slimes, damp_contacts, mass_centroids,
                                    pair_axes)
-from slime.physics.hand import BodyView, Hand, poke as hand_poke, spike as hand_spike
+from slime.physics.slime3d.hand import BodyView, Hand, poke as hand_poke, spike as hand_spike
 from slime.physics.integrate import symplectic_euler
-from slime.physics.obstacles import FramePairs, ObstacleSet, collide_obstacles
+from slime.physics.slime3d.obstacles import FramePairs, ObstacleSet, collide_obstacles
 from slime.physics.planes import Planes, collide_planes
 from slime.physics.slime3d.health import healthy_bodies
 from slime.physics.slime3d.moments import body_moments
 from slime.physics.slime3d.shape_matching import best_rotation
 from slime.physics.slime3d.step import build_model, slime_accelerations
-from slime.physics.slime_params import SlimeParams, vector3
-from slime.physics.slime_shape import SlimeShape
+from slime.physics.slime3d.slime_params import SlimeParams, vector3
+from slime.physics.slime3d.slime_shape import SlimeShape
 
 MAX_SPREAD = 100.0  # radii from the centroid beyond which a vertex means the body is broken
 _SLIME = SlimeParams()  # a world's defaults are a slime's (one home: SlimeParams)

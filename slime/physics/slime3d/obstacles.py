@@ -36,7 +36,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from slime.physics.slime_params import vector3
+from slime.physics.slime3d.slime_params import vector3
 
 __all__ = [
     "Ball",

@@ -18,9 +18,9 @@ import numpy as np
 
 from slime.mesh import triangle_area_vectors
 from slime.physics.slime3d.surface import enclosed_volume, surface_gradients
-from slime.physics.slime_params import SlimeParams
-from slime.physics.sphere import ring_grid, sphere_strip, sphere_triangles, uv_sphere
-from slime.physics.volume import corner_sum
+from slime.physics.slime3d.slime_params import SlimeParams
+from slime.physics.slime3d.sphere import ring_grid, sphere_strip, sphere_triangles, uv_sphere
+from slime.physics.slime3d.volume import corner_sum
 
 
 class SlimeShape:
