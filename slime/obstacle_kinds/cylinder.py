@@ -96,7 +96,7 @@ class Cylinder(ObstacleKind):
         entries says whether it came through a cap or the side. Through a cap it goes back to the
         cap's plane along the axis; through the side back onto the side along the radius of its
         entry point, keeping its motion around and along the cylinder. One that started inside
-        (spawned there) leaves by the nearest surface."""
+        (spawned there) leaves by the surface nearest its start."""
         rot, center, radius, half = p.rotation[which], p.center[which], p.radius[which], p.half[which]
         now = x[vertex]
         ends = np.stack((now, xp[vertex]))
@@ -119,15 +119,19 @@ class Cylinder(ObstacleKind):
         if not hit.any():
             return (hit, *NO_CONTACT)
         idx = np.flatnonzero(hit)
-        loc, rad, h, r_now = local[idx], radius[idx], half[idx], np.sqrt(r2_now[idx])
+        loc, before, rad, h, r_now = local[idx], prev[idx], radius[idx], half[idx], np.sqrt(r2_now[idx])
         use_entry = crossed[idx]
-        through_side = np.where(use_entry, side_in[idx] > slab_in[idx], rad - r_now < h - np.abs(loc[:, 1]))
+        # A vertex inside at the start leaves by the surface nearest where it started: one put on
+        # the surface last substep may measure inside by a rounding error, and its nearest
+        # surface then is the one it lies on (not the far cap of a thin disc it is moving into).
+        through_side = np.where(use_entry, side_in[idx] > slab_in[idx],
+                                rad - np.sqrt(r2_prev[idx]) < h - np.abs(before[:, 1]))
         # Cap: the axial coordinate to the cap's, on the side the vertex came from.
-        cap_side = np.where(use_entry, np.sign(prev[idx, 1]), np.where(loc[:, 1] >= 0.0, 1.0, -1.0))
+        cap_side = np.sign(before[:, 1])
         cap_side = np.where(cap_side == 0.0, 1.0, cap_side)
         cap_delta = cap_side * h - loc[:, 1]
         # Side: the end point moved onto the surface on its entry point's side.
-        entry = np.where(use_entry[:, None], prev[idx] + enter[idx, None] * d[idx], loc)
+        entry = np.where(use_entry[:, None], before + enter[idx, None] * d[idx], before)
         entry_r = np.hypot(entry[:, 0], entry[:, 2])
         safe = np.where(entry_r > 1e-12, entry_r, 1.0)
         n0 = np.where(entry_r > 1e-12, entry[:, 0] / safe, 1.0)

@@ -97,7 +97,7 @@ from slime.scenes import SceneError
 from slime.scenes.json_input import JsonChecker, describe, read_json
 
 # The bundled scenes, by the name `slime scenes` lists them under: assets/NAME.json.
-WORLD_SCENES = ("pile", "ramp", "duel")
+WORLD_SCENES = ("pile", "ramp", "duel", "pillars")
 
 DEFAULT_GRAVITY = (0.0, -9.81, 0.0)
 DEFAULT_RESOLUTION = 20
