@@ -320,3 +320,21 @@ def test_pillars_is_a_bundled_scene_of_cylinders_and_its_slimes_stay_on_or_off_t
     for entry in scene.drawn_obstacles:  # each cylinder's centre is on its own pixels
         col, row = cam.project(np.asarray(entry["center"], dtype=np.float64), (320, 240))
         assert changed[int(row) - 1:int(row) + 2, int(col) - 1:int(col) + 2].any(), entry["center"]
+
+
+# ------------------------------------------------------------------------------------ picking
+def test_the_window_ray_lands_on_a_cylinder_or_passes_beside_it_and_drops_clear_it():
+    from slime.app.world_play import WorldPlay, single_slime_world
+    from slime.scenes.world_scene import place_drop
+
+    small = SlimeParams(radius=0.3, stacks=8, slices=8, center=(-3.0, 0.3, 0.0))
+    p = WorldPlay(single_slime_world(small), small, seed=0)
+    p.world.add_obstacle(Cylinder(center=(1.0, 0.5, 0.0), radius=0.4, half_height=0.5))
+    top = p.ray_target((1.2, 5.0, 0.0), (0.0, -1.0, 0.0), reach=10.0)
+    assert top == pytest.approx([1.2, 1.0, 0.0])  # on its top cap
+    side = p.ray_target((5.0, 0.5, 0.0), (-1.0, 0.0, 0.0), reach=10.0)
+    assert side == pytest.approx([1.4, 0.5, 0.0])  # on its side
+    beside = p.ray_target((1.41, 5.0, 0.0), (0.0, -1.0, 0.0), reach=10.0)
+    assert beside == pytest.approx([1.41, 0.0, 0.0])  # past its rim to the floor
+    centre = place_drop(p.world, (1.0, 1.0, 0.0), 0.3, lift=0.0)
+    assert centre[1] >= 1.0 + 0.3  # above the pillar, not inside it
