@@ -1,11 +1,14 @@
 """Every limit on what a user may ask for, in one place: the physics' validation (SlimeParams), the
 command line (its checks and help), the slime window's panel and the error messages all read these,
-so they say the same range. Imports nothing: physics, render and app may all use it.
+so they say the same range, and the one check of a 3-vector (``vector3``). Imports nothing of
+slime's: physics, render and app may all use it.
 
 Ranges are (low, high), both included.
 """
 
 from __future__ import annotations
+
+import numpy as np
 
 # --- the slime's mesh -------------------------------------------------------------------------
 # Latitude (stacks) and longitude (slices) divisions of the UV sphere. Below 3 there is no closed
@@ -99,3 +102,17 @@ MAX_EXPORT_VERTEX_FRAMES = 20_000_000
 # array, Blender as a curve of every frame on every shape key): 1201 frames, 20 s at 60 Hz, is 1.4
 # million keys a slime.
 MAX_EXPORT_FRAMES = 1201
+
+
+def vector3(name: str, value) -> np.ndarray:
+    """A finite 3-vector as a float64 array, or one ValueError naming the argument (every 3-vector
+    a user gives the physics is read here)."""
+    try:
+        arr = np.array(value, dtype=np.float64).reshape(-1)
+    except (TypeError, ValueError):
+        raise ValueError(f"{name} must be a 3-vector of numbers, got {value!r}") from None
+    if arr.shape != (3,):
+        raise ValueError(f"{name} must be a 3-vector, got {arr.shape[0]} numbers")
+    if not np.all(np.isfinite(arr)):
+        raise ValueError(f"{name} must be finite, got {value!r}")
+    return arr

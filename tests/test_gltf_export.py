@@ -240,8 +240,10 @@ def test_pile_exports_its_ten_slimes_and_five_obstacles(tmp_path):
     assert len(doc.meshes[0].primitives[0].targets) == 1
 
 
-@pytest.mark.parametrize("name, obstacles", [("ramp", ["box 1", "plane 2"]), ("duel", None)])
+@pytest.mark.parametrize("name, obstacles", [("ramp", ["box 1", "plane 2"]), ("duel", None),
+                                             ("pillars", ["cylinder 1", "cylinder 2", "cylinder 3", "cylinder 4"])])
 def test_every_bundled_3d_scene_exports(tmp_path, name, obstacles):
+    from slime.obstacle_mesh import obstacle_mesh
     from slime.scenes.world_format import load_world_scene
 
     spec = load_world_scene(name)
@@ -253,6 +255,10 @@ def test_every_bundled_3d_scene_exports(tmp_path, name, obstacles):
     if obstacles is not None:
         assert names[len(spec.slimes):len(spec.slimes) + len(obstacles)] == obstacles
     assert len(names) == len(spec.slimes) + len(spec.obstacles) + 2  # and the floor and the camera
+    for node, entry in zip(doc.nodes[len(spec.slimes):], spec.obstacles):
+        # Each obstacle's mesh is its kind's triangles.
+        (primitive,) = doc.meshes[node.mesh].primitives
+        assert doc.accessors[primitive.attributes.POSITION].count == len(obstacle_mesh(entry.obstacle()))
 
 
 def test_the_estimate_is_near_the_file_size(scene_run):

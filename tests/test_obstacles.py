@@ -42,7 +42,7 @@ angles = st.floats(-360.0, 360.0, allow_nan=False)
         (lambda: Ball(center="here"), "3-vector"),
         (lambda: Plane(normal=(0, 0, 0)), "not be zero"),
         (lambda: Plane(point=(1, 2)), "3-vector"),
-        (lambda: ObstacleSet([object()]), "Box, Ball or Plane"),
+        (lambda: ObstacleSet([object()]), "Box, Ball, Plane, Cylinder"),
         (lambda: rotation_from_degrees(yaw=math.inf), "yaw"),
     ],
 )

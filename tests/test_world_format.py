@@ -182,7 +182,7 @@ def test_look_is_colour_then_fields():
 
 
 def test_rotation_is_roll_then_pitch_then_yaw():
-    turn = lambda yaw=0.0, pitch=0.0, roll=0.0: ObstacleSpec("box", (0, 0, 0), (1, 1, 1), (yaw, pitch, roll)).rotation_matrix()  # noqa: E731
+    turn = lambda yaw=0.0, pitch=0.0, roll=0.0: ObstacleSpec("box", {"center": (0, 0, 0), "half_size": (1, 1, 1), "rotation": (yaw, pitch, roll)}).rotation_matrix()  # noqa: E731
     for angles in [(90, 0, 0), (30, 40, 50), (-200, 10, 359)]:
         R = turn(*angles)
         assert np.allclose(R.T @ R, np.eye(3)) and np.linalg.det(R) == pytest.approx(1.0)
@@ -347,7 +347,7 @@ def test_unusable_files_are_one_line(tmp_path):
     (lambda d: d["camera"].update(distance=0), "camera.distance must be from 0.1 to 1000 m, got 0"),
     (lambda d: d["camera"].update(zoom=2), "camera has an unknown key 'zoom'"),
     (lambda d: d["obstacles"][0].pop("kind"), "obstacles[0] is missing the key 'kind'"),
-    (lambda d: d["obstacles"][0].update(kind="cone"), "obstacles[0].kind must be one of box, ball, plane, got string 'cone'"),
+    (lambda d: d["obstacles"][0].update(kind="cone"), "obstacles[0].kind must be one of box, ball, plane, cylinder, got string 'cone'"),
     (lambda d: d["obstacles"][0].update(half_size=[1, 1, 1]), "obstacles[0] (a box) needs one of 'half_size' or 'size', got both"),
     (lambda d: d["obstacles"][0].pop("size"), "got neither"),
     (lambda d: d["obstacles"][0].update(radius=1), "obstacles[0] (a box) has an unknown key 'radius'"),

@@ -46,10 +46,11 @@ The jelly (``slime`` program) takes its key light through the shadow map too: a 
 another, or under a board or a lid, is lit only by what gets through.
 
 Plain data in, pixels out: a slime is ``(positions (P, 3), strip (uint32, restart-separated, local
-indices), SlimeLook or None)``; an obstacle is any object or mapping with ``center, half_size,
-rotation`` (a box; ``rotation``'s columns are the box's axes in the world), ``center, radius`` (a
-ball) or ``point, normal`` (a plane, drawn as a large square), each with an optional ``color``
-(RGB 0..1 or ``#rrggbb``). No physics here.
+indices), SlimeLook or None)``; an obstacle is an object of a kind in ``slime.obstacle_kinds.KINDS``
+or a mapping of one (``slime.obstacle_mesh``): ``center, half_size, rotation`` (a box;
+``rotation``'s columns are the box's axes in the world), ``center, radius`` (a ball), ``point,
+normal`` (a plane, drawn as a large square), ``kind: "cylinder", center, radius, half_height,
+rotation``..., each with an optional ``color`` (RGB 0..1 or ``#rrggbb``). No physics here.
 """
 
 from __future__ import annotations

@@ -5,7 +5,7 @@ as JSON. This module reads, checks and writes them; it simulates nothing (the wo
 A file is a 3D scene, and not a Soda model (slime/scenes/soda_format.py), because its top level
 has the key ``"slimes"``. Units: metres, kilograms, seconds, degrees; +y is up. Every range below
 is in slime/limits.py. Keys not listed are refused (a typo is an error, not a silently ignored
-setting). ``assets/pile.json``, ``ramp.json`` and ``duel.json`` are examples.
+setting). ``assets/pile.json``, ``ramp.json``, ``duel.json`` and ``pillars.json`` are examples.
 
 Top level::
 
@@ -43,7 +43,7 @@ A slime (a UV sphere of ``stacks`` x ``slices``, see slime/physics/slime3d/spher
 
 An obstacle (fixed: it pushes the slimes and never moves)::
 
-    kind          required  "box", "ball" or "plane"
+    kind          required  "box", "ball", "plane" or "cylinder" (the kinds in slime.obstacle_kinds.KINDS)
     friction      optional  Coulomb coefficient, 0 to 10 (limits.FRICTION); default 0.5
     color         optional  "#rrggbb" or [r, g, b] each 0 to 1; default null (the renderer's grey)
     box:   center     required  [x, y, z] in m
@@ -57,6 +57,11 @@ An obstacle (fixed: it pushes the slimes and never moves)::
            radius     required  m, 0.001 to 1000
     plane: normal     required  [nx, ny, nz] pointing out of the solid side; any length but zero (made unit)
            point      optional  [x, y, z], a point of the plane; default [0, 0, 0]
+    cylinder: center       required  [x, y, z] in m
+              radius       required  m, 0.001 to 1000
+              half_height  required  m, 0.001 to 1000: half the length along its axis
+              rotation     optional  [yaw, pitch, roll] in degrees, as a box's; default [0, 0, 0]
+                           (upright: its axis along +y; [0, 90, 0] lays it along z)
 
 The camera (an orbit around ``target``, as ``slime render --camera``)::
 
@@ -87,20 +92,20 @@ import numpy as np
 from slime import limits
 from slime.fileio import atomic_write
 from slime.look import COLOR_FIELDS, SlimeLook, parse_color
+from slime.obstacle_kinds import KINDS, rotation_from_degrees
 from slime.paths import ASSETS
-from slime.physics.slime3d.obstacles import rotation_from_degrees
+from slime.physics.slime3d.obstacles import signed_distance
 from slime.physics.slime3d.slime_params import SlimeParams
 from slime.physics.slime3d.sphere import vertex_count
 from slime.scenes import SceneError
 from slime.scenes.json_input import JsonChecker, describe, read_json
 
 # The bundled scenes, by the name `slime scenes` lists them under: assets/NAME.json.
-WORLD_SCENES = ("pile", "ramp", "duel")
+WORLD_SCENES = ("pile", "ramp", "duel", "pillars")
 
 DEFAULT_GRAVITY = (0.0, -9.81, 0.0)
 DEFAULT_RESOLUTION = 20
 DEFAULT_FRICTION = 0.5
-OBSTACLE_KINDS = ("box", "ball", "plane")
 # SlimeParams fields a slime's "params" may not set: its own keys, and the world's.
 OWN_KEYS = ("radius", "stacks", "slices", "center")
 WORLD_KEYS = ("gravity", "floor_height", "dt", "substeps")
@@ -162,23 +167,37 @@ class SlimeSpec:
 
 @dataclass(frozen=True)
 class ObstacleSpec:
-    """A fixed box, ball or plane. Fields a kind does not use are None."""
+    """A fixed obstacle as the file gives it: its ``kind`` (a key of ``slime.obstacle_kinds.KINDS``),
+    the kind's checked file values (``ObstacleKind.read``: JSON-ready, every default filled in),
+    read as attributes (``spec.center``; a parameter of another kind is None)."""
 
     kind: str
-    center: tuple | None = None  # box, ball
-    half_size: tuple | None = None  # box
-    rotation: tuple | None = None  # box: (yaw, pitch, roll) in degrees
-    radius: float | None = None  # ball
-    point: tuple | None = None  # plane
-    normal: tuple | None = None  # plane, unit length
+    values: dict = field(default_factory=dict)
     friction: float = DEFAULT_FRICTION
     color: tuple | None = None
 
+    def __getattr__(self, name):
+        if name.startswith("_") or name == "values":
+            raise AttributeError(name)
+        values = self.__dict__.get("values", {})
+        if name in values:
+            return values[name]
+        if any(name in kind.file_keys for kind in KINDS.values()):
+            return None
+        raise AttributeError(f"ObstacleSpec has no attribute {name!r}")
+
+    def __hash__(self):
+        return hash((self.kind, tuple(self.values.items()), self.friction, self.color))
+
     def rotation_matrix(self) -> np.ndarray:
-        """(3, 3) R with world = center + R @ local: its columns are the box's axes in world
-        coordinates. R = Ry(yaw) @ Rx(pitch) @ Rz(roll) (``obstacles.rotation_from_degrees``);
-        the identity for a ball or plane."""
-        return rotation_from_degrees(*(self.rotation or (0.0, 0.0, 0.0)))
+        """(3, 3) R with world = center + R @ local: its columns are the obstacle's axes in world
+        coordinates. R = Ry(yaw) @ Rx(pitch) @ Rz(roll) (``obstacle_kinds.rotation_from_degrees``);
+        the identity for a kind without a rotation."""
+        return rotation_from_degrees(*(self.values.get("rotation") or (0.0, 0.0, 0.0)))
+
+    def obstacle(self):
+        """The obstacle itself (a ``KINDS[kind]`` object), for the physics and the renderer."""
+        return KINDS[self.kind].build(self.values, self.friction)
 
 
 @dataclass(frozen=True)
@@ -281,11 +300,6 @@ def is_world_file(path_or_dict) -> bool:
 TOP_KEYS = ("name", "description", "gravity", "floor_height", "camera", "slimes", "obstacles")
 SLIME_KEYS = ("center", "radius", "stacks", "slices", "velocity", "color", "look", "params")
 CAMERA_KEYS = ("yaw", "elevation", "distance", "target")
-OBSTACLE_KEYS = {
-    "box": ("kind", "center", "half_size", "size", "rotation", "friction", "color"),
-    "ball": ("kind", "center", "radius", "friction", "color"),
-    "plane": ("kind", "point", "normal", "friction", "color"),
-}
 
 
 def world_spec_from_dict(data, origin="<scene>") -> WorldSpec:
@@ -393,36 +407,15 @@ def _obstacle(check: _Checker, data, where: str) -> ObstacleSpec:
     if not isinstance(data, dict):
         raise check.fail(f"{where} must be an object, got {describe(data)}")
     kind = data.get("kind")
-    if kind not in OBSTACLE_KINDS:
+    if not isinstance(kind, str) or kind not in KINDS:
         if "kind" not in data:
-            raise check.fail(f"{where} is missing the key 'kind' (one of {', '.join(OBSTACLE_KINDS)})")
-        raise check.fail(f"{where}.kind must be one of {', '.join(OBSTACLE_KINDS)}, got {describe(kind)}")
-    required = {"box": ("center",), "ball": ("center", "radius"), "plane": ("normal",)}[kind]
-    data = check.table(data, f"{where} (a {kind})", OBSTACLE_KEYS[kind], required)
+            raise check.fail(f"{where} is missing the key 'kind' (one of {', '.join(KINDS)})")
+        raise check.fail(f"{where}.kind must be one of {', '.join(KINDS)}, got {describe(kind)}")
+    cls = KINDS[kind]
+    data = check.table(data, f"{where} (a {kind})", ("kind", *cls.file_keys, "friction", "color"), cls.required)
     friction = check.number(data.get("friction", DEFAULT_FRICTION), f"{where}.friction", limits.FRICTION)
     color = None if data.get("color") is None else check.color(data["color"], f"{where}.color")
-    if kind == "box":
-        sizes = [k for k in ("half_size", "size") if k in data]
-        if len(sizes) != 1:
-            raise check.fail(f"{where} (a box) needs one of 'half_size' or 'size', got "
-                             + ("both" if sizes else "neither"))
-        scale = 0.5 if sizes[0] == "size" else 1.0
-        low, high = limits.OBSTACLE_SIZE
-        half_size = tuple(scale * v for v in check.vector(data[sizes[0]], f"{where}.{sizes[0]}",
-                                                          (low / scale, high / scale)))
-        rotation = check.vector(data.get("rotation", [0.0, 0.0, 0.0]), f"{where}.rotation", limits.ANGLE, "degrees")
-        return ObstacleSpec(kind, center=check.vector(data["center"], f"{where}.center"), half_size=half_size,
-                            rotation=rotation, friction=friction, color=color)
-    if kind == "ball":
-        return ObstacleSpec(kind, center=check.vector(data["center"], f"{where}.center"),
-                            radius=check.number(data["radius"], f"{where}.radius", limits.OBSTACLE_SIZE, "m"),
-                            friction=friction, color=color)
-    normal = check.vector(data["normal"], f"{where}.normal", None)
-    length = math.hypot(*normal)
-    if length < 1e-9:
-        raise check.fail(f"{where}.normal must not be the zero vector")
-    return ObstacleSpec(kind, point=check.vector(data.get("point", [0.0, 0.0, 0.0]), f"{where}.point"),
-                        normal=tuple(c / length for c in normal), friction=friction, color=color)
+    return ObstacleSpec(kind, cls.read(check, data, where), friction=friction, color=color)
 
 
 # --- a possible start -----------------------------------------------------------------------------
@@ -448,14 +441,7 @@ def start_overlap(spec: WorldSpec) -> str | None:
         return f"slimes[{i}] and slimes[{j}] start overlapping by {-gaps[i, j]:.3g} m"
     for k, obstacle in enumerate(spec.obstacles):
         # The distance from each slime's centre to the obstacle's solid (0 inside it).
-        if obstacle.kind == "box":
-            local = (centers - np.asarray(obstacle.center)) @ obstacle.rotation_matrix()  # R^T (c - center), row-wise
-            outside = local - np.clip(local, -np.asarray(obstacle.half_size), np.asarray(obstacle.half_size))
-            distance = np.linalg.norm(outside, axis=1)
-        elif obstacle.kind == "ball":
-            distance = np.maximum(np.linalg.norm(centers - np.asarray(obstacle.center), axis=1) - obstacle.radius, 0.0)
-        else:
-            distance = np.maximum((centers - np.asarray(obstacle.point)) @ np.asarray(obstacle.normal), 0.0)
+        distance = np.maximum(signed_distance(centers, [obstacle.obstacle()]), 0.0)
         inside = np.flatnonzero(distance < depth_limit)
         if inside.size:
             i = int(inside[0])
@@ -492,12 +478,7 @@ def spec_to_dict(spec: WorldSpec) -> dict:
     obstacles = []
     for o in spec.obstacles:
         item = {"kind": o.kind}
-        if o.kind == "box":
-            item.update(center=_floats(o.center), half_size=_floats(o.half_size), rotation=_floats(o.rotation))
-        elif o.kind == "ball":
-            item.update(center=_floats(o.center), radius=o.radius)
-        else:
-            item.update(point=_floats(o.point), normal=_floats(o.normal))
+        item.update((k, _floats(v) if isinstance(v, (tuple, list)) else v) for k, v in o.values.items())
         item["friction"] = o.friction
         if o.color is not None:
             item["color"] = _floats(o.color)

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from slime.physics.slime3d.obstacles import Ball, Box, ObstacleSet, Plane, signed_distance
+from slime.physics.slime3d.obstacles import ObstacleSet, signed_distance
 from slime.physics.slime3d.world3d import World3D
 from slime.scenes.world_format import ObstacleSpec, WorldSpec, load_world_scene
 
@@ -21,7 +21,7 @@ class WorldScene:
 
     spec: WorldSpec
     world: World3D
-    drawn_obstacles: list  # plain dicts the WorldRenderer reads (centre, size, rotation, colour)
+    drawn_obstacles: list  # plain dicts the WorldRenderer reads (kind, parameters, colour)
     # Each slime's SlimeLook in the file's order: the world orders its bodies by resolution, and a
     # body's tag is one of these very objects, so ``file_index`` finds where it came from.
     file_looks: list = field(default_factory=list)
@@ -39,22 +39,14 @@ class WorldScene:
 
 def obstacle(spec: ObstacleSpec):
     """The physics obstacle of one obstacle entry."""
-    if spec.kind == "box":
-        return Box(center=spec.center, half_size=spec.half_size, rotation=spec.rotation_matrix(), friction=spec.friction)
-    if spec.kind == "ball":
-        return Ball(center=spec.center, radius=spec.radius, friction=spec.friction)
-    return Plane(point=spec.point, normal=spec.normal, friction=spec.friction)
+    return spec.obstacle()
 
 
 def drawn_obstacle(spec: ObstacleSpec) -> dict:
     """What the renderer needs of one obstacle entry (a missing colour is the renderer's grey)."""
-    out = {} if spec.color is None else {"color": tuple(spec.color)}
-    if spec.kind == "box":
-        out.update(center=spec.center, half_size=spec.half_size, rotation=spec.rotation_matrix())
-    elif spec.kind == "ball":
-        out.update(center=spec.center, radius=spec.radius)
-    else:
-        out.update(point=spec.point, normal=spec.normal)
+    out = spec.obstacle().drawn()
+    if spec.color is not None:
+        out["color"] = tuple(spec.color)
     return out
 
 

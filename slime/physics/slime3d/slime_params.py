@@ -25,7 +25,7 @@ from dataclasses import dataclass, fields, replace
 
 import numpy as np
 
-from slime.limits import RESOLUTION, SUBSTEPS
+from slime.limits import RESOLUTION, SUBSTEPS, vector3
 
 
 def _finite(name: str, value) -> float:
@@ -36,20 +36,6 @@ def _finite(name: str, value) -> float:
     if not math.isfinite(v):
         raise ValueError(f"{name} must be finite, got {value!r}")
     return v
-
-
-def vector3(name: str, value) -> np.ndarray:
-    """A finite 3-vector as a float64 array, or one ValueError naming the argument (every 3-vector
-    a user gives the physics is read here)."""
-    try:
-        arr = np.array(value, dtype=np.float64).reshape(-1)
-    except (TypeError, ValueError):
-        raise ValueError(f"{name} must be a 3-vector of numbers, got {value!r}") from None
-    if arr.shape != (3,):
-        raise ValueError(f"{name} must be a 3-vector, got {arr.shape[0]} numbers")
-    if not np.all(np.isfinite(arr)):
-        raise ValueError(f"{name} must be finite, got {value!r}")
-    return arr
 
 
 def _vector3(name: str, value) -> tuple[float, float, float]:
