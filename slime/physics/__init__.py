@@ -10,9 +10,17 @@ the kernels' options and cache, ``integrate.py`` symplectic Euler, ``planes.py``
   Constructor's tick, boxes, point contacts).
 """
 
-from slime.physics.mass_spring.particles import Particles
-from slime.physics.mass_spring.springs import Springs
-from slime.physics.mass_spring.world import World
-from slime.physics.planes import Planes
-
 __all__ = ["Particles", "Springs", "Planes", "World"]
+
+# The mass-spring engine's names, imported on first use: the slime alone needs none of them (nor
+# scipy, which the springs' scatter loads), and a command starts that much sooner.
+_LAZY = {"Particles": "slime.physics.mass_spring.particles", "Springs": "slime.physics.mass_spring.springs",
+         "World": "slime.physics.mass_spring.world", "Planes": "slime.physics.planes"}
+
+
+def __getattr__(name: str):
+    if name in _LAZY:
+        import importlib
+
+        return getattr(importlib.import_module(_LAZY[name]), name)
+    raise AttributeError(f"module 'slime.physics' has no attribute {name!r}")
