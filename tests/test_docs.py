@@ -1,11 +1,24 @@
 """docs/ as a student follows it: every ```python block runs, every `slime ...` line parses, every
-script in examples/ runs (short, headless) and writes what it says, and the links resolve."""
+script in examples/ runs (short, headless) and writes what it says, and the links resolve.
+
+A result the text states (a dent, a drift, a frame, a count) is printed by the code block beside it,
+and the comment right after that block says where:
+
+    <!-- checks: prints "the top dents {soft} m"; states "{stiff} m against {soft} m" -->
+
+Each ``prints`` pattern must match the block's output, binding each ``{name}`` to the number printed
+there; each ``states`` pattern must then occur in the page (prose or a code comment) with, in place
+of ``{name}``, a number equal to the printed one to the precision the page writes it (0.89 holds
+0.885 to 0.895; 5 holds 4.5 to 5.5). A ```python block runs as the tests run every block; a ```sh
+block's `python examples/...` lines run as a student types them."""
 
 from __future__ import annotations
 
 import re
+import shlex
 import subprocess
 import sys
+import textwrap
 from pathlib import Path
 
 import numpy as np
@@ -40,6 +53,55 @@ def gl_or_missing():
         missing(f"OpenGL ({exc})")
 
 
+NUMBER = r"[-+]?\d+(?:\.\d+)?"
+CHECKS = re.compile(r"```(\w+)\n(.*?)```\s*<!-- checks: (.*?) -->", flags=re.S)
+
+
+def checked_blocks(path: Path) -> list[tuple[str, str, str]]:
+    """(kind, code, check) for each code block of ``path`` that a ``<!-- checks: -->`` follows."""
+    return [(kind, textwrap.dedent(code), check) for kind, code, check in CHECKS.findall(path.read_text())]
+
+
+def _pattern(template: str) -> re.Pattern:
+    """A check's quoted pattern as a regex: literal text (any run of spaces matching any run),
+    each ``{name}`` a named number."""
+    parts = re.split(r"\{(\w+)\}", template)
+    regex = ""
+    for i, part in enumerate(parts):
+        if i % 2:
+            regex += f"(?P<{part}>{NUMBER})"
+        else:
+            regex += r"\s+".join(re.escape(word) for word in part.split(" "))
+    return re.compile(regex)
+
+
+def check_stated_numbers(check: str, output: str, page: str, where: str) -> dict[str, float]:
+    """Compare what ``page`` states with what the block printed (``output``), as the check says;
+    returns the printed numbers by name."""
+    clauses = dict(clause.strip().split(" ", 1) for clause in check.split(";"))
+    assert set(clauses) <= {"prints", "states"}, f"{where}: unknown clause in {check!r}"
+    printed: dict[str, str] = {}
+    for template in re.findall(r'"([^"]*)"', clauses.get("prints", "")):
+        found = _pattern(template).search(output)
+        assert found, f"{where}: the block does not print {template!r}; it printed:\n{output}"
+        printed.update(found.groupdict())
+    stated = re.findall(r'"([^"]*)"', clauses.get("states", ""))
+    assert printed and stated, f"{where}: a check needs a prints and a states pattern: {check!r}"
+    text = page.replace("<!-- checks: " + check + " -->", "")
+    for template in stated:
+        names = re.findall(r"\{(\w+)\}", template)
+        assert set(names) <= set(printed), f"{where}: {template!r} names a number the block does not print"
+        found = _pattern(template).search(text)
+        assert found, f"{where}: the page does not state {template!r}"
+        for name in names:
+            written = found.group(name)
+            decimals = len(written.split(".")[1]) if "." in written else 0
+            value = float(printed[name])
+            assert abs(value - float(written)) <= 0.5 * 10.0 ** -decimals + 1e-9, (
+                f"{where}: the page states {name} = {written}, the code prints {printed[name]}")
+    return {name: float(value) for name, value in printed.items()}
+
+
 @pytest.mark.parametrize("path,index", BLOCKS, ids=[f"{p.stem}-{i}" for p, i in BLOCKS])
 def test_docs_python_block_runs(path, index, tmp_path, monkeypatch, capsys):
     code = python_blocks(path)[index]
@@ -51,6 +113,37 @@ def test_docs_python_block_runs(path, index, tmp_path, monkeypatch, capsys):
     for value in namespace.values():
         if isinstance(value, np.ndarray) and value.dtype.kind == "f":
             assert np.all(np.isfinite(value))
+    output = capsys.readouterr().out
+    for kind, checked, check in checked_blocks(path):
+        if kind == "python" and checked == code:
+            check_stated_numbers(check, output, path.read_text(), f"{path.name} python block {index}")
+
+
+SH_CHECKED = [(path, i) for path in DOCS for i, (kind, _, _) in enumerate(checked_blocks(path)) if kind == "sh"]
+
+
+@pytest.mark.parametrize("path,index", SH_CHECKED, ids=[f"{p.stem}-sh-{i}" for p, i in SH_CHECKED])
+def test_docs_sh_block_states_what_it_prints(path, index, tmp_path):
+    _, code, check = checked_blocks(path)[index]
+    output = ""
+    for line in code.splitlines():
+        words = shlex.split(line.split("#")[0])
+        assert words[:2] and words[0] == "python" and words[1].startswith("examples/"), (
+            f"{path.name}: a checked sh block runs examples only, not {line!r}")
+        done = subprocess.run([sys.executable, str(ROOT / words[1]), *words[2:]], cwd=tmp_path,
+                              capture_output=True, text=True, timeout=300)
+        assert done.returncode == 0, done.stderr
+        output += done.stdout
+    check_stated_numbers(check, output, path.read_text(), f"{path.name} sh block")
+
+
+def test_every_docs_check_belongs_to_a_block():
+    """A checks comment away from a block (or with a typo in its form) would check nothing."""
+    for page in DOCS:
+        text = page.read_text()
+        assert text.count("<!-- checks:") == len(checked_blocks(page)), page.name
+        for kind, _, _ in checked_blocks(page):
+            assert kind in ("python", "sh"), f"{page.name}: a check after a ```{kind} block"
 
 
 def test_docs_command_lines_parse():
@@ -127,3 +220,20 @@ def test_the_web_page_plays_the_file_the_tutorial_exports():
     # One three.js release for the module and its add-ons (the loader must match the library).
     versions = set(re.findall(r"npm/three@([\d.]+)/", page))
     assert len(versions) == 1, versions
+
+
+def test_physics_names_each_function_where_it_is():
+    """docs/1 names, for each equation, the function that computes it and its file: each
+    "`name`, `name` (`file.py`)" in the table and "`name` in `path.py`" in the text must be a
+    function (or class) defined in that file, so that a moved or renamed function fails here."""
+    page = (ROOT / "docs" / "1-physics.md").read_text()
+    physics = ROOT / "slime" / "physics"
+    pairs = [(name, path) for names, path in re.findall(r"((?:`\w+`,? )+)\(`([\w/]+\.py)`\)", page)
+             for name in re.findall(r"`(\w+)`", names)]
+    pairs += re.findall(r"`(\w+)` in `([\w/]+\.py)`", page)
+    assert len(pairs) >= 20, pairs
+    for name, path in pairs:
+        source = ROOT / path if "/" in path else physics / "slime3d" / path
+        assert source.exists(), f"docs/1: {path} (for {name}) does not exist"
+        assert re.search(rf"^\s*(?:def|class) {name}\b", source.read_text(), flags=re.M), (
+            f"docs/1: {name} is not defined in {path}")
