@@ -154,7 +154,7 @@ def test_docs_command_lines_parse():
 
 # Each example with the arguments that keep it short, and what it must write (under tmp).
 RUNS = {
-    "add_a_force.py": ([], []),
+    "add_a_force.py": (["--picture", "{tmp}/wind.png"], ["wind.png"]),
     "edit_a_shader.py": (["{tmp}"], ["slime_original.png", "slime_edited.png", "slime_original_and_edited.png"]),
     "figure_for_a_report.py": (["{tmp}"], ["run.npz", "run.csv", "dent.png", "plot.png"]),
     "spring_pendulum_scene.py": (["--render", "{tmp}/pendulum.png", "--frames", "30"], ["pendulum.png"]),
@@ -196,6 +196,12 @@ def test_example_runs(name, tmp_path):
     if name == "add_a_force.py":
         calm, windy = (float(v) for v in re.findall(r"([+-]\d+\.\d+) m", done.stdout))
         assert abs(calm) < 0.01 and windy > 0.5  # the wind moves it along +x; without it, it stays
+        # The picture shows it: the windy slime (right half) sits well right of the calm one (left).
+        picture = np.asarray(Image.open(tmp_path / "wind.png").convert("RGB")).astype(int)
+        half = picture.shape[1] // 2
+        jelly = picture[..., 1] > picture[..., 0] + 60  # the default slime is green
+        calm_x, windy_x = (np.nonzero(jelly[:, part])[1].mean() for part in (slice(0, half), slice(half, None)))
+        assert windy_x > calm_x + 0.1 * half, (calm_x, windy_x)
     if name == "edit_a_shader.py":
         before, after = (np.asarray(Image.open(tmp_path / f"slime_{k}.png").convert("RGB")).astype(int)
                          for k in ("original", "edited"))
