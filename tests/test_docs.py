@@ -250,3 +250,29 @@ def test_physics_names_each_function_where_it_is():
         assert source.exists(), f"docs/1: {path} (for {name}) does not exist"
         assert re.search(rf"^\s*(?:def|class) {name}\b", source.read_text(), flags=re.M), (
             f"docs/1: {name} is not defined in {path}")
+
+
+def test_shader_tutorial_names_every_program_and_every_include():
+    """docs/3's program table lists exactly the programs in shaders/ (NAME.vert + NAME.frag), and
+    its "`X` is included by `A`, `B` and `C`" lines name exactly the #include lines there."""
+    page = (ROOT / "docs" / "3-change-the-shader.md").read_text()
+    shaders = ROOT / "shaders"
+    programs = {p.stem for p in shaders.glob("*.vert") if p.with_suffix(".frag").exists()}
+    rows = re.findall(r"^\| ((?:`\w+`(?:, )?)+) \|", page, flags=re.M)
+    listed = {name for row in rows for name in re.findall(r"`(\w+)`", row)}
+    assert listed == programs, (sorted(listed - programs), sorted(programs - listed))
+    real = {(path.name, included) for path in shaders.iterdir() if path.suffix in (".vert", ".frag", ".glsl")
+            for included in re.findall(r'^\s*#include "([^"]+)"', path.read_text(), flags=re.M)}
+    stated = {(includer, included)
+              for included, includers in re.findall(r"`([\w.]+)`[^`]*? is included by ((?:`[\w.]+`(?:,|\s|and)*)+)",
+                                                    page)
+              for includer in re.findall(r"`([\w.]+)`", includers)}
+    assert stated == real, (sorted(stated - real), sorted(real - stated))
+
+
+def test_shader_tutorial_states_the_watchers_timings():
+    from slime.render import shader_files
+
+    page = (ROOT / "docs" / "3-change-the-shader.md").read_text()
+    every, settle = re.search(r"every ([\d.]+) s\s+\(`WATCH_INTERVAL`.*?for ([\d.]+) s \(`SETTLE`\)", page, flags=re.S).groups()
+    assert (float(every), float(settle)) == (shader_files.WATCH_INTERVAL, shader_files.SETTLE)
