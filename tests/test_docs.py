@@ -276,3 +276,14 @@ def test_shader_tutorial_states_the_watchers_timings():
     page = (ROOT / "docs" / "3-change-the-shader.md").read_text()
     every, settle = re.search(r"every ([\d.]+) s\s+\(`WATCH_INTERVAL`.*?for ([\d.]+) s \(`SETTLE`\)", page, flags=re.S).groups()
     assert (float(every), float(settle)) == (shader_files.WATCH_INTERVAL, shader_files.SETTLE)
+
+
+def test_blender_tutorial_states_the_limits_and_the_page_as_they_are():
+    from slime import limits
+
+    page = (ROOT / "docs" / "7-render-in-blender.md").read_text()
+    positions, frames = re.search(r"more than (\d+) million vertex positions .*? more than (\d+) frames", page,
+                                  flags=re.S).groups()
+    assert (int(positions) * 10**6, int(frames)) == (limits.MAX_EXPORT_VERTEX_FRAMES, limits.MAX_EXPORT_FRAMES)
+    lines = int(re.search(r"is a page of under (\d+) lines", page).group(1))
+    assert len((EXAMPLES / "view_in_browser.html").read_text().splitlines()) < lines
