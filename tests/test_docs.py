@@ -287,3 +287,24 @@ def test_blender_tutorial_states_the_limits_and_the_page_as_they_are():
     assert (int(positions) * 10**6, int(frames)) == (limits.MAX_EXPORT_VERTEX_FRAMES, limits.MAX_EXPORT_FRAMES)
     lines = int(re.search(r"is a page of under (\d+) lines", page).group(1))
     assert len((EXAMPLES / "view_in_browser.html").read_text().splitlines()) < lines
+
+
+def test_scene_tutorial_states_the_framing_as_the_code_frames():
+    """docs/5 and world_format's docstring give the framing's angles as render_world has them;
+    the row docs/5 renders is the one tests/test_scene_framing.py checks for slimes cut off; duel,
+    said to follow the throw, has no camera of its own."""
+    from slime.app.render_world import FRAMING_ELEVATION, FRAMING_YAW
+    from slime.scenes import world_format
+    from slime.scenes.world_format import load_world_spec
+    from test_scene_framing import ROW
+
+    page = (ROOT / "docs" / "5-write-a-3d-scene-file.md").read_text()
+    for text in (page, world_format.__doc__):
+        yaw, elevation = re.search(r"(\d+) degrees round and (\d+)(?: degrees)? up", text).groups()
+        assert (float(yaw), float(elevation)) == (FRAMING_YAW, FRAMING_ELEVATION)
+    row = next(code for code in python_blocks(ROOT / "docs" / "5-write-a-3d-scene-file.md") if '"A row"' in code)
+    namespace: dict = {}
+    exec(row.split("spec = ")[0], namespace)
+    assert namespace["scene"] == ROW
+    assert "`duel` has no camera" in " ".join(page.split())
+    assert load_world_spec(ROOT / "assets" / "duel.json").camera is None
