@@ -308,3 +308,31 @@ def test_scene_tutorial_states_the_framing_as_the_code_frames():
     assert namespace["scene"] == ROW
     assert "`duel` has no camera" in " ".join(page.split())
     assert load_world_spec(ROOT / "assets" / "duel.json").camera is None
+
+
+def test_physics_states_the_defaults_the_code_has():
+    from slime.physics.planes import Planes
+    from slime.physics.slime_params import SlimeParams
+
+    page = " ".join((ROOT / "docs" / "1-physics.md").read_text().split())
+    params = SlimeParams()
+    dt = re.search(r"\(`dt = 1/(\d+)` s\)", page).group(1)
+    assert 1.0 / float(dt) == params.dt
+    gravity = re.search(r"default `\(([-\d., ]+)\)`\)", page).group(1)
+    assert tuple(float(g) for g in gravity.split(",")) == params.gravity
+    assert float(re.search(r"the default `nu = ([\d.]+) m\^2/s`", page).group(1)) == params.shear_viscosity
+    threshold = re.search(r"faster than ([\d.]+) m/s \(the floor's bounce threshold\)", page).group(1)
+    assert float(threshold) == Planes.floor(3).bounce_threshold
+
+
+def test_tests_the_docs_point_to_exist():
+    """A paragraph that says a test holds something names the test and its file: it must be there."""
+    for page in DOCS:
+        for paragraph in page.read_text().split("\n\n"):
+            names = re.findall(r"`(test_\w+)`", paragraph)
+            files = [ROOT / f for f in re.findall(r"`(tests/\w+\.py)`", paragraph)]
+            if names:
+                assert files, f"{page.name}: {names} named without their file"
+                source = "".join(f.read_text() for f in files)
+                for name in names:
+                    assert re.search(rf"^def {name}\(", source, flags=re.M), f"{page.name}: no {name} in {files}"
