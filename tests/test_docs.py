@@ -336,3 +336,23 @@ def test_tests_the_docs_point_to_exist():
                 source = "".join(f.read_text() for f in files)
                 for name in names:
                     assert re.search(rf"^def {name}\(", source, flags=re.M), f"{page.name}: no {name} in {files}"
+
+
+def test_scene_tutorial_states_the_ranges_the_checks_use():
+    """docs/5's tables give each range as limits.py and SlimeLook's RANGES check it."""
+    from slime import limits
+    from slime.look import RANGES
+
+    page = (ROOT / "docs" / "5-write-a-3d-scene-file.md").read_text()
+
+    def row(key):
+        return re.search(rf"^\| `{key}`[^\n]*", page, flags=re.M).group(0)
+
+    def ranges(text):
+        return [(float(a), float(b)) for a, b in re.findall(r"(\d+(?:\.\d+)?) to (\d+(?:\.\d+)?)", text)]
+
+    assert ranges(row("radius")) == [limits.SLIME_RADIUS]
+    assert ranges(row("stacks`, `slices")) == [limits.RESOLUTION]
+    for keys in (["glow"], ["absorption"], ["rim"], ["fresnel"], ["highlight", "shininess"],
+                 ["refraction", "refraction_depth"]):
+        assert ranges(row("`, `".join(keys))) == [RANGES[key] for key in keys], keys
