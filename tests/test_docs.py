@@ -356,3 +356,8 @@ def test_scene_tutorial_states_the_ranges_the_checks_use():
     for keys in (["glow"], ["absorption"], ["rim"], ["fresnel"], ["highlight", "shininess"],
                  ["refraction", "refraction_depth"]):
         assert ranges(row("`, `".join(keys))) == [RANGES[key] for key in keys], keys
+    from slime.scenes.world_format import load_world_spec
+
+    pile = load_world_spec(ROOT / "assets" / "pile.json").slimes
+    count, low, high = re.search(r"`pile`'s (\d+) slimes are (\d+) x \d+ to (\d+) x \d+", page).groups()
+    assert (int(count), int(low), int(high)) == (len(pile), min(s.stacks for s in pile), max(s.stacks for s in pile))
