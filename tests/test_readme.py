@@ -115,3 +115,17 @@ def test_readme_states_the_limits_as_limits_py_has_them():
         found = re.search(pattern, text)
         assert found, pattern
         assert tuple(float(g.replace(" ", "")) for g in found.groups()) == tuple(float(v) for v in values), pattern
+
+
+def test_readme_states_the_slimes_defaults():
+    from slime.app.demo import HOLD_DELAY
+    from slime.physics.slime_params import SlimeParams
+
+    text = " ".join(README.read_text().split())
+    params = SlimeParams()
+    mass, radius, floor = re.search(r"the slime is (\d+) kg of radius (\d+) m resting on the floor at y = (\d+)",
+                                    text).groups()
+    assert (float(mass), float(radius), float(floor)) == (params.mass, params.radius, params.floor_height)
+    stacks, slices = re.search(r"mesh resolution, \d+ to \d+, default (\d+) x (\d+)\)", text).groups()
+    assert (int(stacks), int(slices)) == (params.stacks, params.slices)
+    assert float(re.search(r"left hold \(still, ([\d.]+) s\)", text).group(1)) == HOLD_DELAY
