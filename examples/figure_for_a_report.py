@@ -1,9 +1,12 @@
 """Tutorial 6 (docs/6-figures-for-a-report.md): a picture and a plot of one run, for a report.
 
-1. `slime simulate` records a poked slime into run.npz (every vertex, every frame);
-2. `slime render` draws the frame where the dent is deepest;
-3. the height of the slime's top and its volume over time go to run.csv, and into plot.png:
-   with matplotlib when it is installed, else a plain line chart drawn with Pillow.
+1. `slime simulate` records a poked slime into report_run.npz (every vertex, every frame);
+2. the height of the slime's top and its volume over time go to report_run.csv, and into
+   report_plot.png: with matplotlib when it is installed, else a plain line chart drawn with Pillow;
+3. `slime render` draws the frame where the run's dent is deepest, report_dent.png.
+
+Its files all start with ``report_``, so that it never writes over what tutorial 6 has you make
+in the same folder (out/dent.png, out/run.npz).
 
     python examples/figure_for_a_report.py [OUT_FOLDER]     # default: out/
 """
@@ -22,12 +25,24 @@ POKE = "10:0,2,0:0,-400,0"  # frame 10: push the top down with 400 N
 RESOLUTION = ["--stacks", "16", "--slices", "16"]
 
 
+PREFIX = "report_"
+
+
 def record(out: Path) -> Path:
-    run = out / "run.npz"
-    assert slime(["simulate", "slime", "--ticks", "60", "--poke", POKE, "--output", str(run), *RESOLUTION]) == 0
-    assert slime(["render", "--frames", "15", "--poke", POKE, "--size", "480x360", "--no-progress",
-                  "--output", str(out / "dent.png"), *RESOLUTION]) == 0
+    run = out / f"{PREFIX}run.npz"
+    assert slime(["simulate", "slime", "--ticks", "60", "--poke", POKE, "--output", str(run), *RESOLUTION,
+                  "--no-progress"]) == 0
     return run
+
+
+def draw_deepest(rows: np.ndarray, out: Path) -> Path:
+    """The frame where the top is lowest: row k of the run is the state after k frames, what
+    `slime render --frames k` draws."""
+    path = out / f"{PREFIX}dent.png"
+    deepest = int(rows[:, 1].argmin())
+    assert slime(["render", "--frames", str(deepest), "--poke", POKE, "--size", "480x360", "--no-progress",
+                  "--output", str(path), *RESOLUTION]) == 0
+    return path
 
 
 def table(run: Path, out: Path) -> np.ndarray:
@@ -36,7 +51,7 @@ def table(run: Path, out: Path) -> np.ndarray:
     top = data["positions"][:, :, 1].max(axis=1)  # highest vertex per frame (m)
     volume = data["volume"] / data["volume"][0]  # relative to the start
     rows = np.column_stack([time, top, volume])
-    np.savetxt(out / "run.csv", rows, delimiter=",", header="time_s,top_m,volume_ratio", comments="", fmt="%.6f")
+    np.savetxt(out / f"{PREFIX}run.csv", rows, delimiter=",", header="time_s,top_m,volume_ratio", comments="", fmt="%.6f")
     return rows
 
 
@@ -81,5 +96,6 @@ if __name__ == "__main__":
     out = Path(sys.argv[1]) if len(sys.argv) > 1 else Path("out")
     out.mkdir(parents=True, exist_ok=True)
     rows = table(record(out), out)
-    drawer = plot(rows, out / "plot.png")
-    print(f"wrote {out / 'dent.png'}, {out / 'run.csv'} and {out / 'plot.png'} ({drawer})")
+    drawer = plot(rows, out / f"{PREFIX}plot.png")
+    dent = draw_deepest(rows, out)
+    print(f"wrote {dent}, {out / f'{PREFIX}run.csv'} and {out / f'{PREFIX}plot.png'} ({drawer})")

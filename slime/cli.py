@@ -92,7 +92,7 @@ def build_parser() -> argparse.ArgumentParser:
     render.add_argument("scene", nargs="?", default="slime",
                         help="slime (default), a 2D or 3D scene name, a scene file .py, a 3D scene .json or a Soda model .json")
     render.add_argument("--frames", type=frame_count, default=None,
-                        help="frames to simulate and draw (default: 120 for scenes; for the slime 1, or 5 past the last poke)")
+                        help="frames to simulate and draw (default: 120 for scenes; for the slime 1, or 1 past the last poke)")
     render.add_argument("--size", default=_RENDER_SIZE, help=f"image size WxH, each side {span(SIZE)} (default {_RENDER_SIZE})")
     render.add_argument("--output", default=None, help="out.png, out.gif, out.mp4 or out.webm (default: out/SCENE.png)")
     render.add_argument("--poke", action="append", default=[], metavar="TICK:X,Y,Z:FX,FY,FZ", help="poke the slime (repeatable)")
@@ -244,9 +244,9 @@ def _cmd_render(args) -> int:
         camera = parse_camera(args.camera) if args.camera else None
         from slime.app.render_slime import render_slime
 
-        # A poke past the last frame would never show: by default draw until 5 frames after the
-        # last one, when its dent is deepest (README's picture uses the same spacing).
-        frames = args.frames or min(max([1] + [p.tick + 5 for p in pokes]), FRAMES[1])
+        # A poke past the last frame would never show: by default draw until the frame after the
+        # last one, where its dent is deepest (docs/6 measures it; README's picture is drawn so).
+        frames = args.frames or min(max([1] + [p.tick + 1 for p in pokes]), FRAMES[1])
         render_slime(
             output=output, frames=frames, size=size, pokes=pokes, camera=camera,
             stacks=args.stacks, slices=args.slices, progress=not args.no_progress,

@@ -66,3 +66,66 @@ def test_readme_command_lines_parse():
     lines = command_lines()
     assert len(lines) >= 5
     check_command_lines(lines)
+
+
+def test_readme_names_things_once():
+    """No name followed by itself in brackets ("Soda Constructor (Soda Constructor)", "spring_mass
+    (the spring_mass module)"), and nothing shipped still announced as coming."""
+    text = README.read_text()
+    repeated = re.search(r"\b([\w-]+(?: [\w-]+)*) \((?:the )?\1(?: \w+)?\)", text)
+    assert repeated is None, repeated
+    assert "(coming)" not in text
+
+
+def test_readme_lists_every_benchmark_module():
+    from slime import bench
+
+    modules = bench.PHYSICS + bench.RENDER + bench.WINDOW + bench.FUZZ + bench.FEEL
+    listed = re.search(r"--only ([\w,]+)\]", README.read_text()).group(1).split(",")
+    assert listed == modules
+    assert all((Path(bench.__file__).parent / f"{name}.py").exists() for name in modules)
+
+
+def test_readme_names_every_force_module():
+    """"Changing the physics" names the module of each of the slime's forces: every module that
+    step.py takes a vertex's part of a force (``*_at``) or a force of its own (``add_*``) from."""
+    section = README.read_text().split("## Changing the physics")[1].split("\n## ")[0]
+    step = (Path(__file__).resolve().parent.parent / "slime" / "physics" / "slime3d" / "step.py").read_text()
+    forces = {f"{module}.py" for module, names in re.findall(r"^from slime\.physics\.slime3d\.(\w+) import (.*)$", step, flags=re.M)
+              if re.search(r"\b(?:\w+_at|add_\w+)\b", names)}
+    named = set(re.findall(r"`(\w+\.py)`", section))
+    assert len(forces) == 7 and forces <= named, sorted(forces - named)
+
+
+def test_readme_states_the_limits_as_limits_py_has_them():
+    from slime import fileio, limits
+
+    text = " ".join(README.read_text().split())
+    stated = [
+        (r"from (\d+) to (\d+) pixels a side", limits.SIZE),
+        (r"and (\d+) x (\d+) pixels in all", (4096, limits.MAX_PIXELS // 4096)),
+        (r"stop at (\d+ \d+)\.", (limits.FRAMES[1],)),
+        (r"up to (\d+) \(`limits.WINDOW_SLIMES`\)", (limits.WINDOW_SLIMES[1],)),
+        (r"mesh resolution, (\d+) to (\d+),", limits.RESOLUTION),
+        (r"elevation (\d+) to (\d+): the camera stays above", limits.CAMERA_ELEVATION),
+        (r"a file over (\d+) MiB is one line", (limits.SHADER_FILE_BYTES // 2**20,)),
+        (r"a regular file of at most (\d+) MiB", (fileio.MAX_INPUT_BYTES // 2**20,)),
+    ]
+    for pattern, values in stated:
+        found = re.search(pattern, text)
+        assert found, pattern
+        assert tuple(float(g.replace(" ", "")) for g in found.groups()) == tuple(float(v) for v in values), pattern
+
+
+def test_readme_states_the_slimes_defaults():
+    from slime.app.demo import HOLD_DELAY
+    from slime.physics.slime3d.slime_params import SlimeParams
+
+    text = " ".join(README.read_text().split())
+    params = SlimeParams()
+    mass, radius, floor = re.search(r"the slime is (\d+) kg of radius (\d+) m resting on the floor at y = (\d+)",
+                                    text).groups()
+    assert (float(mass), float(radius), float(floor)) == (params.mass, params.radius, params.floor_height)
+    stacks, slices = re.search(r"mesh resolution, \d+ to \d+, default (\d+) x (\d+)\)", text).groups()
+    assert (int(stacks), int(slices)) == (params.stacks, params.slices)
+    assert float(re.search(r"left hold \(still, ([\d.]+) s\)", text).group(1)) == HOLD_DELAY

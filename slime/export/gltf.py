@@ -22,7 +22,7 @@ What the file holds, in the scene's units (metres, +y up, as glTF's own):
   which is where its colour is); the whole look is kept in the material's ``extras.slime_look``.
 - **The camera** ``slime render`` would draw the run from (node ``camera``), when the command gives it.
 - **Each obstacle** as a mesh of its own (``box 1``, ``ball 2``, ``plane 3``: numbered as in the scene
-  file), and the floor (``floor``), a 120 m square at the floor's height, unless asked not to.
+  file), and the floor (``floor``), a square of twice ``obstacle_mesh.PLANE_EXTENT`` a side at the floor's height, unless asked not to.
 
 The library (pygltflib) lays out the document and the GLB container; this module only fills the one
 buffer with the arrays the accessors point into. Numpy and pygltflib only: no GL.
