@@ -97,7 +97,8 @@ def build_parser() -> argparse.ArgumentParser:
     render.add_argument("--output", default=None, help="out.png, out.gif, out.mp4 or out.webm (default: out/SCENE.png)")
     render.add_argument("--poke", action="append", default=[], metavar="TICK:X,Y,Z:FX,FY,FZ", help="poke the slime (repeatable)")
     render.add_argument("--camera", metavar="AZIMUTH,ELEVATION,DISTANCE",
-                        help=f"orbit camera, degrees and world units; elevation {span(CAMERA_ELEVATION, 'degrees')}, distance > 0")
+                        help=f"orbit camera, degrees and world units; elevation {span(CAMERA_ELEVATION, 'degrees')}, "
+                             "distance > 0; it stays put (without it the camera follows the slime or frames the scene)")
     render.add_argument("--no-progress", action="store_true", help="no progress bar")
     _add_resolution(render)
     _add_shaders(render)

@@ -233,3 +233,20 @@ def test_saved_gif_timing(tmp_path):
         assert total == 1000  # one simulated second plays in one second
     with pytest.raises(ValueError, match="fps"):
         save_gif(tmp_path / "b.gif", frames, fps=0.0)
+
+
+def test_a_camera_asked_for_stays_put_and_the_default_one_follows(ctx):
+    # A slime thrown sideways: the default camera follows it, one given with --camera does not.
+    moved = {}
+    for camera in (None, (30.0, 20.0, 6.0)):
+        headless = HeadlessSlime(size=(80, 60), stacks=8, slices=8, ctx=ctx, samples=0, camera=camera)
+        try:
+            start = headless.camera.target.copy()
+            headless.body.velocities[:, 0] += 6.0
+            for _ in range(30):
+                headless.body.step()
+                headless.follow()
+            moved[camera is None] = float(np.abs(headless.camera.target - start).max())
+        finally:
+            headless.release()
+    assert moved[True] > 0.5 and moved[False] == 0.0

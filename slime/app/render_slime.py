@@ -114,6 +114,8 @@ class HeadlessSlime:
         self.ctx, self._owns_ctx, self.size = headless_context(ctx, size)
         self.body = body if body is not None else make_body(stacks, slices)
         self.camera = default_camera(self.body, camera)
+        #: A camera asked for stays where it was put; the default one follows the slime.
+        self.follows = camera is None
         start = self.camera.distance
         #: Where a requested camera was inside the slime: (asked distance, distance moved out to).
         fits = 1.0 / math.sin(math.radians(self.camera.fov_y / 2.0))  # radii at which the body fills the height
@@ -135,8 +137,12 @@ class HeadlessSlime:
 
     def frame(self) -> np.ndarray:
         self.body.step()
-        follow(self.camera, self.body)
+        self.follow()
         return self.draw()
+
+    def follow(self) -> None:
+        if self.follows:
+            follow(self.camera, self.body)
 
     def release(self) -> None:
         self.renderer.release()
@@ -173,7 +179,7 @@ def render_slime(*, output, frames: int = 1, size=(800, 600), pokes=(), camera=N
             for tick in range(frames):
                 apply_pokes(scene.body, schedule, tick)
                 scene.body.step()
-                follow(scene.camera, scene.body)
+                scene.follow()
                 if sink.wants(tick, tick == frames - 1):
                     sink.add(scene.draw())
                 bar.update(1)
