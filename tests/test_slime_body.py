@@ -526,3 +526,25 @@ def test_hard_pokes_at_the_pole_grow_no_spikes(resolution):
         worst = max(worst, float(np.linalg.norm(body.positions - goal, axis=1).max()))
     assert worst < 1.0 * body.params.radius
     assert abs(body.volume() / body.ideal_volume - 1.0) < 0.1
+
+
+def test_params_are_read_by_their_owners_groups():
+    from dataclasses import fields
+
+    from slime.physics.slime3d.slime_params import HandSettings, Material, WorldSettings
+    from slime.physics.slime3d.world3d import World3D
+
+    names = lambda group: {f.name for f in fields(group)}  # noqa: E731
+    material, world, hand = names(Material), names(WorldSettings), names(HandSettings)
+    shape = {"radius", "stacks", "slices", "mass", "center"}
+    # Every field of SlimeParams belongs to exactly one owner.
+    assert not (material & world or material & hand or world & hand or shape & (material | world | hand))
+    assert material | world | hand | shape == names(SlimeParams)
+    p = SlimeParams(viscosity=7.0, dt=1 / 120, substeps=4, grab_rate=9.0)
+    assert p.material.viscosity == 7.0 and p.world.dt == 1 / 120 and p.hand.grab_rate == 9.0
+    # A world gives every slime it takes in its own settings, and keeps the slime's material and hand.
+    w = World3D(gravity=(0.0, -3.0, 0.0), substeps=16)
+    settled = w.settle_params(p)
+    assert settled.world == w.settings and settled.material == p.material and settled.hand == p.hand
+    w.set_gravity((1.0, -2.0, 0.0))
+    assert w.settings.gravity == (1.0, -2.0, 0.0) and w.settle_params(p).gravity == (1.0, -2.0, 0.0)

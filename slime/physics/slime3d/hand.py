@@ -85,7 +85,7 @@ def poke(body: BodyView, point, force, radius: float | None = None) -> int:
     dt; the peak velocity change is clamped to ``max_speed``. Returns the nearest vertex."""
     prm = body.params
     force = vector3("force", force)
-    radius = prm.poke_spread * prm.radius if radius is None else radius
+    radius = prm.hand.poke_spread * prm.radius if radius is None else radius
     try:
         radius = float(radius)
     except (TypeError, ValueError):
@@ -200,12 +200,12 @@ class Finger:
         path = direction - FINGER_TURN * normal
         length = magnitude(path)
         path = path / length if length > 1e-6 else -normal  # a ray straight out of the surface
-        radius = prm.finger_radius * prm.radius
-        weight = body.falloff(index, prm.finger_spread * prm.radius)
+        radius = prm.hand.finger_radius * prm.radius
+        weight = body.falloff(index, prm.hand.finger_spread * prm.radius)
         members = np.flatnonzero(weight > 0.0)
         return cls(start=body.positions[index] + radius * normal, direction=path, radius=radius, members=members,
                    weight=weight[members], anchors=body.positions[members].copy(),
-                   momentum=level_momentum(body), origin=body.centroid(), full_depth=prm.finger_depth * prm.radius, velocity=np.zeros(3))
+                   momentum=level_momentum(body), origin=body.centroid(), full_depth=prm.hand.finger_depth * prm.radius, velocity=np.zeros(3))
 
     @property
     def tip(self) -> np.ndarray:
@@ -215,9 +215,9 @@ class Finger:
         """Move the tip on by one substep and draw the surface round it after it."""
         prm = body.params
         if self.lifting:
-            depth = max(self.depth - LIFT_SPEED * prm.finger_speed * prm.radius * h, 0.0)
+            depth = max(self.depth - LIFT_SPEED * prm.hand.finger_speed * prm.radius * h, 0.0)
         else:
-            depth = min(self.depth + prm.finger_speed * prm.radius * h, self.full_depth)
+            depth = min(self.depth + prm.hand.finger_speed * prm.radius * h, self.full_depth)
         self.velocity = self.direction * ((depth - self.depth) / h)
         self.depth = depth
         x, v = body.positions, body.velocities
@@ -231,11 +231,11 @@ class Finger:
         members, weight = self.members, self.weight
         d = self.direction
         gap = self.anchors + np.outer(weight * depth, d) - x[members]
-        wanted = np.clip(prm.finger_rate * gap, -prm.max_speed, prm.max_speed)
+        wanted = np.clip(prm.hand.finger_rate * gap, -prm.max_speed, prm.max_speed)
         change = wanted - v[members]
         along = change @ d
         across = change - np.outer(along, d)
-        relax = -np.expm1(-2.0 * prm.finger_rate * h)
+        relax = -np.expm1(-2.0 * prm.hand.finger_rate * h)
         kick = relax * (np.outer(weight * along, d) + (weight ** ACROSS_POWER)[:, None] * across)
         v[members] += kick
         take_back(body, members, kick)
@@ -334,7 +334,7 @@ class Hand:
         else:
             index = body.nearest(index_or_point)
         if reach is None:
-            reach = body.params.grab_falloff * body.params.radius
+            reach = body.params.hand.grab_falloff * body.params.radius
         weight = body.falloff(index, reach)
         self.finger = None  # a new grab ends a press (press() starts its finger after this)
         self.body = body_index
@@ -417,8 +417,8 @@ class Hand:
         length = float(np.linalg.norm(gap))
         if length > prm.radius:
             gap *= prm.radius / length
-        wanted = np.clip(prm.grab_rate * gap, -prm.max_speed, prm.max_speed)
-        blend = -np.expm1(-2.0 * prm.grab_rate * h) / h
+        wanted = np.clip(prm.hand.grab_rate * gap, -prm.max_speed, prm.max_speed)
+        blend = -np.expm1(-2.0 * prm.hand.grab_rate * h) / h
         members = self.members
         pull = (blend * self.weight)[:, None] * (wanted - v[members])
         acc[members] += pull

@@ -1,5 +1,13 @@
 """Every parameter of the 3D slime body in one place, with defaults that look good and validation.
 
+``SlimeParams`` is the flat, validated record a user writes (keyword arguments, scene files, the
+panel's sliders); what it holds belongs to four owners, and each part is read as a unit of its own:
+the body's shape and mesh (radius, stacks, slices, mass, center), its ``Material`` (what it is
+made of: ``params.material``), the ``WorldSettings`` every slime of a world shares (gravity, the
+floor, the time step, the safety bounds: ``params.world``; ``World3D`` holds one and gives it to
+each slime it takes in), and the ``HandSettings`` of the grab, the poke and the finger
+(``params.hand``).
+
 Units: metres, kilograms, seconds. The two stiffnesses are per unit mass (1/s^2) so they read as
 squared angular frequencies and do not change with the mesh resolution:
 
@@ -49,6 +57,53 @@ def _integer(name: str, value, low: int, high: int) -> int:
     if not low <= int(value) <= high:
         raise ValueError(f"{name} must be between {low} and {high}, got {value}")
     return int(value)
+
+
+@dataclass(frozen=True)
+class Material:
+    """What a slime is made of. Per-mass stiffnesses (1/s^2) and rates (1/s), so the same material
+    behaves the same at any size and mesh (see the module docstring for each)."""
+
+    volume_stiffness: float
+    shape_stiffness: float
+    viscosity: float
+    surface_tension: float  # N/m
+    shear_viscosity: float  # m^2/s
+    air_drag: float
+    contact_friction: float  # Coulomb coefficient against other slimes
+
+
+@dataclass(frozen=True)
+class WorldSettings:
+    """What every slime of a world shares: gravity, the floor, the time step and its substeps, and
+    the bounds every substep holds speeds and accelerations within."""
+
+    gravity: tuple
+    floor_height: float
+    floor_friction: float
+    floor_restitution: float
+    dt: float
+    substeps: int
+    max_speed: float
+    max_acceleration: float
+
+
+@dataclass(frozen=True)
+class HandSettings:
+    """How the hand takes hold of a slime: the grab's pull, a poke's spread, the finger's press."""
+
+    grab_rate: float
+    grab_falloff: float
+    poke_spread: float
+    finger_radius: float
+    finger_spread: float
+    finger_depth: float
+    finger_speed: float
+    finger_rate: float
+
+
+def _names(group) -> tuple:
+    return tuple(f.name for f in fields(group))
 
 
 @dataclass(frozen=True)
@@ -149,6 +204,22 @@ class SlimeParams:
     @property
     def substep_dt(self) -> float:
         return self.dt / self.substeps
+
+    @property
+    def material(self) -> Material:
+        return Material(**{name: getattr(self, name) for name in _names(Material)})
+
+    @property
+    def world(self) -> WorldSettings:
+        return WorldSettings(**{name: getattr(self, name) for name in _names(WorldSettings)})
+
+    @property
+    def hand(self) -> HandSettings:
+        return HandSettings(**{name: getattr(self, name) for name in _names(HandSettings)})
+
+    def with_world(self, world: WorldSettings) -> "SlimeParams":
+        """A copy living in ``world`` (its gravity, floor, time step and bounds)."""
+        return self.with_(**{name: getattr(world, name) for name in _names(WorldSettings)})
 
     def with_(self, **changes) -> "SlimeParams":
         """A copy with ``changes`` applied (validated). A centre that was the automatic resting one

@@ -69,12 +69,13 @@ def build_model(shapes, firsts, total: int, gravity) -> SlimeModel:
         rest[:, span] = shape.rest_offsets.T
         bound[span] = shape.params.max_acceleration
     params = [s.params for s in shapes]
+    materials = [p.material for p in params]
     return SlimeModel(
         first=column(firsts, np.int64), count=column((s.count for s in shapes), np.int64),
         stacks=column((s.stacks for s in shapes), np.int64), slices=column((s.slices for s in shapes), np.int64),
         radius=column(p.radius for p in params),
-        shape_stiffness=column(p.shape_stiffness for p in params), viscosity=column(p.viscosity for p in params),
-        air_drag=column(p.air_drag for p in params), shear_viscosity=column(p.shear_viscosity for p in params),
+        shape_stiffness=column(m.shape_stiffness for m in materials), viscosity=column(m.viscosity for m in materials),
+        air_drag=column(m.air_drag for m in materials), shear_viscosity=column(m.shear_viscosity for m in materials),
         tension=column(s.tension for s in shapes), ideal_volume=column(s.ideal_volume for s in shapes),
         pressure_scale=column(s.pressure_scale for s in shapes),
         rest_pressure=column(s.rest_pressure for s in shapes), rest_spread=column(s.rest_spread for s in shapes),

@@ -40,7 +40,7 @@ from slime.physics.slime3d.health import healthy_bodies
 from slime.physics.slime3d.moments import body_moments
 from slime.physics.slime3d.shape_matching import best_rotation
 from slime.physics.slime3d.step import build_model, slime_accelerations
-from slime.physics.slime3d.slime_params import SlimeParams, vector3
+from slime.physics.slime3d.slime_params import SlimeParams, WorldSettings, vector3
 from slime.physics.slime3d.slime_shape import SlimeShape
 
 MAX_SPREAD = 100.0  # radii from the centroid beyond which a vertex means the body is broken
@@ -113,6 +113,7 @@ class World3D:
         settings = SlimeParams(gravity=gravity, floor_height=0.0 if floor_height is None else floor_height,
                                floor_friction=floor_friction, floor_restitution=floor_restitution, dt=dt,
                                substeps=substeps, max_speed=max_speed, max_acceleration=max_acceleration)
+        self.settings: WorldSettings = settings.world  # what every slime of this world shares
         self.gravity = np.asarray(settings.gravity)
         self.floor_height = None if floor_height is None else settings.floor_height
         self.floor = (None if floor_height is None else
@@ -135,17 +136,17 @@ class World3D:
     @classmethod
     def for_slime(cls, params: SlimeParams) -> "World3D":
         """The world of one slime, with the world settings of its own parameters."""
-        return cls(gravity=params.gravity, floor_height=params.floor_height, floor_friction=params.floor_friction,
-                   floor_restitution=params.floor_restitution, dt=params.dt, substeps=params.substeps,
-                   max_speed=params.max_speed, max_acceleration=params.max_acceleration)
+        return cls(**vars(params.world))
 
     # ------------------------------------------------------------------ bodies
     def settle_params(self, params: SlimeParams) -> SlimeParams:
-        """A slime's parameters with this world's gravity, floor, time step and speed limits."""
-        return params.with_(gravity=tuple(self.gravity), dt=self.dt, substeps=self.substeps,
-                            floor_height=params.floor_height if self.floor_height is None else self.floor_height,
-                            floor_friction=float(self.floor.friction[0]) if self.floor is not None else params.floor_friction,
-                            max_speed=self.max_speed, max_acceleration=self.max_acceleration)
+        """A slime's parameters with this world's settings (``WorldSettings``: gravity, floor, time step
+        and bounds); in a world without a floor the slime keeps its own floor fields, which nothing reads."""
+        world = self.settings
+        if self.floor is None:
+            world = replace(world, floor_height=params.floor_height, floor_friction=params.floor_friction,
+                            floor_restitution=params.floor_restitution)
+        return params.with_world(world)
 
     def add_slime(self, params: SlimeParams, velocity=(0.0, 0.0, 0.0), tag=None) -> int:
         """Add a slime at rest in its rest shape at ``params.center``, moving at ``velocity``;
@@ -199,7 +200,8 @@ class World3D:
         gravity = vector3("gravity", gravity)
         settings = SlimeParams(gravity=tuple(gravity))  # validated as a slime's own gravity
         self.gravity = np.asarray(settings.gravity, dtype=np.float64)
-        # Every body's parameters carry it (the readable forces read it there): re-laid out once.
+        self.settings = replace(self.settings, gravity=settings.gravity)
+        # Every body's parameters carry it, and the model is built from them: re-laid out once.
         self.set_slimes_params({index: body.params for index, body in enumerate(self.bodies)})
 
     def _check_body(self, index) -> int:
