@@ -468,7 +468,7 @@ def test_pinned_trajectory_hash():
         [sys.executable, "-c", _PINNED, here], env=_portable_env(), capture_output=True, text=True, timeout=120
     )
     assert run_.returncode == 0, run_.stderr
-    assert run_.stdout.strip() == "5ce94c0852b8bdb1fdc0397a8ae714ef2c4c71af68fed13148b3fc0bd101f4c9"
+    assert run_.stdout.strip() == "14c54331e82b68a939916da41f2d19c47418cb1d348d1d9cc23715b1f4393e3e"
 
 
 # ---------------------------------------------------------------- params

@@ -60,17 +60,19 @@ def add_triangle(x, p, q, r, grad_volume, grad_area):
     # Half the unit normal; a collapsed triangle (length 0) has no normal and pulls nothing.
     s = 0.5 / length if length > 1e-300 else 0.0
     h0, h1, h2 = s * n0, s * n1, s * n2
-    # The edges facing p, q and r: r - q = f - e, p - r = -f, q - p = e.
-    g0, g1, g2 = f0 - e0, f1 - e1, f2 - e2
-    grad_area[0, p] += h1 * g2 - h2 * g1
-    grad_area[1, p] += h2 * g0 - h0 * g2
-    grad_area[2, p] += h0 * g1 - h1 * g0
-    grad_area[0, q] -= h1 * f2 - h2 * f1
-    grad_area[1, q] -= h2 * f0 - h0 * f2
-    grad_area[2, q] -= h0 * f1 - h1 * f0
-    grad_area[0, r] += h1 * e2 - h2 * e1
-    grad_area[1, r] += h2 * e0 - h0 * e2
-    grad_area[2, r] += h0 * e1 - h1 * e0
+    # The edges facing p, q and r are r - q = f - e, p - r = -f and q - p = e, so p's part is
+    # minus the other two's: two cross products serve the three corners.
+    hf0, hf1, hf2 = h1 * f2 - h2 * f1, h2 * f0 - h0 * f2, h0 * f1 - h1 * f0
+    he0, he1, he2 = h1 * e2 - h2 * e1, h2 * e0 - h0 * e2, h0 * e1 - h1 * e0
+    grad_area[0, p] += hf0 - he0
+    grad_area[1, p] += hf1 - he1
+    grad_area[2, p] += hf2 - he2
+    grad_area[0, q] -= hf0
+    grad_area[1, q] -= hf1
+    grad_area[2, q] -= hf2
+    grad_area[0, r] += he0
+    grad_area[1, r] += he1
+    grad_area[2, r] += he2
     n0, n1, n2 = n0 / 6.0, n1 / 6.0, n2 / 6.0
     for k in (p, q, r):
         grad_volume[0, k] += n0
