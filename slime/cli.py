@@ -375,6 +375,18 @@ def _join_signed_values(argv: list[str]) -> list[str]:
 _PHYSICS_COMMANDS = ("demo", "simulate", "render", "scene", "bench")
 
 
+def _needs_physics(args) -> bool:
+    """Whether the command will step the physics: a window with no display to open on says so at
+    once instead of compiling first."""
+    if args.command not in _PHYSICS_COMMANDS:
+        return False
+    if args.command in ("demo", "scene") and getattr(args, "window", None) != "headless":
+        from slime.render.context import has_display
+
+        return has_display()
+    return True
+
+
 def compile_physics(stream=None) -> None:
     """On the first run after an install or an edit of a force, compile the physics now, with one
     line and a progress bar on stderr (a line alone where stderr is not a terminal); later runs
@@ -427,7 +439,7 @@ def main(argv: list[str] | None = None) -> int:
         args = parser.parse_args(["demo"])
     try:
         with _terminate_as_interrupt():
-            if args.command in _PHYSICS_COMMANDS:
+            if _needs_physics(args):
                 compile_physics()
             status = COMMANDS[args.command](args) or 0
             sys.stdout.flush()  # here, so a closed pipe is caught below and not at interpreter exit

@@ -85,3 +85,14 @@ def test_every_stage_runs_on_the_compiled_physics():
 def test_kernels_are_cached_in_the_cache_folder():
     assert any(compiled.CACHE.rglob("*.nbi")), "no kernel was cached"
     assert not any(Path(compiled.__file__).parent.rglob("*.nbi")), "a kernel was cached beside its source"
+
+
+def test_a_window_with_no_display_says_so_before_compiling(monkeypatch, capsys):
+    from slime.render import context
+
+    monkeypatch.setattr(warmup, "is_compiled", lambda: False)
+    monkeypatch.setattr(warmup, "stages", lambda: pytest.fail("compiled for a window that cannot open"))
+    monkeypatch.setattr(context, "has_display", lambda: False)
+    monkeypatch.delenv("DISPLAY", raising=False)
+    assert cli.main([]) == 2
+    assert "no display" in capsys.readouterr().err
