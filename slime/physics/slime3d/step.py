@@ -18,6 +18,8 @@ from typing import NamedTuple
 import numpy as np
 
 from slime.physics.compiled import kernel
+from slime.physics.integrate import symplectic_euler
+from slime.physics.planes import plane_contacts
 from slime.physics.slime3d.drag import air_drag_at
 from slime.physics.slime3d.gravity import gravity_at
 from slime.physics.slime3d.moments import body_moments, inverse_inertia
@@ -140,3 +142,24 @@ def slime_accelerations(model, x, v, acc, rotation, volume, work, h, internal_on
     """``body_accelerations`` for every body of the model."""
     for b in range(model.first.shape[0]):
         body_accelerations(model, b, x, v, acc, rotation, volume, work, h, internal_only)
+
+
+@kernel
+def clamp_speed(v, max_speed):
+    """Each velocity component held within +-``max_speed`` (m/s)."""
+    for d in range(v.shape[0]):
+        for k in range(v.shape[1]):
+            v[d, k] = min(max(v[d, k], -max_speed), max_speed)
+
+
+@kernel
+def lone_substep(model, x, v, acc, rotation, volume, work, h, ones, normal, point, restitution, friction,
+                 bounce_threshold, touching, radius, max_speed):
+    """A substep of slimes with nothing but the floor around them (no hand, obstacles, contacts
+    or lids), in one call: the forces, symplectic Euler, the floor (``normal``... as
+    ``planes.plane_contacts`` takes them; no planes for no floor) and the speed bound. The same
+    kernels ``World3D.substep`` calls one by one when there is more to do between them."""
+    slime_accelerations(model, x, v, acc, rotation, volume, work, h, False)
+    symplectic_euler(x.T, v.T, acc.T, ones, h, ones)
+    plane_contacts(x.T, v.T, ones, normal, point, restitution, friction, bounce_threshold, radius, touching)
+    clamp_speed(v, max_speed)

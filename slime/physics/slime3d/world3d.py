@@ -39,7 +39,7 @@ from slime.physics.planes import Planes, collide_planes
 from slime.physics.slime3d.health import healthy_bodies
 from slime.physics.slime3d.moments import body_moments
 from slime.physics.slime3d.shape_matching import best_rotation
-from slime.physics.slime3d.step import build_model, slime_accelerations
+from slime.physics.slime3d.step import build_model, clamp_speed, lone_substep, slime_accelerations
 from slime.physics.slime3d.slime_params import SlimeParams, WorldSettings, vector3
 from slime.physics.slime3d.slime_shape import SlimeShape
 
@@ -118,6 +118,7 @@ class World3D:
         self.floor_height = None if floor_height is None else settings.floor_height
         self.floor = (None if floor_height is None else
                       Planes.floor(3, settings.floor_height, settings.floor_restitution, settings.floor_friction))
+        self._no_planes = Planes.empty(3)
         self.dt, self.substeps = settings.dt, settings.substeps
         self.max_speed, self.max_acceleration = settings.max_speed, settings.max_acceleration
         self.obstacles: list = []
@@ -229,6 +230,8 @@ class World3D:
         self._good_x = np.zeros((3, total))
         self._work = np.zeros((4, 3, total))  # the forces' scratch
         self._ones = np.ones(total)  # the integrator's unit masses and velocity scales: it is given accelerations
+        self._zeros = np.zeros(total)  # the vertices' radius against the floor
+        self._touching = np.zeros(total, dtype=np.bool_)
         self.mass = np.zeros(total)
         self.body_of_vertex = np.zeros(total, dtype=np.int64)
         self.bodies = []
@@ -344,6 +347,15 @@ class World3D:
 
     def substep(self, h: float) -> None:
         held = self.hand.body
+        if (held is None and self._obstacle_set is None and self._contact_table is None and self._lid is None
+                and not self.extra_accelerations):
+            # Nothing between the compiled steps: all of them in one call.
+            floor = self.floor if self.floor is not None else self._no_planes
+            lone_substep(self.model, self.x, self.v, self._acc, self.rotation, self._volume, self._work, float(h),
+                         self._ones, floor.normal, floor.point, floor.restitution, floor.friction,
+                         float(floor.bounce_threshold), self._touching, self._zeros, float(self.max_speed))
+            self.time += h
+            return
         if held is not None:
             self.hand.advance(self.view(held), h)
         acc = self.accelerations(h)
@@ -364,7 +376,7 @@ class World3D:
                 self._find_contacts()
             # The frame's held normals place the planes; no centroids needed (see collide_slimes).
             self.contacts = max(self.contacts, collide_slimes(self._contact_table, self._candidates, x.T, v.T))
-        np.clip(v, -self.max_speed, self.max_speed, out=v)
+        clamp_speed(v, float(self.max_speed))
         self.time += h
 
     def _find_contacts(self) -> None:
