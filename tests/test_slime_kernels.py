@@ -143,3 +143,29 @@ def test_the_same_source_runs_uncompiled_with_the_same_numbers():
     compiled, plain = _positions_run(False), _positions_run(True)
     assert not np.array_equal(compiled, SlimeBody(SlimeParams(stacks=8, slices=8)).positions)  # it moved
     np.testing.assert_allclose(plain, compiled, rtol=1e-9, atol=1e-9 * np.abs(compiled).max())
+
+
+@pytest.mark.parametrize("state", ["huge", "nan", "inf velocity", "flat", "point", "line", "mirrored"])
+def test_absurd_states_never_raise_in_a_kernel_and_come_out_finite(state):
+    # What the kernels may be handed between frames (a state written from outside): each step
+    # returns finite numbers, and the health check recovers what no force could make.
+    body = SlimeBody(SlimeParams(stacks=8, slices=9))
+    x, v = body.positions, body.velocities
+    if state == "huge":
+        x *= 1e300
+    elif state == "nan":
+        x[5] = np.nan
+    elif state == "inf velocity":
+        v[3] = np.inf
+    elif state == "flat":
+        x[:, 1] = 1.0
+    elif state == "point":
+        x[:] = 1.0
+    elif state == "line":
+        x[:, 0] = x[:, 2] = 0.0
+    else:
+        x[:, 0] = -x[:, 0]  # turned inside out
+    for _ in range(3):
+        body.step()
+        assert np.isfinite(body.positions).all() and np.isfinite(body.velocities).all()
+    assert np.isfinite(body.volume())
