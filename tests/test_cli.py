@@ -14,13 +14,9 @@ from slime import cli
 from slime.arguments import UsageError, parse_camera, parse_poke, parse_size
 from slime.simulate import save_npz_atomic
 
+from helpers import run_cli
+
 ROOT = Path(__file__).resolve().parent.parent
-
-
-def run_cli(*args, cwd=None):
-    return subprocess.run(
-        [sys.executable, "-m", "slime", *args], capture_output=True, text=True, cwd=cwd, timeout=300
-    )
 
 
 @pytest.mark.parametrize(
@@ -168,8 +164,7 @@ def test_a_closed_pipe_ends_quietly():
 @pytest.mark.parametrize("command", [["scene", "soda"], ["demo"], ["scene", "slime"]])
 def test_an_unreachable_display_is_one_line(tmp_path, command):
     env = dict(os.environ, DISPLAY=":987")  # no X server there
-    result = subprocess.run([sys.executable, "-m", "slime", *command], capture_output=True, text=True, env=env,
-                            cwd=tmp_path, timeout=120)
+    result = run_cli(*command, cwd=tmp_path, env=env)
     assert result.returncode == 3
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1 and "Traceback" not in result.stderr, result.stderr
@@ -208,7 +203,7 @@ def test_options_without_a_command_are_the_demos(monkeypatch, capsys):
 
 def test_bench_json_lines_carry_the_documented_keys():
     # Other programs read these lines: the keys the issues and README name must be there.
-    result = run_cli("bench", "--only", "step,dainty,render", "--quick", "--json")
+    result = run_cli("bench", "--only", "step,dainty,render", "--quick", "--json", timeout=300)
     assert result.returncode == 0, result.stderr
     import json
 

@@ -15,16 +15,12 @@ import numpy as np
 from PIL import Image
 
 from conftest import missing
+from helpers import jelly
 
 from slime.app.demo import HELP, run_demo
 from slime.render.context import GLUnavailable, create_headless_context
 
 WINDOW = (640, 480)
-
-
-def slime_mask(img: np.ndarray) -> np.ndarray:
-    rgb = img.astype(int)
-    return (rgb[..., 1] - rgb[..., 0] > 45) & (rgb[..., 1] >= rgb[..., 2] - 10)
 
 
 class Demo:
@@ -100,7 +96,7 @@ def test_window_click_pokes_and_drag_pulls_the_slime(xvfb, tmp_path):
         window = demo.focus()
         time.sleep(1.0)
         before = demo.screenshot()
-        mask = slime_mask(before)
+        mask = jelly(before)
         assert mask.sum() > 0.04 * mask.size, "no slime on screen"
         rows, cols = np.nonzero(mask)
         cx, cy = int(cols.mean()), int(rows.mean())
@@ -113,7 +109,7 @@ def test_window_click_pokes_and_drag_pulls_the_slime(xvfb, tmp_path):
 
         # Let it settle, then grab it and hold it out to the right and up.
         time.sleep(1.5)
-        rest = slime_mask(demo.screenshot())
+        rest = jelly(demo.screenshot())
         # Aim at where the body is now: the poke may have rolled it (slowly, on a loaded machine).
         r_rows, r_cols = np.nonzero(rest)
         gx, gy = int(r_cols.mean()), int(r_rows.mean())
@@ -123,7 +119,7 @@ def test_window_click_pokes_and_drag_pulls_the_slime(xvfb, tmp_path):
             time.sleep(0.03)
         demo.wait_for(lambda: demo.logged("grab"), "the grab")
         time.sleep(1.0)
-        held = slime_mask(demo.screenshot())
+        held = jelly(demo.screenshot())
         demo.xdo("mouseup", "1")
         demo.wait_for(lambda: demo.logged("release"), "the release")
 
@@ -208,7 +204,7 @@ def test_holding_the_button_presses_the_outline_down_and_it_springs_back(xvfb, t
     try:
         window = demo.focus()
         time.sleep(3.0)  # settled from its start
-        before = slime_mask(demo.screenshot())
+        before = jelly(demo.screenshot())
         rows, cols = np.nonzero(before)
         radius = 0.5 * (cols.max() - cols.min())
         top = silhouette_top(before)
@@ -218,13 +214,13 @@ def test_holding_the_button_presses_the_outline_down_and_it_springs_back(xvfb, t
         demo.xdo("mousemove", "--window", window, str(x), str(y), "mousedown", "1")
         demo.wait_for(lambda: demo.logged("press"), "the press")
         time.sleep(0.5)
-        held = slime_mask(demo.screenshot())
+        held = jelly(demo.screenshot())
         time.sleep(0.5)
-        still = slime_mask(demo.screenshot())
+        still = jelly(demo.screenshot())
         demo.xdo("mouseup", "1")
         demo.wait_for(lambda: demo.lines.count("unpress"), "the release")
         time.sleep(1.0)
-        after = slime_mask(demo.screenshot())
+        after = jelly(demo.screenshot())
 
         drops = [(silhouette_top(img) - top) / radius for img in (held, still, after)]
         assert drops[0] >= 0.2, drops  # pressed down by a fifth of the radius in half a second

@@ -11,17 +11,12 @@ import pytest
 from PIL import Image, ImageFilter
 
 from conftest import missing
+from helpers import jelly
 
 from slime.render.context import GLUnavailable
 from slime.render.images import GifWriter, gif_quantize, open_frames
 
 FOLDER = Path(__file__).resolve().parents[1]
-
-
-def jelly(img: np.ndarray) -> np.ndarray:
-    """Pixels coloured like the slime (as tests/test_render_slime.py's slime_mask)."""
-    rgb = img.astype(int)
-    return (rgb[..., 1] - rgb[..., 0] > 45) & (rgb[..., 1] >= rgb[..., 2] - 10)
 
 
 def blurred(img: np.ndarray) -> np.ndarray:

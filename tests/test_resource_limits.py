@@ -8,23 +8,16 @@ memory, a FIFO or a device or a huge file named as a model. A valid model of 200
 from __future__ import annotations
 
 import os
-import subprocess
-import sys
 import tracemalloc
 
 import numpy as np
 import pytest
 
+from helpers import run_cli
 from slime import cli, memory
 from slime.fileio import MAX_INPUT_BYTES
 from slime.limits import FRAMES
 from slime.physics import soda
-
-
-def run_cli(*args, cwd=None):
-    # The timeout turns a hang (a FIFO opened for reading with no writer) into a failure.
-    return subprocess.run([sys.executable, "-m", "slime", *args], capture_output=True, text=True, cwd=cwd,
-                          timeout=120)
 
 
 def _one_line_error(result, *words):
