@@ -41,6 +41,9 @@ def test_available_memory_reads_meminfo():
 def test_a_container_limit_below_the_machine_memory_wins(tmp_path, monkeypatch):
     (tmp_path / "max").write_text("1073741824\n")
     (tmp_path / "current").write_text("268435456\n")
+    # The machine's MemAvailable held still: other processes move it between two reads.
+    machine = memory._machine_available()
+    monkeypatch.setattr(memory, "_machine_available", lambda: machine)
     monkeypatch.setattr(memory, "CGROUP_LIMITS", [(str(tmp_path / "none"), str(tmp_path / "none")),
                                                   (str(tmp_path / "max"), str(tmp_path / "current"))])
     assert memory.available_memory() == min(3 * 2**28, memory._machine_available())
