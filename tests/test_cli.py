@@ -209,7 +209,7 @@ def test_options_without_a_command_are_the_demos(monkeypatch, capsys):
 
 
 def test_bench_json_lines_carry_the_documented_keys():
-    # Other programs read these lines: the keys the issues and README name must be there.
+    # Other programs read these lines: the keys README names must be there.
     result = run_cli("bench", "--only", "step,dainty,render", "--quick", "--json", timeout=300)
     assert result.returncode == 0, result.stderr
     import json

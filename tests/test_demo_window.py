@@ -195,7 +195,7 @@ def silhouette_top(mask: np.ndarray) -> float:
 
 
 def test_holding_the_button_presses_the_outline_down_and_it_springs_back(xvfb, tmp_path):
-    # Issue 9: held still on the body just under its top, the left button pushes a finger in along
+    # Held still on the body just under its top, the left button pushes a finger in along
     # the view ray. On the demo's own screenshots: 0.5 s into the press the silhouette's top is
     # down by at least 20 % of the radius (half the silhouette's width at rest), it stays down
     # while held, and a second after the release it is back. A quick click stays a poke (test

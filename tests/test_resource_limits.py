@@ -1,4 +1,4 @@
-"""Requests too big for the machine, and files that are not files (issue 9).
+"""Requests too big for the machine, and files that are not files.
 
 Each is refused in one line with a non-zero exit before any work: a recording that cannot fit in
 memory, a FIFO or a device or a huge file named as a model. A valid model of 200 000 masses runs

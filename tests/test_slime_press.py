@@ -55,7 +55,7 @@ class DemoView:
 
 @pytest.mark.parametrize("resolution", [8, 32, 64])
 def test_a_press_under_the_top_lowers_the_outline_the_demo_shows(resolution):
-    # Issue 9: held 0.5 s, the silhouette's top (as the demo's following camera shows it) is down
+    # Held 0.5 s, the silhouette's top (as the demo's following camera shows it) is down
     # by at least 20 % of the radius; it stays down while held; released, it springs back past
     # its rest (a wobble) and is back within a few per cent a second later.
     view = DemoView(SlimeBody(SlimeParams(stacks=resolution, slices=resolution)))

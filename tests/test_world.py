@@ -94,8 +94,8 @@ def test_squash_flattens_every_slime_and_they_come_back():
 
 @pytest.mark.parametrize("resolution, radius", [(8, 1.0), (32, 1.0), (32, 0.3), (64, 1.0)])
 def test_a_squashed_slime_comes_back_with_a_hop_not_a_leap(resolution, radius):
-    # Let go at once, a 1 m slime squashed to a quarter of its height went up 19 m and was still
-    # in the air 3 s later. Under the rising lid it leaves the floor no faster than the lid.
+    # Let go at once, a slime squashed to a quarter of its height would leap many times its own
+    # height. Under the rising lid it leaves the floor no faster than the lid.
     world = World3D()
     world.add_slime(SlimeParams(radius=radius, stacks=resolution, slices=resolution))
     for _ in range(60):

@@ -1,7 +1,7 @@
 """The world of slimes: B slimes of 32 x 32 packed touching on the floor inside four walls
 (contacts on every side), after they have settled, against one 128 x 128 slime (about as many
-vertices as 16 of them) in the same run. The issue's targets: 16 slimes at most 1.5x the
-128 x 128 frame and under 12 ms a frame on the 2-core development machine; 64 stay interactive."""
+vertices as 16 of them) in the same run, so the two compare on one machine at one moment. The
+aims: 16 slimes cost at most 1.5 times the 128 x 128 frame, and 64 stay interactive."""
 
 from __future__ import annotations
 

@@ -94,12 +94,12 @@ def hooke_forces(gap: np.ndarray, rest_length, stiffness, out: np.ndarray | None
     whose ``live`` entry is False (broken). ``out`` may be ``gap`` itself. ``length`` and ``scale``
     are optional (S,) work arrays, for a loop that calls this a hundred times a tick.
 
-    One arithmetic order for everyone, scale = (|d| - L) k / |d|, force = d scale: the engine's
-    order since it was written (its sandbox and baselines were measured with it), and the order of
-    the per-mass reference the Soda tests hold the tick to. Soda Constructor's tick used to take
-    k - k L / |d| with np.hypot, and the article's natural-length spring (d / |d|) (|d| - L) k: the
-    same force to the last bit or two, and no test pins those bits (the article's printed
-    sequences are rest length 0, which stays k d exactly).
+    One arithmetic order for everyone, scale = (|d| - L) k / |d|, force = d scale: the order the
+    engine's sandbox and baselines are measured with, and the order of the per-mass reference the
+    Soda tests hold the tick to. Other orders (k - k L / |d| with np.hypot, or the article's
+    natural-length spring (d / |d|) (|d| - L) k) give the same force to the last bit or two, and no
+    test pins those bits (the article's printed sequences are rest length 0, which stays k d
+    exactly).
     """
     if rest_length is None:
         k = np.asarray(stiffness, dtype=np.float64)
