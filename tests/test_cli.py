@@ -168,6 +168,7 @@ def test_a_closed_pipe_ends_quietly():
     assert child.returncode == 1
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("command", [["scene", "soda"], ["demo"], ["scene", "slime"]])
 def test_an_unreachable_display_is_one_line(tmp_path, command):
     env = dict(os.environ, DISPLAY=":987")  # no X server there
@@ -208,6 +209,7 @@ def test_options_without_a_command_are_the_demos(monkeypatch, capsys):
     assert stop.value.code == 2 and capsys.readouterr().err.startswith("slime: error: ")
 
 
+@pytest.mark.slow
 def test_bench_json_lines_carry_the_documented_keys():
     # Other programs read these lines: the keys README names must be there.
     result = run_cli("bench", "--only", "step,dainty,render", "--quick", "--json", timeout=300)
@@ -231,6 +233,7 @@ def test_bench_json_lines_carry_the_documented_keys():
     assert all(r["fps"] > 0 for r in render)
 
 
+@pytest.mark.slow
 def test_a_too_stiff_model_warns_in_one_line_and_still_writes(tmp_path):
     import json
 

@@ -12,6 +12,7 @@ import time
 from pathlib import Path
 
 import numpy as np
+import pytest
 from PIL import Image
 
 from conftest import missing
@@ -90,6 +91,7 @@ class Demo:
             time.sleep(0.1)
 
 
+@pytest.mark.slow
 def test_window_click_pokes_and_drag_pulls_the_slime(xvfb, tmp_path):
     demo = Demo(xvfb, tmp_path)
     try:
@@ -143,6 +145,7 @@ def test_no_display_gives_one_line_and_status_2(monkeypatch, capsys):
     assert "\n" not in err and "no display" in err and "slime render" in err
 
 
+@pytest.mark.slow
 def test_headless_backend_runs_frames_and_quits(monkeypatch):
     try:
         create_headless_context().release()
@@ -194,6 +197,7 @@ def silhouette_top(mask: np.ndarray) -> float:
     return top + 1.0 - min(counts[top] / below, 1.0)
 
 
+@pytest.mark.slow
 def test_holding_the_button_presses_the_outline_down_and_it_springs_back(xvfb, tmp_path):
     # Held still on the body just under its top, the left button pushes a finger in along
     # the view ray. On the demo's own screenshots: 0.5 s into the press the silhouette's top is

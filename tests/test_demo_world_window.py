@@ -22,6 +22,7 @@ def changed(a: np.ndarray, b: np.ndarray, box) -> float:
     return float(np.abs(a[box].astype(int) - b[box].astype(int)).mean())
 
 
+@pytest.mark.slow
 def test_n_drops_a_second_slime_and_delete_takes_it_away(xvfb, tmp_path):
     demo = Demo(xvfb, tmp_path, seed=3)
     try:
@@ -74,6 +75,7 @@ def test_n_drops_a_second_slime_and_delete_takes_it_away(xvfb, tmp_path):
         demo.stop()
 
 
+@pytest.mark.slow
 def test_q_squashes_the_slime_flat_and_it_recovers(xvfb, tmp_path):
     demo = Demo(xvfb, tmp_path)
     try:
@@ -101,6 +103,7 @@ def test_q_squashes_the_slime_flat_and_it_recovers(xvfb, tmp_path):
         demo.stop()
 
 
+@pytest.mark.slow
 def test_a_3d_scene_opens_in_the_slime_window(xvfb, tmp_path):
     demo = Demo(xvfb, tmp_path, scene="duel")  # two slimes, no obstacles
     try:
@@ -218,6 +221,7 @@ def test_the_window_survives_abuse_headless(window):
     assert len(w.world.bodies) == 1
 
 
+@pytest.mark.slow
 def test_a_scene_with_more_slimes_than_the_window_holds_is_refused_in_one_line(tmp_path):
     import json
 

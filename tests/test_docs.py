@@ -72,6 +72,7 @@ def test_every_example_has_a_run():
     assert sorted(p.name for p in EXAMPLES.glob("*.py")) == sorted(RUNS)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(RUNS))
 def test_example_runs(name, tmp_path):
     if name != "add_a_force.py":

@@ -105,6 +105,7 @@ def test_broken_scene_file_is_one_line(tmp_path, capsys, text, words):
     assert not (tmp_path / "x.npz").exists()
 
 
+@pytest.mark.slow
 def test_installed_package_adds_a_scene_by_entry_point(tmp_path):
     # An installed distribution as importlib.metadata finds it: a module and a dist-info folder
     # with its entry points, on the path.

@@ -41,6 +41,7 @@ def render(tmp_path, name, **kwargs):
     return tmp_path / name
 
 
+@pytest.mark.slow
 def test_gif_keeps_the_slimes_colours_against_the_png_of_the_same_frame(tmp_path):
     """The GIF's last frame against the PNG of the same frame, inside the slime. Measured at 320x240
     (README's GIF): one median-cut palette without dithering (the old way, here even chosen from this
@@ -130,6 +131,7 @@ print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
 """
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("suffix", [".gif", ".mp4"])
 def test_memory_is_flat_in_the_frame_count(tmp_path, suffix):
     """Peak resident size of a 30-frame and a 240-frame render at 400x300: holding the frames would

@@ -34,6 +34,7 @@ def wheel(tmp_path_factory) -> Path:
     return built
 
 
+@pytest.mark.slow
 def test_wheel_holds_every_module_shader_and_model(wheel):
     names = set(zipfile.ZipFile(wheel).namelist())
     modules = {p.relative_to(ROOT).as_posix() for p in (ROOT / "slime").rglob("*.py")}
@@ -44,6 +45,7 @@ def test_wheel_holds_every_module_shader_and_model(wheel):
     assert not left_out, f"pyproject.toml's packages or package-data miss {left_out}"
 
 
+@pytest.mark.slow
 def test_installed_wheel_renders_outside_the_checkout(wheel, tmp_path, ctx):
     target, work = tmp_path / "site", tmp_path / "work"
     work.mkdir()

@@ -61,6 +61,7 @@ def test_allocate_checks_the_sum_before_allocating(monkeypatch):
     memory.allocate("unknown", [((4,), np.float64)])  # nothing to compare with: no refusal
 
 
+@pytest.mark.slow
 def test_a_recording_of_hundreds_of_gib_is_refused_before_starting(tmp_path):
     ticks = str(FRAMES[1])  # the most a run may have: the memory, not the count, refuses it
     result = run_cli("simulate", "slime", "--stacks", "512", "--slices", "512", "--ticks", ticks, "--output", "x.npz",
@@ -69,6 +70,7 @@ def test_a_recording_of_hundreds_of_gib_is_refused_before_starting(tmp_path):
     assert list(tmp_path.iterdir()) == []
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("args, words", [
     (["simulate", "slime", "--stacks", "512", "--slices", "512", "--ticks", "10000"], ["512x512", "58.5 GiB"]),
     (["simulate", "{model}", "--ticks", str(FRAMES[1])], ["chain.json (", "points)", "GiB"]),

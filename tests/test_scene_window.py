@@ -125,6 +125,7 @@ def _wait_for_new_png(folder: Path, known: set, timeout=10.0) -> Path:
     raise AssertionError("no screenshot appeared")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("hud_above", [False, True], ids=["hud-over-world", "hud-strip-above"])
 def test_window_click_screenshot_key_and_quit(xvfb, tmp_path, hud_above):
     env = {**os.environ, "DISPLAY": xvfb}

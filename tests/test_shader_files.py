@@ -202,6 +202,7 @@ def test_export_round_trip_renders_the_same_picture(tmp_path, capsys):
         assert np.array_equal(*shots)
 
 
+@pytest.mark.slow
 def test_demo_window_reloads_on_save_and_on_f5(xvfb, folder, tmp_path):
     from test_demo_window import Demo
 
@@ -228,6 +229,7 @@ def test_demo_window_reloads_on_save_and_on_f5(xvfb, folder, tmp_path):
         demo.stop()
 
 
+@pytest.mark.slow
 def test_demo_window_survives_a_symlink_loop_and_a_fifo_in_its_shaders(xvfb, folder, tmp_path):
     from test_demo_window import Demo
 
@@ -265,6 +267,7 @@ sys.exit(run_scene_instance(DemoScene(), size=(480, 360), window="pyglet", shade
 """
 
 
+@pytest.mark.slow
 def test_scene_window_redraws_an_edited_shader_and_reports_a_broken_one(xvfb, folder, tmp_path):
     env = {**os.environ, "DISPLAY": xvfb}
     env.pop("WAYLAND_DISPLAY", None)

@@ -59,6 +59,7 @@ def _run(scene: SpringsScene, frames: int) -> float:
     return biggest
 
 
+@pytest.mark.slow
 def test_preset_8_at_full_damping_stays_bounded():
     # Unfenced, this one grows without bound (past 1e65 px): held inside the fence, still moving.
     s = SpringsScene(1)
@@ -91,6 +92,7 @@ def _slider_extremes(rng):
             yield preset, values, toggles
 
 
+@pytest.mark.slow
 def test_fuzz_presets_sliders_and_toggles_stay_bounded():
     rng = np.random.default_rng(9)
     lo, hi = FENCE
@@ -111,7 +113,7 @@ def test_fuzz_presets_sliders_and_toggles_stay_bounded():
         assert np.all(np.hypot(*s.bobs.velocities.T) <= SPEED_LIMIT * (1 + 1e-12))
 
 
-@pytest.mark.parametrize("preset", range(1, 10))
+@pytest.mark.parametrize("preset", [*range(1, 8), *(pytest.param(p, marks=pytest.mark.slow) for p in (8, 9))])
 def test_presets_never_meet_the_cap_or_the_fence(preset, monkeypatch):
     # Below the cap the motion is the article's, bit for bit: the same run with neither.
     capped = SpringsScene(3)
