@@ -54,7 +54,11 @@ def test_installed_wheel_renders_outside_the_checkout(wheel, tmp_path, ctx):
         check=True, capture_output=True, text=True,
     )
     # The installed copy comes first on the path; the dependencies come from this environment.
-    env = {**os.environ, "PYTHONPATH": str(target)}
+    # Its kernels run as plain Python (NUMBA_DISABLE_JIT, a mode the physics supports and
+    # test_slime_kernels holds to the compiled numbers): numba compiles the same source the same
+    # way wherever it is installed, and compiling it all again for a new folder is most of this
+    # test's time. What this test is for, the wheel's files and paths, is the same either way.
+    env = {**os.environ, "PYTHONPATH": str(target), "NUMBA_DISABLE_JIT": "1"}
     where = subprocess.run(
         [sys.executable, "-c", "import slime.paths as p; print(p.SHADERS); print(p.ASSETS)"],
         cwd=work, env=env, check=True, capture_output=True, text=True,
