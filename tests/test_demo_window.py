@@ -16,7 +16,7 @@ import pytest
 from PIL import Image
 
 from conftest import missing
-from helpers import jelly
+from helpers import jelly, xdotool
 
 from slime.app.demo import HELP, run_demo
 from slime.render.context import GLUnavailable, create_headless_context
@@ -43,7 +43,7 @@ class Demo:
             self.lines.append(line.rstrip("\n"))
 
     def xdo(self, *args) -> str:
-        done = subprocess.run(["xdotool", *args], env=self.env, capture_output=True, text=True, timeout=30)
+        done = xdotool(self.env["DISPLAY"], *args)
         assert done.returncode == 0, f"xdotool {' '.join(args)}: {done.stderr.strip()} / demo: {self.lines[-5:]}"
         return done.stdout
 
@@ -83,8 +83,7 @@ class Demo:
         window = self.xdo("search", "--sync", "--onlyvisible", "--name", "^slime$").split()[0]
         deadline = time.monotonic() + 10.0
         while True:
-            done = subprocess.run(["xdotool", "windowfocus", "--sync", window], env=self.env,
-                                  capture_output=True, text=True, timeout=30)
+            done = xdotool(self.env["DISPLAY"], "windowfocus", "--sync", window)
             if done.returncode == 0:
                 return window
             assert time.monotonic() < deadline, f"xdotool windowfocus {window}: {done.stderr.strip()} / demo: {self.lines[-5:]}"

@@ -17,6 +17,7 @@ import numpy as np
 import pytest
 from PIL import Image
 
+from helpers import new_screenshot, xdotool
 from slime.cli import main
 from slime.render.shader_files import (ShaderError, ShaderFolder, ShaderWatch, compiler_messages, default_folder,
                                        splice)
@@ -276,19 +277,12 @@ def test_scene_window_redraws_an_edited_shader_and_reports_a_broken_one(xvfb, fo
                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
 
     def xdo(*args):
-        return subprocess.run(["xdotool", *args], env=env, capture_output=True, text=True, timeout=30)
+        return xdotool(xvfb, *args)
 
     def screenshot() -> np.ndarray:
         known = set((tmp_path / "out").glob("slime-demo-*.png"))
         xdo("key", "p")
-        deadline = time.monotonic() + 15
-        while time.monotonic() < deadline:
-            new = set((tmp_path / "out").glob("slime-demo-*.png")) - known
-            if new:
-                time.sleep(0.2)
-                return np.asarray(Image.open(new.pop()).convert("RGB"))
-            time.sleep(0.05)
-        raise AssertionError("no screenshot")
+        return np.asarray(Image.open(new_screenshot(tmp_path / "out", known)).convert("RGB"))
 
     try:
         found = xdo("search", "--sync", "--onlyvisible", "--name", "slime demo scene")
