@@ -25,12 +25,6 @@ def pytest_configure(config):
         compile_physics()
 
 
-def pytest_collection_modifyitems(config, items):
-    """The slow tests first (a stable sort: each keeps its order): with pytest-xdist a test of half
-    a minute that starts last keeps one core busy after the other has run out of work."""
-    items.sort(key=lambda item: item.get_closest_marker("slow") is None)
-
-
 def missing(what: str) -> None:
     """Fail in CI, skip elsewhere, naming ``what`` is missing."""
     if os.environ.get("CI"):
