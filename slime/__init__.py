@@ -3,8 +3,8 @@
 import os as _os
 
 # The physics multiplies thin matrices (N x 3 by 3 x 3) many times per frame: OpenBLAS's thread
-# pool only adds hand-off cost there, and on a loaded 2-core machine it made a 128x128 step
-# 6-11x slower. Set before numpy loads; a user's own setting wins.
+# pool only adds hand-off cost there, most of all on a loaded machine with few cores. Set before
+# numpy loads; a user's own setting wins.
 for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS"):
     _os.environ.setdefault(_var, "1")
 

@@ -80,8 +80,7 @@ class VertexAreaSums(TriangleAreaVectors):
 
     def __call__(self, points, out: np.ndarray | None = None, divide_by: float | None = None) -> np.ndarray:
         """(P, 3) sums, into ``out`` when given. ``divide_by`` divides each triangle's area vector
-        before the sum (6: the volume gradient, which has always been summed that way, so its bits
-        stay those of the physics that pinned them)."""
+        before the sum (6: the volume gradient, whose bits the pinned trajectories depend on)."""
         area = super().__call__(points)
         if divide_by is not None:
             area /= divide_by

@@ -151,6 +151,7 @@ def test_jump_only_when_grounded():
     assert scene.world.boxes.positions[0, 1] == pytest.approx(y_rest) and scene.world.grounded[0]
 
 
+@pytest.mark.slow
 def test_scene_walks_and_never_goes_nan():
     scene = load_scene("boxes")
     rng = np.random.default_rng(4)

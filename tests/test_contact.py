@@ -57,7 +57,8 @@ def test_bodies_apart_cost_nothing_and_are_untouched():
 # ------------------------------------------------------------------------------------ collisions
 @pytest.mark.parametrize(
     "res_a, res_b, radius_a, radius_b",
-    [(8, 8, 0.5, 0.5), (32, 32, 0.5, 0.5), (12, 48, 0.3, 0.6), (64, 8, 0.5, 0.25), (128, 16, 0.5, 0.4)],
+    [(8, 8, 0.5, 0.5), (32, 32, 0.5, 0.5), (12, 48, 0.3, 0.6), (64, 8, 0.5, 0.25),
+     pytest.param(128, 16, 0.5, 0.4, marks=pytest.mark.slow)],
 )
 def test_a_head_on_collision_at_20_m_per_s_keeps_momentum_and_nobody_enters_the_other(res_a, res_b, radius_a, radius_b):
     gap = 0.05
@@ -115,6 +116,7 @@ def test_a_seeded_scrum_of_slimes_keeps_momentum_and_stays_apart():
 
 
 # ------------------------------------------------------------------------------------ stacking
+@pytest.mark.slow
 def test_three_stacked_slimes_come_to_rest_without_sinking_into_each_other():
     radius = 0.5
     pile = SlimePile([SlimeParams(radius=radius, stacks=12, slices=12, center=(0.0, 0.45 + 0.9 * k, 0.0)) for k in range(3)])

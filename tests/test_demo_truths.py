@@ -8,6 +8,7 @@ import pytest
 from PIL import Image
 
 from conftest import missing
+from helpers import jelly
 
 from slime import cli
 from slime.app.render_common import MAX_PIXELS, check_gl_size, check_size
@@ -16,11 +17,6 @@ from slime.physics.slime3d.slime_body import SlimeBody, SlimeParams
 from slime.render.camera import ELEVATION_RANGE, OrbitCamera
 from slime.render.context import GLUnavailable
 from slime.arguments import UsageError, parse_camera, parse_size
-
-
-def jelly(img: np.ndarray) -> np.ndarray:
-    rgb = img.astype(int)
-    return (rgb[..., 1] - rgb[..., 0] > 45) & (rgb[..., 1] >= rgb[..., 2] - 10)
 
 
 @pytest.fixture(scope="module")

@@ -12,19 +12,16 @@ import time
 from pathlib import Path
 
 import numpy as np
+import pytest
 from PIL import Image
 
 from conftest import missing
+from helpers import jelly, xdotool
 
 from slime.app.demo import HELP, run_demo
 from slime.render.context import GLUnavailable, create_headless_context
 
 WINDOW = (640, 480)
-
-
-def slime_mask(img: np.ndarray) -> np.ndarray:
-    rgb = img.astype(int)
-    return (rgb[..., 1] - rgb[..., 0] > 45) & (rgb[..., 1] >= rgb[..., 2] - 10)
 
 
 class Demo:
@@ -46,7 +43,7 @@ class Demo:
             self.lines.append(line.rstrip("\n"))
 
     def xdo(self, *args) -> str:
-        done = subprocess.run(["xdotool", *args], env=self.env, capture_output=True, text=True, timeout=30)
+        done = xdotool(self.env["DISPLAY"], *args)
         assert done.returncode == 0, f"xdotool {' '.join(args)}: {done.stderr.strip()} / demo: {self.lines[-5:]}"
         return done.stdout
 
@@ -86,21 +83,21 @@ class Demo:
         window = self.xdo("search", "--sync", "--onlyvisible", "--name", "^slime$").split()[0]
         deadline = time.monotonic() + 10.0
         while True:
-            done = subprocess.run(["xdotool", "windowfocus", "--sync", window], env=self.env,
-                                  capture_output=True, text=True, timeout=30)
+            done = xdotool(self.env["DISPLAY"], "windowfocus", "--sync", window)
             if done.returncode == 0:
                 return window
             assert time.monotonic() < deadline, f"xdotool windowfocus {window}: {done.stderr.strip()} / demo: {self.lines[-5:]}"
             time.sleep(0.1)
 
 
+@pytest.mark.slow
 def test_window_click_pokes_and_drag_pulls_the_slime(xvfb, tmp_path):
     demo = Demo(xvfb, tmp_path)
     try:
         window = demo.focus()
         time.sleep(1.0)
         before = demo.screenshot()
-        mask = slime_mask(before)
+        mask = jelly(before)
         assert mask.sum() > 0.04 * mask.size, "no slime on screen"
         rows, cols = np.nonzero(mask)
         cx, cy = int(cols.mean()), int(rows.mean())
@@ -113,7 +110,7 @@ def test_window_click_pokes_and_drag_pulls_the_slime(xvfb, tmp_path):
 
         # Let it settle, then grab it and hold it out to the right and up.
         time.sleep(1.5)
-        rest = slime_mask(demo.screenshot())
+        rest = jelly(demo.screenshot())
         # Aim at where the body is now: the poke may have rolled it (slowly, on a loaded machine).
         r_rows, r_cols = np.nonzero(rest)
         gx, gy = int(r_cols.mean()), int(r_rows.mean())
@@ -123,7 +120,7 @@ def test_window_click_pokes_and_drag_pulls_the_slime(xvfb, tmp_path):
             time.sleep(0.03)
         demo.wait_for(lambda: demo.logged("grab"), "the grab")
         time.sleep(1.0)
-        held = slime_mask(demo.screenshot())
+        held = jelly(demo.screenshot())
         demo.xdo("mouseup", "1")
         demo.wait_for(lambda: demo.logged("release"), "the release")
 
@@ -147,6 +144,7 @@ def test_no_display_gives_one_line_and_status_2(monkeypatch, capsys):
     assert "\n" not in err and "no display" in err and "slime render" in err
 
 
+@pytest.mark.slow
 def test_headless_backend_runs_frames_and_quits(monkeypatch):
     try:
         create_headless_context().release()
@@ -198,8 +196,9 @@ def silhouette_top(mask: np.ndarray) -> float:
     return top + 1.0 - min(counts[top] / below, 1.0)
 
 
+@pytest.mark.slow
 def test_holding_the_button_presses_the_outline_down_and_it_springs_back(xvfb, tmp_path):
-    # Issue 9: held still on the body just under its top, the left button pushes a finger in along
+    # Held still on the body just under its top, the left button pushes a finger in along
     # the view ray. On the demo's own screenshots: 0.5 s into the press the silhouette's top is
     # down by at least 20 % of the radius (half the silhouette's width at rest), it stays down
     # while held, and a second after the release it is back. A quick click stays a poke (test
@@ -208,7 +207,7 @@ def test_holding_the_button_presses_the_outline_down_and_it_springs_back(xvfb, t
     try:
         window = demo.focus()
         time.sleep(3.0)  # settled from its start
-        before = slime_mask(demo.screenshot())
+        before = jelly(demo.screenshot())
         rows, cols = np.nonzero(before)
         radius = 0.5 * (cols.max() - cols.min())
         top = silhouette_top(before)
@@ -218,13 +217,13 @@ def test_holding_the_button_presses_the_outline_down_and_it_springs_back(xvfb, t
         demo.xdo("mousemove", "--window", window, str(x), str(y), "mousedown", "1")
         demo.wait_for(lambda: demo.logged("press"), "the press")
         time.sleep(0.5)
-        held = slime_mask(demo.screenshot())
+        held = jelly(demo.screenshot())
         time.sleep(0.5)
-        still = slime_mask(demo.screenshot())
+        still = jelly(demo.screenshot())
         demo.xdo("mouseup", "1")
         demo.wait_for(lambda: demo.lines.count("unpress"), "the release")
         time.sleep(1.0)
-        after = slime_mask(demo.screenshot())
+        after = jelly(demo.screenshot())
 
         drops = [(silhouette_top(img) - top) / radius for img in (held, still, after)]
         assert drops[0] >= 0.2, drops  # pressed down by a fifth of the radius in half a second

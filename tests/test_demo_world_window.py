@@ -5,15 +5,14 @@ the same window. The headless (EGL) part checks the window's own logic: a full w
 with a notice, and an emptied window still draws and takes clicks.
 """
 
-import subprocess
-import sys
 import time
 
 import numpy as np
 import pytest
 
 from conftest import missing
-from test_demo_window import Demo, slime_mask
+from helpers import jelly, run_cli
+from test_demo_window import Demo
 
 WINDOW = (640, 480)
 
@@ -23,13 +22,14 @@ def changed(a: np.ndarray, b: np.ndarray, box) -> float:
     return float(np.abs(a[box].astype(int) - b[box].astype(int)).mean())
 
 
+@pytest.mark.slow
 def test_n_drops_a_second_slime_and_delete_takes_it_away(xvfb, tmp_path):
     demo = Demo(xvfb, tmp_path, seed=3)
     try:
         window = demo.focus()
         time.sleep(1.0)
         before = demo.screenshot()
-        mask = slime_mask(before)
+        mask = jelly(before)
         rows, cols = np.nonzero(mask)
         # A floor point left of the slime, on the lower part of the window.
         x = max(int(cols.min()) - 110, 40)
@@ -43,7 +43,7 @@ def test_n_drops_a_second_slime_and_delete_takes_it_away(xvfb, tmp_path):
         two = demo.screenshot()
         assert changed(two, before, box) > 25.0, changed(two, before, box)  # a slime stands where the floor was
         # The first slime is still there.
-        assert slime_mask(two)[rows, cols].mean() > 0.8 or changed(two, before, (slice(rows.min(), rows.max()),
+        assert jelly(two)[rows, cols].mean() > 0.8 or changed(two, before, (slice(rows.min(), rows.max()),
                                                                                   slice(cols.min(), cols.max()))) < 20
 
         # The cursor is still over the new slime (it landed on the point under it): Delete takes it.
@@ -67,7 +67,7 @@ def test_n_drops_a_second_slime_and_delete_takes_it_away(xvfb, tmp_path):
         demo.xdo("windowsize", window, str(WINDOW[0]), str(WINDOW[1]))
         time.sleep(0.5)
         assert len(demo.logged("add")) >= 2
-        assert slime_mask(demo.screenshot()).any()
+        assert jelly(demo.screenshot()).any()
         demo.xdo("key", "Escape")
         assert demo.proc.wait(timeout=20) == 0
         assert not any("Traceback" in ln for ln in demo.lines)
@@ -75,6 +75,7 @@ def test_n_drops_a_second_slime_and_delete_takes_it_away(xvfb, tmp_path):
         demo.stop()
 
 
+@pytest.mark.slow
 def test_q_squashes_the_slime_flat_and_it_recovers(xvfb, tmp_path):
     demo = Demo(xvfb, tmp_path)
     try:
@@ -82,7 +83,7 @@ def test_q_squashes_the_slime_flat_and_it_recovers(xvfb, tmp_path):
         time.sleep(1.5)
 
         def height(img) -> int:
-            rows = np.nonzero(slime_mask(img).any(axis=1))[0]
+            rows = np.nonzero(jelly(img).any(axis=1))[0]
             return int(rows.max() - rows.min()) if rows.size else 0
 
         standing = height(demo.screenshot())
@@ -102,6 +103,7 @@ def test_q_squashes_the_slime_flat_and_it_recovers(xvfb, tmp_path):
         demo.stop()
 
 
+@pytest.mark.slow
 def test_a_3d_scene_opens_in_the_slime_window(xvfb, tmp_path):
     demo = Demo(xvfb, tmp_path, scene="duel")  # two slimes, no obstacles
     try:
@@ -219,6 +221,7 @@ def test_the_window_survives_abuse_headless(window):
     assert len(w.world.bodies) == 1
 
 
+@pytest.mark.slow
 def test_a_scene_with_more_slimes_than_the_window_holds_is_refused_in_one_line(tmp_path):
     import json
 
@@ -228,8 +231,7 @@ def test_a_scene_with_more_slimes_than_the_window_holds_is_refused_in_one_line(t
               for i in range(WINDOW_SLIMES[1] + 1)]
     path = tmp_path / "crowd.json"
     path.write_text(json.dumps({"slimes": slimes}))
-    done = subprocess.run([sys.executable, "-m", "slime", "scene", str(path)], capture_output=True, text=True,
-                          timeout=120)
+    done = run_cli("scene", str(path))
     assert done.returncode == 2
     err = done.stderr.strip()
     assert "\n" not in err and f"at most {WINDOW_SLIMES[1]} slimes" in err, err

@@ -169,6 +169,7 @@ def test_every_example_has_a_run():
     assert sorted(p.name for p in EXAMPLES.glob("*.py")) == sorted(RUNS)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(RUNS))
 def test_example_runs(name, tmp_path):
     if name == "render_in_blender.py":

@@ -4,14 +4,13 @@ package adds through the ``slime.scenes`` entry-point group."""
 from __future__ import annotations
 
 import os
-import subprocess
-import sys
 import textwrap
 
 import numpy as np
 import pytest
 from PIL import Image
 
+from helpers import run_cli
 from slime.cli import main
 from slime.scenes import SceneError, load_scene
 
@@ -106,6 +105,7 @@ def test_broken_scene_file_is_one_line(tmp_path, capsys, text, words):
     assert not (tmp_path / "x.npz").exists()
 
 
+@pytest.mark.slow
 def test_installed_package_adds_a_scene_by_entry_point(tmp_path):
     # An installed distribution as importlib.metadata finds it: a module and a dist-info folder
     # with its entry points, on the path.
@@ -117,8 +117,7 @@ def test_installed_package_adds_a_scene_by_entry_point(tmp_path):
     env = {**os.environ, "PYTHONPATH": str(site)}
 
     def slime(*args):
-        return subprocess.run([sys.executable, "-m", "slime", *args], cwd=tmp_path, env=env,
-                              capture_output=True, text=True, timeout=120)
+        return run_cli(*args, cwd=tmp_path, env=env)
 
     listing = slime("scenes")
     assert listing.returncode == 0, listing.stderr

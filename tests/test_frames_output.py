@@ -11,17 +11,12 @@ import pytest
 from PIL import Image, ImageFilter
 
 from conftest import missing
+from helpers import jelly
 
 from slime.render.context import GLUnavailable
 from slime.render.images import GifWriter, gif_quantize, open_frames
 
 FOLDER = Path(__file__).resolve().parents[1]
-
-
-def jelly(img: np.ndarray) -> np.ndarray:
-    """Pixels coloured like the slime (as tests/test_render_slime.py's slime_mask)."""
-    rgb = img.astype(int)
-    return (rgb[..., 1] - rgb[..., 0] > 45) & (rgb[..., 1] >= rgb[..., 2] - 10)
 
 
 def blurred(img: np.ndarray) -> np.ndarray:
@@ -46,6 +41,7 @@ def render(tmp_path, name, **kwargs):
     return tmp_path / name
 
 
+@pytest.mark.slow
 def test_gif_keeps_the_slimes_colours_against_the_png_of_the_same_frame(tmp_path):
     """The GIF's last frame against the PNG of the same frame, inside the slime. Measured at 320x240
     (README's GIF): one median-cut palette without dithering (the old way, here even chosen from this
@@ -135,6 +131,7 @@ print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
 """
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("suffix", [".gif", ".mp4"])
 def test_memory_is_flat_in_the_frame_count(tmp_path, suffix):
     """Peak resident size of a 30-frame and a 240-frame render at 400x300: holding the frames would

@@ -168,6 +168,7 @@ def test_a_window_resized_past_the_picture_limits_draws_and_saves_within_them(tm
 
 # --- SIGTERM ----------------------------------------------------------------------------------------
 
+@pytest.mark.slow
 @pytest.mark.parametrize("signum, status, word", [(signal.SIGTERM, 143, "terminated"),
                                                   (signal.SIGINT, 130, "interrupted")])
 def test_sigterm_is_handled_like_sigint(tmp_path, signum, status, word):

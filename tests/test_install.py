@@ -34,6 +34,7 @@ def wheel(tmp_path_factory) -> Path:
     return built
 
 
+@pytest.mark.slow
 def test_wheel_holds_every_module_shader_and_model(wheel):
     names = set(zipfile.ZipFile(wheel).namelist())
     modules = {p.relative_to(ROOT).as_posix() for p in (ROOT / "slime").rglob("*.py")}
@@ -44,6 +45,7 @@ def test_wheel_holds_every_module_shader_and_model(wheel):
     assert not left_out, f"pyproject.toml's packages or package-data miss {left_out}"
 
 
+@pytest.mark.slow
 def test_installed_wheel_renders_outside_the_checkout(wheel, tmp_path, ctx):
     target, work = tmp_path / "site", tmp_path / "work"
     work.mkdir()
@@ -52,7 +54,11 @@ def test_installed_wheel_renders_outside_the_checkout(wheel, tmp_path, ctx):
         check=True, capture_output=True, text=True,
     )
     # The installed copy comes first on the path; the dependencies come from this environment.
-    env = {**os.environ, "PYTHONPATH": str(target)}
+    # Its kernels run as plain Python (NUMBA_DISABLE_JIT, a mode the physics supports and
+    # test_slime_kernels holds to the compiled numbers): numba compiles the same source the same
+    # way wherever it is installed, and compiling it all again for a new folder is most of this
+    # test's time. What this test is for, the wheel's files and paths, is the same either way.
+    env = {**os.environ, "PYTHONPATH": str(target), "NUMBA_DISABLE_JIT": "1"}
     where = subprocess.run(
         [sys.executable, "-c", "import slime.paths as p; print(p.SHADERS); print(p.ASSETS)"],
         cwd=work, env=env, check=True, capture_output=True, text=True,
@@ -72,6 +78,15 @@ def test_installed_wheel_renders_outside_the_checkout(wheel, tmp_path, ctx):
         pixels = np.asarray(picture.convert("RGB"), dtype=np.int32)
         assert pixels.std(axis=(0, 1)).max() > 10, f"{name} is one flat colour"
     assert sorted(p.name for p in work.iterdir()) == ["duel.png", "jelly.png", "soda.png"]
-    # The compiled physics is cached in the user's cache folder, never beside the installed sources
-    # (a read-only site-packages works the same).
+    # One kernel compiled from the installed copy (a small one: the whole physics would take half
+    # a minute): it is cached in the user's cache folder, never beside the installed sources, so a
+    # read-only site-packages works the same.
+    cache = tmp_path / "cache"
+    compiled = subprocess.run(
+        [sys.executable, "-c", "import numpy as np; from slime.physics.integrate import symplectic_euler as f; "
+         "x = np.zeros((2, 3)); f(x, x.copy(), x.copy(), np.ones(2), 0.1, np.ones(2))"],
+        cwd=work, env={**{k: v for k, v in env.items() if k != "NUMBA_CACHE_DIR"}, "NUMBA_DISABLE_JIT": "0",
+                       "XDG_CACHE_HOME": str(cache)}, capture_output=True, text=True)
+    assert compiled.returncode == 0, compiled.stderr
+    assert [p for p in cache.rglob("*") if p.suffix == ".nbi"], "the kernel was not cached"
     assert not [p for p in (target / "slime").rglob("*") if p.suffix in (".nbi", ".nbc")]

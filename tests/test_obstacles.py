@@ -305,6 +305,7 @@ def test_the_frame_broad_phase_finds_what_the_substep_one_finds(seed):
     assert used == 8 and not frame.valid
 
 
+@pytest.mark.slow
 def test_a_world_with_obstacles_steps_as_if_every_substep_had_its_own_broad_phase(monkeypatch):
     """The ``pile`` scene (ten slimes falling into a walled box) for two seconds, with the frame's
     broad phase and with the substep's: the same state, bit for bit; and the frame's was used."""

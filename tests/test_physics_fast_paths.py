@@ -1,4 +1,4 @@
-"""The engine's fast paths (issue 4) give the reference functions' physics.
+"""The engine's fast paths give the reference functions' physics.
 
 ContactForces keeps a Verlet candidate list between steps, PlaneImpactForces measures all walls
 at once, springs scatter through a cached incidence matrix and the World reuses its force array.

@@ -10,6 +10,7 @@ import pytest
 from PIL import Image
 
 from conftest import missing
+from helpers import jelly
 
 from slime.app.render_slime import HeadlessSlime, render_slime
 from slime.simulate import Poke
@@ -36,12 +37,6 @@ def scene(ctx):
     s = HeadlessSlime(size=SIZE, ctx=ctx, samples=4)
     yield s
     s.release()
-
-
-def slime_mask(img: np.ndarray) -> np.ndarray:
-    """Pixels coloured like the jelly: clearly greener than red (floor and sky are grey-blue)."""
-    rgb = img.astype(int)
-    return (rgb[..., 1] - rgb[..., 0] > 45) & (rgb[..., 1] >= rgb[..., 2] - 10)
 
 
 def pixel(xy):
@@ -91,7 +86,7 @@ def test_image_has_slime_colour_at_the_centroid_and_a_specular_highlight(scene):
     assert img.shape == (SIZE[1], SIZE[0], 3)
     r, g, b = img[pixel(scene.camera.project(scene.body.centroid(), SIZE))].astype(int)
     assert g > r + 40 and g > 90, (r, g, b)  # green-teal jelly
-    inside = slime_mask(img)
+    inside = jelly(img)
     assert inside.sum() > 0.05 * inside.size
     # Highlight: near-white pixels inside the body's silhouette (the jelly is green all around it).
     rows, cols = np.nonzero(inside)
@@ -139,15 +134,15 @@ def test_floor_pattern_shows_through_the_slime(scene):
 def test_poke_changes_the_silhouette_and_reset_restores_it(scene):
     body = scene.body
     body.reset()
-    before = slime_mask(scene.draw())
+    before = jelly(scene.draw())
     top = body.positions[np.argmax(body.positions[:, 1])].copy()
     body.poke(top, np.array([0.0, -1.0, -0.3]) * 300.0 * float(body.params.mass))
     for _ in range(6):
         body.step()
-    poked = slime_mask(scene.draw())
+    poked = jelly(scene.draw())
     assert np.count_nonzero(poked != before) > 0.03 * before.sum()
     body.reset()
-    assert np.array_equal(slime_mask(scene.draw()), before)
+    assert np.array_equal(jelly(scene.draw()), before)
 
 
 def test_render_slime_writes_png_and_gif_of_exactly_the_requested_size(tmp_path):
@@ -160,7 +155,7 @@ def test_render_slime_writes_png_and_gif_of_exactly_the_requested_size(tmp_path)
         missing(f"OpenGL ({exc})")
     with Image.open(png) as im:
         assert im.size == (157, 93)
-        assert slime_mask(np.asarray(im.convert("RGB"))).any()
+        assert jelly(np.asarray(im.convert("RGB"))).any()
     with Image.open(gif) as im:
         assert im.size == (120, 64) and im.n_frames == 3
     assert not list(tmp_path.glob(".*tmp"))  # atomic writes leave no temp files

@@ -20,6 +20,7 @@ from PIL import Image
 from slime.app.scene_window import (
     help_text, protocol_key_names, reserved_keys, run_scene, window_key_names, with_modifiers,
 )
+from helpers import new_screenshot, xdotool
 from slime.render.draw2d import View2D
 from slime.scenes import SCENES, load_scene
 
@@ -109,22 +110,7 @@ sys.exit(run_scene_instance(scene, size=(600, 400), window="pyglet"))
 """
 
 
-def _xdotool(display, *args, timeout=10):
-    return subprocess.run(
-        ["xdotool", *args], env={**os.environ, "DISPLAY": display}, capture_output=True, text=True, timeout=timeout
-    )
-
-
-def _wait_for_new_png(folder: Path, known: set, timeout=10.0) -> Path:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        new = [p for p in folder.glob("slime-demo-*.png") if p not in known]
-        if new:
-            return new[0]
-        time.sleep(0.1)
-    raise AssertionError("no screenshot appeared")
-
-
+@pytest.mark.slow
 @pytest.mark.parametrize("hud_above", [False, True], ids=["hud-over-world", "hud-strip-above"])
 def test_window_click_screenshot_key_and_quit(xvfb, tmp_path, hud_above):
     env = {**os.environ, "DISPLAY": xvfb}
@@ -134,7 +120,7 @@ def test_window_click_screenshot_key_and_quit(xvfb, tmp_path, hud_above):
         cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
     )
     try:
-        found = _xdotool(xvfb, "search", "--sync", "--onlyvisible", "--name", "slime demo scene", timeout=30)
+        found = xdotool(xvfb, "search", "--sync", "--onlyvisible", "--name", "slime demo scene")
         assert found.returncode == 0, app.stderr.read() if app.poll() is not None else found.stderr
         wid = found.stdout.split()[0]
         # A click at window pixel (300, 100): world (5, 7.5) in the demo's 10x10 y-up bounds, empty space.
@@ -144,24 +130,23 @@ def test_window_click_screenshot_key_and_quit(xvfb, tmp_path, hud_above):
         if not hud_above:
             world = View2D(DemoScene.bounds, False, (600, 400)).pixel_to_world(target)
             np.testing.assert_allclose(world, (5.0, 7.5))
-        _xdotool(xvfb, "mousemove", "--window", wid, *map(str, target))  # keyboard focus follows the pointer
+        xdotool(xvfb, "mousemove", "--window", wid, *map(str, target))  # keyboard focus follows the pointer
         time.sleep(0.5)
         shots: set = set()
 
         def screenshot() -> np.ndarray:
-            _xdotool(xvfb, "key", "p")
-            path = _wait_for_new_png(tmp_path / "out", shots)
+            xdotool(xvfb, "key", "p")
+            path = new_screenshot(tmp_path / "out", shots)
             shots.add(path)
-            time.sleep(0.2)  # the rename is atomic; the file is complete once it appears
             with Image.open(path) as image:
                 assert image.size == (600, 400)
                 return np.asarray(image.convert("RGB")).astype(int)
 
         before = screenshot()
-        _xdotool(xvfb, "click", "1")
+        xdotool(xvfb, "click", "1")
         time.sleep(0.5)
         after = screenshot()
-        _xdotool(xvfb, "key", "r")  # the demo scene's reset: forgets the clicked masses
+        xdotool(xvfb, "key", "r")  # the demo scene's reset: forgets the clicked masses
         time.sleep(0.5)
         reset = screenshot()
 
@@ -170,7 +155,7 @@ def test_window_click_screenshot_key_and_quit(xvfb, tmp_path, hud_above):
         assert after[y, x, 0] > 180 and after[y, x, 1] < 80, "the click put a red mass where it landed"
         assert np.all(reset[y, x] > 240), "the scene key reached the scene"
 
-        _xdotool(xvfb, "key", "Escape")
+        xdotool(xvfb, "key", "Escape")
         out, err = app.communicate(timeout=15)
         assert app.returncode == 0, err
         assert out.count("saved ") == 3

@@ -17,6 +17,7 @@ import numpy as np
 import pytest
 from PIL import Image
 
+from helpers import new_screenshot, xdotool
 from slime.cli import main
 from slime.render.shader_files import (ShaderError, ShaderFolder, ShaderWatch, compiler_messages, default_folder,
                                        splice)
@@ -202,6 +203,7 @@ def test_export_round_trip_renders_the_same_picture(tmp_path, capsys):
         assert np.array_equal(*shots)
 
 
+@pytest.mark.slow
 def test_demo_window_reloads_on_save_and_on_f5(xvfb, folder, tmp_path):
     from test_demo_window import Demo
 
@@ -228,6 +230,7 @@ def test_demo_window_reloads_on_save_and_on_f5(xvfb, folder, tmp_path):
         demo.stop()
 
 
+@pytest.mark.slow
 def test_demo_window_survives_a_symlink_loop_and_a_fifo_in_its_shaders(xvfb, folder, tmp_path):
     from test_demo_window import Demo
 
@@ -265,6 +268,7 @@ sys.exit(run_scene_instance(DemoScene(), size=(480, 360), window="pyglet", shade
 """
 
 
+@pytest.mark.slow
 def test_scene_window_redraws_an_edited_shader_and_reports_a_broken_one(xvfb, folder, tmp_path):
     env = {**os.environ, "DISPLAY": xvfb}
     env.pop("WAYLAND_DISPLAY", None)
@@ -273,19 +277,12 @@ def test_scene_window_redraws_an_edited_shader_and_reports_a_broken_one(xvfb, fo
                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
 
     def xdo(*args):
-        return subprocess.run(["xdotool", *args], env=env, capture_output=True, text=True, timeout=30)
+        return xdotool(xvfb, *args)
 
     def screenshot() -> np.ndarray:
         known = set((tmp_path / "out").glob("slime-demo-*.png"))
         xdo("key", "p")
-        deadline = time.monotonic() + 15
-        while time.monotonic() < deadline:
-            new = set((tmp_path / "out").glob("slime-demo-*.png")) - known
-            if new:
-                time.sleep(0.2)
-                return np.asarray(Image.open(new.pop()).convert("RGB"))
-            time.sleep(0.05)
-        raise AssertionError("no screenshot")
+        return np.asarray(Image.open(new_screenshot(tmp_path / "out", known)).convert("RGB"))
 
     try:
         found = xdo("search", "--sync", "--onlyvisible", "--name", "slime demo scene")

@@ -456,6 +456,7 @@ def _portable_env() -> dict:
     return env
 
 
+@pytest.mark.slow
 def test_pinned_trajectory_hash():
     # sha256 of the positions after the scripted run above. It changes only when the physics
     # changes on purpose: then recompute it (print the digest) and say why in the commit.
@@ -511,7 +512,7 @@ def test_params_defaults_validation_and_with():
         p.with_(colour="green")
 
 
-@pytest.mark.parametrize("resolution", [64, 128])
+@pytest.mark.parametrize("resolution", [64, pytest.param(128, marks=pytest.mark.slow)])
 def test_hard_pokes_at_the_pole_grow_no_spikes(resolution):
     """Regression: with area-share masses the polar slivers were so light that pressure blew them
     out into spikes after a few hard pokes on the pole (dev > 10 radii at 128x128)."""

@@ -139,6 +139,7 @@ def _positions_run(disable_jit: bool) -> np.ndarray:
     return np.array(json.loads(run.stdout))
 
 
+@pytest.mark.slow
 def test_the_same_source_runs_uncompiled_with_the_same_numbers():
     compiled, plain = _positions_run(False), _positions_run(True)
     assert not np.array_equal(compiled, SlimeBody(SlimeParams(stacks=8, slices=8)).positions)  # it moved

@@ -92,6 +92,7 @@ def inside(rect, size) -> bool:
     return x >= 0 and y >= 0 and x + w <= size[0] + 1 and y + h <= size[1] + 1
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name, title", [("soda", "slime - Soda"), ("springs", "slime - spring")])
 def test_scene_window_panel_and_hud_at_three_sizes(xvfb, tmp_path, name, title):
     """Soda keeps its HUD in a strip above the box; the springs scene's HUD is the widest."""
@@ -129,6 +130,7 @@ def test_scene_window_panel_and_hud_at_three_sizes(xvfb, tmp_path, name, title):
         app.close()
 
 
+@pytest.mark.slow
 def test_demo_help_fits_at_640x400(xvfb, tmp_path):
     code = "from slime.app.demo import run_demo; raise SystemExit(run_demo(size=(640, 400)))"
     app = App(xvfb, tmp_path, code, "SLIME_DEMO_LOG")

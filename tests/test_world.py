@@ -33,7 +33,7 @@ def test_the_single_slime_is_the_world_with_one_body():
     np.testing.assert_array_equal(body.positions, world.positions)
 
 
-@pytest.mark.parametrize("resolution", [8, 24, 48])
+@pytest.mark.parametrize("resolution", [8, 24, pytest.param(48, marks=pytest.mark.slow)])
 def test_slimes_thrown_at_each_other_conserve_momentum_and_do_not_interpenetrate(resolution):
     # No floor, no gravity, no air: only the two bodies, meeting at 20 m/s.
     world = World3D(gravity=(0.0, 0.0, 0.0), floor_height=None)
@@ -56,6 +56,7 @@ def test_slimes_thrown_at_each_other_conserve_momentum_and_do_not_interpenetrate
     assert c[0, 0] < c[1, 0]  # they bounced apart, not through each other
 
 
+@pytest.mark.slow
 def test_three_slimes_stacked_come_to_rest_without_sinking():
     world = World3D()
     for k in range(3):
@@ -92,10 +93,12 @@ def test_squash_flattens_every_slime_and_they_come_back():
     assert all(np.ptp(world.body_positions(i)[:, 1]) > 0.85 * heights[i] for i in range(3))
 
 
-@pytest.mark.parametrize("resolution, radius", [(8, 1.0), (32, 1.0), (32, 0.3), (64, 1.0)])
+@pytest.mark.parametrize("resolution, radius", [
+    (8, 1.0), (32, 1.0), (32, 0.3), pytest.param(64, 1.0, marks=pytest.mark.slow),
+])
 def test_a_squashed_slime_comes_back_with_a_hop_not_a_leap(resolution, radius):
-    # Let go at once, a 1 m slime squashed to a quarter of its height went up 19 m and was still
-    # in the air 3 s later. Under the rising lid it leaves the floor no faster than the lid.
+    # Let go at once, a slime squashed to a quarter of its height would leap many times its own
+    # height. Under the rising lid it leaves the floor no faster than the lid.
     world = World3D()
     world.add_slime(SlimeParams(radius=radius, stacks=resolution, slices=resolution))
     for _ in range(60):
@@ -243,6 +246,7 @@ def test_seeded_abuse_of_a_world_leaves_it_whole():
         np.testing.assert_allclose(world.volumes(), ideal, rtol=0.02)
 
 
+@pytest.mark.slow
 def test_pictures_of_the_pile_from_two_cameras():
     # Every slime of the pile shows (its hue is on the picture) from one side and from the other,
     # and the two pictures are not the same picture.

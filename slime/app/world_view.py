@@ -4,10 +4,10 @@ floor with no obstacles (the demo as it opens), with ``WorldRenderer`` otherwise
 Why two: the pictures agree (tests/test_world_render.py holds them within 3 levels), but the world
 renderer copies the frame so far into the texture each jelly reads (a resolving copy of the whole
 multisampled frame) and keeps a depth buffer, where the single-slime renderer reads its cached
-sky-and-floor texture and adds the contact shadow in the jelly's shader. At 1280x720 with 4x MSAA
-on llvmpipe the single slime drew in about 62 ms against 90 ms (bench in the branch's report); at
-the lower quality levels the two are alike. So the demo keeps its frame rate, and the switch to
-the world renderer happens at the second slime (or in any scene).
+sky-and-floor texture and adds the contact shadow in the jelly's shader. On a software rasteriser
+at the high quality levels the single-slime renderer is clearly the faster of the two (at the
+lower levels they are alike). So the demo keeps its frame rate, and the switch to the world
+renderer happens at the second slime (or in any scene).
 
 This is one owner for the shader watch (``shader_names``, ``use_programs``), so a broken shader
 file is reported once, not once per renderer.

@@ -1,4 +1,4 @@
-"""Soft-grid benchmark (issue 4): an n x n grid of point masses dropped into a box.
+"""Soft-grid benchmark: an n x n grid of point masses dropped into a box.
 
 Every mass is joined by springs to its 4 neighbours and its diagonal neighbours, every mass
 collides with every other (point-point impacts between discs of radius ``radius``), four walls

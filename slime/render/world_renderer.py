@@ -32,11 +32,10 @@ The texture is refreshed from the frame (a resolving blit) only where needed: on
 obstacles, then before a slime only where its screen rectangle, widened by what refraction may
 reach (``REFRACTION_MARGIN``), overlaps a slime drawn since the last refresh, and only over the
 rectangles involved (a scissored blit). Slimes apart on screen cost one full copy in all; a row of
-slimes one behind another, one small copy each. ``stats`` counts them per frame. On llvmpipe at
-800x600, 4x multisampled, a full resolving copy costs about 2.5 ms; a 4 x 4 grid of slimes seen
-from above at an angle needs 10 copies of 0.93 M pixels in all and draws in 59 ms, against 17
-copies (8.2 M pixels) and 102 ms copying before every slime; 64 slimes: 31 copies, 160 ms against
-297 ms; one slime: 18 ms, as the single-slime renderer.
+slimes one behind another, one small copy each. ``stats`` counts them per frame. On a software
+rasteriser a full resolving copy of a multisampled frame is a large part of drawing a slime, so
+copying only where needed matters most with many slimes (tests/test_world_render.py prints both
+ways for 16 slimes).
 
 The floor shadow seen through the jelly is already in the texture, so the jelly's own
 shadow-at-the-landing-point term (the single-slime renderer adds it because its texture is the bare

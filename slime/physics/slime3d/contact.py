@@ -13,10 +13,10 @@ mix of resolutions (the plane does not look at the triangles), and no vertex is 
 after the contact. The plane is placed from the bodies' outermost vertices, not from their dents,
 so a vertex pushed into its own body does not drag the other body's surface after it.
 
-Why not test each vertex against the other body's triangles. That was tried first (a ray from
-the body's centroid through the vertex, the UV cell it falls in, the current triangle's plane,
-barycentric distribution of the reaction): it catches every penetration, but it transmits a
-slime's weight through the few vertices that touch first. A slime resting on another meets it
+Why not test each vertex against the other body's triangles (a ray from the body's centroid
+through the vertex, the UV cell it falls in, the current triangle's plane, barycentric
+distribution of the reaction): it catches every penetration, but it transmits a slime's weight
+through the few vertices that touch first. A slime resting on another meets it
 pole on pole; the two pole vertices carry the whole load, the shape restoring force on one vertex
 is tiny (its mass times the stiffness), so they sink a dent 20 cm deep into each other and bounce
 on it, barely damped, for seconds. The plane acts like the floor: a flat face on which the
@@ -41,11 +41,8 @@ that plane within the frame (relative speed and wobble times ``horizon``, plus a
 become candidates, sorted by pair and side. Per substep ``collide_slimes`` measures only the
 candidates against their pair's current plane (component by component: numpy gathers columns far
 faster than rows), so bodies that are apart cost nothing per substep. ``damp_contacts`` runs once
-per frame. Measured (tests/contact_pile_cost.py, 16 slimes of 32 x 32
-piled in a box, a shared 2-core machine, best of 7): 34 touching pairs, about 5 000 candidates and
-1 500 vertices on a plane per substep; ``collide_slimes`` 0.33 ms a substep, ``broad_phase``
-2.7 ms a frame (0.34 ms a substep at 8 substeps), ``damp_contacts`` 0.34 ms a frame: about 0.7 ms
-a substep in all.
+per frame. tests/contact_pile_cost.py measures each part in a pile of 16 slimes of 32 x 32 in a
+box.
 
 How a world calls it: ``table = BodyTable(...)`` when bodies are added or removed; each frame
 ``candidates = broad_phase(table, x, v, dt, centroids)`` and the pairs' normals for the frame
@@ -235,7 +232,7 @@ def _block_vertices(block_start, block_len, blocks):
 def _along(columns, vertex, c, first, normal, pair) -> np.ndarray:
     """(x[vertex] - c[first[pair]]) . normal[pair] for each entry, from the three position
     ``columns``: gathering from contiguous columns is several times faster than gathering rows of
-    the (P, 3) view (this was a fifth of the broad phase)."""
+    the (P, 3) view, and the broad phase does it for every candidate."""
     origin = first.take(pair)
     out = np.zeros(vertex.size)
     for a in range(3):

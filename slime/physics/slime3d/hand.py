@@ -156,9 +156,8 @@ class Finger:
     Along the path each of them is drawn by its weight; across the path by its weight squared, so
     that near the tip the skin is held where it is (it cannot bunch up round the ball), while
     further out it is free to bulge sideways: the volume the dent pushes away goes into the
-    sides, as a pressed jelly's does. (Held across as firmly as along, the body at 64 stacks was
-    squeezed to 16 % under its volume and the pressure blew a bulge out of it; with the square,
-    8 %, and no bulge.)
+    sides, as a pressed jelly's does. (Held across as firmly as along, the skin cannot make way:
+    a fine body is squeezed far under its volume and the pressure blows a bulge out of it.)
 
     A press dents, it does not carry: the momentum the finger gives the body is taken back from
     all of its vertices evenly (``take_back``), and while the finger is on the body its momentum

@@ -1,0 +1,44 @@
+"""Helpers more than one test file uses: one definition each."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+
+def jelly(img: np.ndarray) -> np.ndarray:
+    """Pixels coloured like the slime's jelly: clearly greener than red (floor and sky are
+    grey-blue), and not much bluer than green."""
+    rgb = img.astype(int)
+    return (rgb[..., 1] - rgb[..., 0] > 45) & (rgb[..., 1] >= rgb[..., 2] - 10)
+
+
+def run_cli(*args, cwd=None, env=None, timeout=120) -> subprocess.CompletedProcess:
+    """``python -m slime ARGS`` in a process of its own; the timeout turns a hang (a FIFO opened
+    for reading with no writer) into a failure."""
+    return subprocess.run([sys.executable, "-m", "slime", *args], capture_output=True, text=True, cwd=cwd, env=env,
+                          timeout=timeout)
+
+
+def xdotool(display: str, *args, timeout: float = 30) -> subprocess.CompletedProcess:
+    """``xdotool ARGS`` on the X server ``display`` (":N"); the finished process, for the caller to check."""
+    env = {**os.environ, "DISPLAY": display}
+    env.pop("WAYLAND_DISPLAY", None)
+    return subprocess.run(["xdotool", *args], env=env, capture_output=True, text=True, timeout=timeout)
+
+
+def new_screenshot(folder: Path, known: set, pattern: str = "slime-demo-*.png", timeout: float = 15.0) -> Path:
+    """The first file matching ``pattern`` in ``folder`` not in ``known``, once the window has
+    written it (it renames a complete file into place, so one that appears is whole)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        new = sorted(p for p in folder.glob(pattern) if p not in known)
+        if new:
+            return new[0]
+        time.sleep(0.05)
+    raise AssertionError(f"no new {pattern} in {folder} after {timeout} s")
