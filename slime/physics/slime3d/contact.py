@@ -54,9 +54,12 @@ centroids, dt)``.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
+
+from slime.physics.compiled import kernel
 
 from slime.physics.slime3d.sphere import vertex_count
 
@@ -342,10 +345,7 @@ def collide_slimes(
     where the candidates hold none (``Candidates.normals``). Where they do, the centroids are
     not needed: the plane lies halfway between the two bodies' outermost vertices along the
     normal, wherever the centroids are. Returns the number of vertices put back on a contact
-    plane.
-
-    Written component by component on 1-D arrays: gathering rows of an (N, 3) array by index is
-    several times slower in numpy than gathering three columns."""
+    plane (``contact_planes``, compiled)."""
     if candidates.empty:
         return 0
     if candidates.normals is None and centroids is None:
@@ -356,64 +356,117 @@ def collide_slimes(
 
 
 def _collide(table: BodyTable, candidates: Candidates, x, v, centroids) -> int:
-    first, second, vertex, pair, side = candidates.first, candidates.second, candidates.vertex, candidates.pair, candidates.side
     if candidates.normals is not None:
         normal = candidates.normals
     else:
-        normal, _ = pair_axes(np.asarray(centroids, dtype=np.float64), first, second)
-    nx, ny, nz = normal[:, 0].take(pair), normal[:, 1].take(pair), normal[:, 2].take(pair)
-    # Every position along its pair's normal (from the origin: only differences along it count).
-    along = x[:, 0].take(vertex) * nx
-    along += x[:, 1].take(vertex) * ny
-    along += x[:, 2].take(vertex) * nz
-    # The outermost candidate of each (pair, side), toward the other body: the side +1 vertices
-    # reach `along`, the side -1 ones `-along`; the plane lies halfway between the two.
-    if candidates.starts is None:
-        group = pair * 2 + (side < 0.0)
-        candidates.starts = np.flatnonzero(np.r_[True, group[1:] != group[:-1]])
-        candidates.groups = group[candidates.starts]
-    signed = side * along
-    extent = np.full(2 * first.size, -np.inf)
-    extent[candidates.groups] = np.maximum.reduceat(signed, candidates.starts)
-    extent = extent.reshape(-1, 2)
-    with np.errstate(invalid="ignore"):  # a side without candidates: nan, no contact
-        offset = 0.5 * (extent[:, 0] - extent[:, 1])
-    depth = signed - side * offset.take(pair)
-    hit = np.flatnonzero(depth > 0.0)
-    if hit.size == 0:
+        normal, _ = pair_axes(np.asarray(centroids, dtype=np.float64), candidates.first, candidates.second)
+    friction = np.sqrt(table.friction[candidates.first] * table.friction[candidates.second])
+    return contact_planes(x, v, table.mass, np.ascontiguousarray(normal, dtype=np.float64), friction,
+                          candidates.vertex, candidates.pair, candidates.side)
+
+
+@kernel
+def contact_planes(x, v, mass, normal, friction, vertex, pair, side):
+    """Each candidate pair's contact plane, and what it does to the vertices that crossed it.
+
+    Per pair, along its normal n: the plane lies halfway between the two bodies' outermost
+    candidates toward each other (side +1 the first body's vertices, -1 the second's; a side
+    without candidates means no contact). A vertex past it is put back on it (a vertex in a crevice
+    meets two planes, and both act). Its velocity then changes:
+
+    - along n: the approach toward the other body relative to the plane (whose speed is the
+      mass-weighted mean of its contact vertices') stops; each side's total impulse is scaled to
+      the smaller of the two, so the impulses on the two bodies are equal and opposite;
+    - across n: toward the pair's mass-weighted mean tangential velocity, by at most the friction
+      coefficient (the pair's geometric mean) times the normal change, with the change's own mean
+      taken out so that friction moves no momentum either.
+
+    ``x``, ``v``: (P, 3) views; the candidates sorted by pair, then side. Returns the number of
+    vertices put back."""
+    pairs = normal.shape[0]
+    count = vertex.shape[0]
+    # The outermost candidate of each (pair, side) toward the other body.
+    extent = np.full((pairs, 2), -np.inf)
+    along = np.empty(count)
+    for c in range(count):
+        k, p = vertex[c], pair[c]
+        along[c] = x[k, 0] * normal[p, 0] + x[k, 1] * normal[p, 1] + x[k, 2] * normal[p, 2]
+        g = 0 if side[c] > 0.0 else 1
+        extent[p, g] = max(extent[p, g], side[c] * along[c])
+    # The vertices past their pair's plane, put back on it.
+    hit = np.empty(count, dtype=np.int64)
+    depth = np.empty(count)
+    hits = 0
+    for c in range(count):
+        p = pair[c]
+        offset = 0.5 * (extent[p, 0] - extent[p, 1])  # NaN for a side without candidates: no contact
+        d = side[c] * along[c] - side[c] * offset
+        if d > 0.0:
+            hit[hits] = c
+            depth[hits] = d
+            hits += 1
+    if hits == 0:
         return 0
-    vertex, pair, side, depth = vertex.take(hit), pair.take(hit), side.take(hit), depth.take(hit)
-    n = (nx.take(hit), ny.take(hit), nz.take(hit))
-    push = side * depth
-    for a in range(3):  # add.at: a vertex in a crevice touches two planes, and both act on it
-        np.add.at(x[:, a], vertex, -push * n[a])
-    # The plane's velocity: the mass-weighted mean of its contact vertices'.
-    npairs = first.size
-    m = table.mass.take(vertex)
-    vel = [v[:, a].take(vertex) for a in range(3)]
-    vn = vel[0] * n[0] + vel[1] * n[1] + vel[2] * n[2]
-    pair_mass = np.bincount(pair, m, minlength=npairs)
-    pair_mass = np.where(pair_mass > 0.0, pair_mass, 1.0)
-    plane_speed = np.bincount(pair, m * vn, minlength=npairs) / pair_mass
-    approach = np.maximum(side * (vn - plane_speed.take(pair)), 0.0)  # toward the other body
-    # Each side's total impulse, then the larger one scaled down to the smaller: equal, opposite.
-    group = pair * 2 + (side < 0.0)
-    side_impulse = np.bincount(group, m * approach, minlength=2 * npairs).reshape(-1, 2)
-    common = side_impulse.min(axis=1)
-    scale = common[:, None] / np.where(side_impulse > 0.0, side_impulse, 1.0)
-    dvn = -side * approach * scale.reshape(-1).take(group)  # the normal velocity change
-    # Friction toward the pair's mean tangential velocity, Coulomb-limited.
-    tangent = [vel[a] - vn * n[a] for a in range(3)]
-    share = 1.0 / pair_mass.take(pair)
-    slip = [np.bincount(pair, m * tangent[a], minlength=npairs).take(pair) * share - tangent[a] for a in range(3)]
-    slip_speed = np.sqrt(slip[0] * slip[0] + slip[1] * slip[1] + slip[2] * slip[2])
-    mu = np.sqrt(table.friction[first] * table.friction[second]).take(pair)
-    keep = np.minimum(1.0, mu * np.abs(dvn) / np.where(slip_speed > 0.0, slip_speed, 1.0))
-    for a in range(3):
-        dvt = slip[a] * keep
-        dvt -= np.bincount(pair, m * dvt, minlength=npairs).take(pair) * share  # no net impulse
-        np.add.at(v[:, a], vertex, dvn * n[a] + dvt)
-    return hit.size
+    # Velocities as they were before any change, and the planes' masses and speeds.
+    vn = np.empty(hits)
+    pair_mass = np.zeros(pairs)
+    pair_vn = np.zeros(pairs)
+    for h in range(hits):
+        c = hit[h]
+        k, p = vertex[c], pair[c]
+        vn[h] = v[k, 0] * normal[p, 0] + v[k, 1] * normal[p, 1] + v[k, 2] * normal[p, 2]
+        pair_mass[p] += mass[k]
+        pair_vn[p] += mass[k] * vn[h]
+    for p in range(pairs):
+        if not pair_mass[p] > 0.0:
+            pair_mass[p] = 1.0
+    for h in range(hits):
+        c = hit[h]
+        k, p = vertex[c], pair[c]
+        push = side[c] * depth[h]
+        for a in range(3):
+            x[k, a] -= push * normal[p, a]
+    # Each side's impulse toward the other body, then both scaled to the smaller.
+    approach = np.empty(hits)
+    side_impulse = np.zeros((pairs, 2))
+    for h in range(hits):
+        c = hit[h]
+        p = pair[c]
+        approach[h] = max(side[c] * (vn[h] - pair_vn[p] / pair_mass[p]), 0.0)
+        side_impulse[p, 0 if side[c] > 0.0 else 1] += mass[vertex[c]] * approach[h]
+    # Friction toward the pair's mean tangential velocity.
+    tangent = np.empty((hits, 3))
+    pair_tangent = np.zeros((pairs, 3))
+    for h in range(hits):
+        c = hit[h]
+        k, p = vertex[c], pair[c]
+        for a in range(3):
+            tangent[h, a] = v[k, a] - vn[h] * normal[p, a]
+            pair_tangent[p, a] += mass[k] * tangent[h, a]
+    dvn = np.empty(hits)
+    dvt = np.empty((hits, 3))
+    pair_dvt = np.zeros((pairs, 3))
+    for h in range(hits):
+        c = hit[h]
+        k, p = vertex[c], pair[c]
+        g = 0 if side[c] > 0.0 else 1
+        common = min(side_impulse[p, 0], side_impulse[p, 1])
+        own = side_impulse[p, g]
+        dvn[h] = -side[c] * approach[h] * (common / (own if own > 0.0 else 1.0))
+        s0 = pair_tangent[p, 0] / pair_mass[p] - tangent[h, 0]
+        s1 = pair_tangent[p, 1] / pair_mass[p] - tangent[h, 1]
+        s2 = pair_tangent[p, 2] / pair_mass[p] - tangent[h, 2]
+        slip = math.sqrt(s0 * s0 + s1 * s1 + s2 * s2)
+        keep = min(1.0, friction[p] * abs(dvn[h]) / (slip if slip > 0.0 else 1.0))
+        dvt[h, 0], dvt[h, 1], dvt[h, 2] = s0 * keep, s1 * keep, s2 * keep
+        for a in range(3):
+            pair_dvt[p, a] += mass[k] * dvt[h, a]
+    for h in range(hits):
+        c = hit[h]
+        k, p = vertex[c], pair[c]
+        for a in range(3):
+            v[k, a] += dvn[h] * normal[p, a] + dvt[h, a] - pair_dvt[p, a] / pair_mass[p]
+    return hits
 
 
 def damp_contacts(
