@@ -371,8 +371,11 @@ class ShaderWatch:
         if entry[3] is None or entry[3][0] != current:
             entry[3] = (current, now)
         changed = [path for path, data in current.items() if data != entry[1].get(path)]
-        wait = self.settle * (10.0 if any(current[path] == b"" for path in changed) else 1.0)
-        return now - entry[3][1] >= wait or all(_unchanged_for(path) >= wait for path in changed)
+        if any(current[path] == b"" for path in changed):
+            # Truncated: a save is under way. Only watching it stay empty says it is not; its
+            # modification time cannot (it is the truncation's, whatever comes next).
+            return now - entry[3][1] >= 10.0 * self.settle
+        return now - entry[3][1] >= self.settle or all(_unchanged_for(path) >= self.settle for path in changed)
 
     def _reload(self, owner) -> list[str]:
         try:
