@@ -83,6 +83,12 @@ def parse_layout(line: str) -> dict:
     return out
 
 
+def _in_corner(layout: dict) -> bool:
+    """Whether the panel sits at the window's top-right corner, as the scene window places it."""
+    panel, width = layout["panel"], layout["window"][0]
+    return panel is not None and abs(panel[0] + panel[2] - (width - MARGIN)) <= 1
+
+
 def overlap(a, b) -> bool:
     return a[0] < b[0] + b[2] and b[0] < a[0] + a[2] and a[1] < b[1] + b[3] and b[1] < a[1] + a[3]
 
@@ -102,7 +108,13 @@ def test_scene_window_panel_and_hud_at_three_sizes(xvfb, tmp_path, name, title):
         for size in ((480, 320), (1000, 700), (640, 400)):
             if size != (480, 320):
                 app.xdo("windowsize", wid, str(size[0]), str(size[1]))
-            layout = parse_layout(app.settled(f"layout window={size[0]}x{size[1]} ", f"the layout at {size}"))
+            prefix = f"layout window={size[0]}x{size[1]} "
+            layout = parse_layout(app.settled(prefix, f"the layout at {size}"))
+            if not _in_corner(layout):
+                # A window starved of frames for half a second (a loaded machine) logs imgui's
+                # first, unplaced panel; the placed one follows with the next frames.
+                placed = lambda: [ln for ln in app.lines if ln.startswith(prefix) and _in_corner(parse_layout(ln))][-1:]  # noqa: E731
+                layout = parse_layout(app.wait_for(placed, f"the panel placed at {size}")[0])
             hud, fps, panel = layout["hud"], layout["fps"], layout["panel"]
             assert hud and panel, layout
             assert not overlap(hud, panel), f"{size}: the panel covers the HUD: {layout}"
