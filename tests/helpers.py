@@ -9,6 +9,7 @@ import time
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 
 def jelly(img: np.ndarray) -> np.ndarray:
@@ -42,3 +43,14 @@ def new_screenshot(folder: Path, known: set, pattern: str = "slime-demo-*.png", 
             return new[0]
         time.sleep(0.05)
     raise AssertionError(f"no new {pattern} in {folder} after {timeout} s")
+
+
+@pytest.fixture(autouse=True)
+def current_context(request):
+    """Make the module's ``ctx`` current for a test that takes it (other test modules make and
+    release contexts of their own). Import it into a module to use it there."""
+    if "ctx" in request.fixturenames:
+        with request.getfixturevalue("ctx"):
+            yield
+    else:
+        yield

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from helpers import current_context  # noqa: F401 (autouse: the module's ctx made current)
 
 from slime.app.render_world import HeadlessWorld
 from slime.render.images import save_png
@@ -24,14 +25,6 @@ ROW = {"name": "A row",
                   for i in range(3)]}
 
 
-@pytest.fixture(autouse=True)
-def current(request):
-    """Make the module's context current (other modules make and release their own)."""
-    if "ctx" in request.fixturenames:
-        with request.getfixturevalue("ctx"):
-            yield
-    else:
-        yield
 
 
 def draw(headless, bodies=None) -> np.ndarray:

@@ -12,6 +12,7 @@ import time
 
 import numpy as np
 import pytest
+from helpers import current_context  # noqa: F401 (autouse: the module's ctx made current)
 
 from slime.look import SlimeLook
 from slime.physics.slime3d.sphere import canonical_triangles, sphere_strip, strip_to_triangles, uv_sphere
@@ -26,14 +27,6 @@ RED = SlimeLook().with_color("#e02828")
 BLUE = SlimeLook().with_color("#2848e0")
 
 
-@pytest.fixture(autouse=True)
-def current(request):
-    """Make the module's context current: other test modules create and release their own."""
-    if "ctx" in request.fixturenames:
-        with request.getfixturevalue("ctx"):
-            yield
-    else:
-        yield
 
 
 def ball(center, radius=0.5, look=None):

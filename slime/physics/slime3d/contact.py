@@ -60,10 +60,11 @@ from dataclasses import dataclass
 import numpy as np
 
 from slime.physics.compiled import kernel
+from slime.physics.slime3d.moments import mass_centroids
 
 from slime.physics.slime3d.sphere import vertex_count
 
-__all__ = ["BodyTable", "Candidates", "body_centroids", "broad_phase", "collide_slimes", "damp_contacts", "mass_centroids",
+__all__ = ["BodyTable", "Candidates", "body_centroids", "broad_phase", "collide_slimes", "damp_contacts",
            "pair_axes"]
 
 _DENSE_BODIES = 512  # up to this many bodies the body pairs come from a dense B x B test
@@ -153,8 +154,6 @@ class Candidates:
     vertex: np.ndarray
     pair: np.ndarray
     side: np.ndarray
-    starts: np.ndarray | None = None  # where each (pair, side) run of candidates starts
-    groups: np.ndarray | None = None  # and its (pair * 2 + (side < 0)) number
     # Each pair's plane normal for this frame, where the caller holds it (a pair that does not
     # slide keeps its contact face: see World3D); None: the line of centres, substep by substep.
     normals: np.ndarray | None = None
@@ -170,20 +169,9 @@ class Candidates:
         return cls(z, z, z, z, np.zeros(0))
 
 
-def mass_centroids(x: np.ndarray, mass: np.ndarray, start, body_mass: np.ndarray | None = None) -> np.ndarray:
-    """(B, 3) centres of mass of bodies stored one after another in (P, 3) ``x``, with (P,)
-    vertex masses; body i's vertices start at ``start[i]`` and run to the next one's start.
-    ``body_mass`` (B,) their totals, when the caller keeps them."""
-    if len(start) == 0:
-        return np.zeros((0, 3))
-    if body_mass is None:
-        body_mass = np.add.reduceat(mass, start)
-    return np.add.reduceat(mass[:, None] * x, start, axis=0) / body_mass[:, None]
-
-
 def body_centroids(table: BodyTable, x: np.ndarray) -> np.ndarray:
     """(B, 3) mass centroids of the table's bodies."""
-    return mass_centroids(x, table.mass, table.start, table.body_mass)
+    return mass_centroids(x, table.mass, table.start)
 
 
 def _body_pairs(centroid: np.ndarray, reach: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -270,11 +258,9 @@ def broad_phase(table: BodyTable, x: np.ndarray, v: np.ndarray, horizon: float, 
     centre = np.stack(centre_cols, axis=1)
     sizes = table.stop - table.start
     wobble2 = np.zeros(x.shape[0])
-    vc = np.empty((table.count, 3))
+    vc = mass_centroids(v, table.mass, table.start)
     for a in range(3):
-        col = np.ascontiguousarray(v[:, a])
-        vc[:, a] = np.add.reduceat(table.mass * col, table.start) / table.body_mass
-        d = col - np.repeat(vc[:, a], sizes)
+        d = v[:, a] - np.repeat(vc[:, a], sizes)
         wobble2 += d * d
     wobble = np.sqrt(np.maximum.reduceat(wobble2, table.start))
     to_centroid = centre - np.repeat(c, np.diff(body_blocks), axis=0)
@@ -497,7 +483,7 @@ def damp_contacts(
         return
     a, b, n = first[touching], second[touching], normal[touching]
     mass = table.body_mass
-    vc = mass_centroids(v, table.mass, table.start, mass)  # each body's velocity
+    vc = mass_centroids(v, table.mass, table.start)  # each body's velocity
     closing = np.einsum("ij,ij->i", vc[b] - vc[a], n)
     change = -np.expm1(-float(rate) * float(dt)) * closing / (mass[a] + mass[b])
     dv = np.zeros((table.count, 3))

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from slime.limits import SPIKE, span
+from slime.physics.slime3d.moments import mass_centroids
 from slime.physics.slime3d.slime_params import SlimeParams, vector3
 
 
@@ -50,7 +51,7 @@ class BodyView:
     triangles: np.ndarray | None = None  # (T, 3) outward-wound, for surface normals
 
     def centroid(self) -> np.ndarray:
-        return self.mass @ self.positions / float(self.mass.sum())
+        return mass_centroids(self.positions, self.mass, [0])[0]
 
     def outward_normal(self, index: int) -> np.ndarray:
         """Unit area-weighted normal of the surface at vertex ``index``; straight out from the

@@ -19,7 +19,7 @@ def healthy_bodies(model, x, v, max_speed, max_spread):
     healthy = np.ones(bodies, dtype=np.bool_)
     for b in range(bodies):
         first, count = model.first[b], model.count[b]
-        centre, _, _ = centre_of_mass(x, v, model.mass, first, count)
+        centre = centre_of_mass(x, model.mass, first, count)
         reach = max_spread * model.radius[b]
         for k in range(first, first + count):
             for d in range(3):

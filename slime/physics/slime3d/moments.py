@@ -15,24 +15,35 @@ from slime.physics.compiled import kernel
 
 
 @kernel
-def centre_of_mass(x, v, mass, first, count):
-    """c = sum m x / M and v_c = sum m v / M: where the body is and how fast it goes as a whole.
-    Returns (c, v_c, M)."""
-    total = 0.0
-    cx = cy = cz = 0.0
-    vx = vy = vz = 0.0
+def centre_of_mass(x, mass, first, count):
+    """c = sum m x / M over the body's columns of ``x`` (3, P): where it is as a whole (or, given
+    the velocities, how fast it goes)."""
+    total = cx = cy = cz = 0.0
     for k in range(first, first + count):
         m = mass[k]
         total += m
         cx += m * x[0, k]
         cy += m * x[1, k]
         cz += m * x[2, k]
-        vx += m * v[0, k]
-        vy += m * v[1, k]
-        vz += m * v[2, k]
-    centre = np.array([cx, cy, cz]) / total
-    velocity = np.array([vx, vy, vz]) / total
-    return centre, velocity, total
+    return np.array([cx, cy, cz]) / total
+
+
+@kernel
+def centres_of_mass(x, mass, first, count):
+    """(B, 3) ``centre_of_mass`` of every body (columns ``first[b] ..``, ``count[b]`` of them)."""
+    out = np.empty((first.shape[0], 3))
+    for b in range(first.shape[0]):
+        out[b] = centre_of_mass(x, mass, first[b], count[b])
+    return out
+
+
+def mass_centroids(points: np.ndarray, mass: np.ndarray, start) -> np.ndarray:
+    """(B, 3) centres of mass (``centre_of_mass``) of bodies stored one after another in (P, 3)
+    ``points`` (positions, or velocities for the bodies' velocities) with (P,) vertex masses;
+    body i's vertices start at ``start[i]`` and run to the next one's start."""
+    first = np.asarray(start, dtype=np.int64).reshape(-1)
+    count = np.diff(np.append(first, len(mass)))
+    return centres_of_mass(np.asarray(points, dtype=np.float64).T, np.asarray(mass, dtype=np.float64), first, count)
 
 
 @kernel
@@ -119,12 +130,6 @@ def inverse_inertia(second_moment, floor):
     if not (det > 1e-300 and det < np.inf):
         return np.zeros((3, 3))
     return adj / det
-
-
-@kernel
-def angular_velocity(inverse, spin):
-    """omega = I^-1 L."""
-    return inverse @ spin
 
 
 @kernel(inline=True)

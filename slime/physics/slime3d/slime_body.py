@@ -140,8 +140,7 @@ class SlimeBody:
     # ------------------------------------------------------------------ measurements
     def centroid(self) -> np.ndarray:
         """The centre of mass."""
-        centre, _, _ = centre_of_mass(self.world.x, self.world.v, self.world.mass, 0, self.shape.count)
-        return centre
+        return centre_of_mass(self.world.x, self.world.mass, 0, self.shape.count)
 
     def momentum(self) -> np.ndarray:
         return self.world.momentum()

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, fields, replace
+from functools import cached_property
 
 import numpy as np
 
@@ -205,15 +206,16 @@ class SlimeParams:
     def substep_dt(self) -> float:
         return self.dt / self.substeps
 
-    @property
+    # Made once a record (it never changes): the hand reads its settings every substep.
+    @cached_property
     def material(self) -> Material:
         return Material(**{name: getattr(self, name) for name in _names(Material)})
 
-    @property
+    @cached_property
     def world(self) -> WorldSettings:
         return WorldSettings(**{name: getattr(self, name) for name in _names(WorldSettings)})
 
-    @property
+    @cached_property
     def hand(self) -> HandSettings:
         return HandSettings(**{name: getattr(self, name) for name in _names(HandSettings)})
 

@@ -47,17 +47,6 @@ def uv_sphere(stacks: int, slices: int, radius: float = 1.0, center=(0.0, 0.0, 0
     return positions + np.asarray(center, dtype=np.float64)
 
 
-def grid_edges(stacks: int, slices: int) -> np.ndarray:
-    """(E, 2) the ring grid's edges, each once: along every meridian (pole to first ring included)
-    and around every ring. No diagonals: the mesh viscosity couples each ring vertex to its four
-    grid neighbours and each pole to its whole first ring, on the fast path and the plain one alike."""
-    grid = ring_grid(stacks, slices)
-    meridian = np.stack([grid[:-1], grid[1:]], axis=-1).reshape(-1, 2)
-    rings = grid[1:stacks]
-    around = np.stack([rings, np.roll(rings, -1, axis=1)], axis=-1).reshape(-1, 2)
-    return np.concatenate([meridian, around])
-
-
 def _band_quads(stacks: int, slices: int):
     grid = ring_grid(stacks, slices)
     nxt = np.roll(np.arange(slices), -1)

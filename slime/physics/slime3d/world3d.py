@@ -30,14 +30,13 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
-from slime.physics.slime3d.contact import (BodyTable, body_centroids, broad_phase, collide_slimes, damp_contacts, mass_centroids,
-                                   pair_axes)
+from slime.physics.slime3d.contact import BodyTable, body_centroids, broad_phase, collide_slimes, damp_contacts, pair_axes
 from slime.physics.slime3d.hand import BodyView, Hand, poke as hand_poke, spike as hand_spike
 from slime.physics.integrate import symplectic_euler
 from slime.physics.slime3d.obstacles import FramePairs, ObstacleSet, collide_obstacles
 from slime.physics.planes import Planes, collide_planes
 from slime.physics.slime3d.health import healthy_bodies
-from slime.physics.slime3d.moments import body_moments
+from slime.physics.slime3d.moments import body_moments, mass_centroids
 from slime.physics.slime3d.shape_matching import best_rotation
 from slime.physics.slime3d.step import build_model, clamp_speed, lone_substep, slime_accelerations
 from slime.physics.slime3d.slime_params import SlimeParams, WorldSettings, vector3
@@ -189,7 +188,7 @@ class World3D:
             old = state.shape
             shape = SlimeShape(params)
             if (shape.stacks, shape.slices) != (old.stacks, old.slices):
-                centre = state.x @ old.mass / old.params.mass
+                centre = mass_centroids(state.x.T, old.mass, [0])[0]
                 x = (shape.rest_offsets + centre).T.copy()
                 state = replace(state, x=x, v=np.zeros_like(x), good=x.copy(), rotation=np.eye(3),
                                 good_rotation=np.eye(3), new=True)
@@ -456,7 +455,7 @@ class World3D:
         shape = body.shape
         good = self._good_x[:, body.start : body.stop]
         rotation = self._good_rotation[index]
-        centre = good @ shape.mass / shape.params.mass
+        centre = mass_centroids(good.T, shape.mass, [0])[0]
         if not np.all(np.isfinite(centre)):
             centre = np.asarray(body.params.center)
         self.x[:, body.start : body.stop] = (centre + shape.rest_offsets @ rotation.T).T
