@@ -21,7 +21,7 @@ from slime.render.world_renderer import bodies_of_world, render_world_picture
 from slime.scenes.world_format import WorldFileError, load_world_scene, spec_to_dict, world_spec_from_dict
 from slime.scenes.world_scene import build_world, load_world
 from slime_pile import SlimePile
-from test_world_render import current  # noqa: F401  (makes this module's GL context current)
+from helpers import current_context  # noqa: F401 (autouse: the module's ctx made current)
 
 
 def _local(cylinder, points):
