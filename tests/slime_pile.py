@@ -38,9 +38,10 @@ class SlimePile:
 
     def step(self, timer=None):
         prm = self.bodies[0].params
-        h = prm.substep_dt
+        world = self.bodies[0].world
+        h = world.dt / world.substeps
         candidates = broad_phase(self.table, self.x, self.v, prm.dt) if self.contact else None
-        for _ in range(prm.substeps):
+        for _ in range(world.substeps):
             x_prev = self.x.copy()
             for body in self.bodies:
                 body.substep(h)

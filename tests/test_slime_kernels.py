@@ -74,7 +74,7 @@ def test_every_internal_force_moves_no_momentum_and_no_angular_momentum():
 def test_shear_viscosity_damps_ripples_not_the_wobble_and_is_stable_at_any_viscosity():
     body = SlimeBody(SlimeParams(stacks=24, slices=24, gravity=(0.0, 0.0, 0.0), center=(0.0, 50.0, 0.0)))
     world = body.world
-    x, m, h, count = world.x, world.mass, body.params.substep_dt, body.shape.count
+    x, m, h, count = world.x, world.mass, body.substep_length, body.shape.count
     unit = (body.rest_offsets / np.linalg.norm(body.rest_offsets, axis=1, keepdims=True)).T
     ripple = unit * np.where(np.arange(count) % 2 == 0, 1.0, -1.0)  # neighbours against each other
     breathing = unit.copy()  # the whole body swelling: a wavelength of the diameter

@@ -51,7 +51,7 @@ def run(quick: bool = False) -> list[dict]:
     sizes = (16, 32, 64, 128)
     for size in sizes:
         body = _settled(size, size)
-        h = body.params.substep_dt
+        h = body.substep_length
         inner = max(1, 4000 // (size * size) * 4)
         repeats = 5 if quick else 15
         ms = median_ms(lambda: body.substep(h), repeats, inner)

@@ -195,10 +195,15 @@ class SlimeBody:
     def internal_forces(self) -> np.ndarray:
         """(P, 3) forces of the internal terms alone (volume, tension, shape, viscosity) at the
         current state: no gravity, drag, grab or floor. They sum to zero (momentum is conserved)."""
-        acc = self._accelerations(self.params.substep_dt, internal_only=True)
+        acc = self._accelerations(self.substep_length, internal_only=True)
         return self.mass[:, None] * acc.T
 
     # ------------------------------------------------------------------ stepping
+    @property
+    def substep_length(self) -> float:
+        """h (s): the frame over its substeps, as many as the world takes (``stability.py``)."""
+        return self.world.dt / self.world.substeps
+
     def substep(self, h: float) -> None:
         self.world.substep(h)
 

@@ -35,6 +35,9 @@ from functools import cached_property
 import numpy as np
 
 from slime.limits import RESOLUTION, SUBSTEPS, vector3
+from slime.physics.slime3d.materials import DEFAULT_MATERIAL, MATERIALS, find_material
+
+_JELLY = MATERIALS[DEFAULT_MATERIAL].values  # the defaults (materials.py)
 
 
 def _finite(name: str, value) -> float:
@@ -72,6 +75,7 @@ class Material:
     shear_viscosity: float  # m^2/s
     air_drag: float
     contact_friction: float  # Coulomb coefficient against other slimes
+    adhesion: float  # m/s^2: how hard the surface must be pulled to come off a floor or wall
 
 
 @dataclass(frozen=True)
@@ -117,21 +121,22 @@ class SlimeParams:
     slices: int = 32  # longitude divisions around (>= 3)
     mass: float = 1.0  # total mass (kg), spread over the vertices by their share of the rest surface
     # --- material ---
-    volume_stiffness: float = 10000.0 # 1/s^2: breathing-mode omega^2 from the pressure
-    shape_stiffness: float = 5000.0  # 1/s^2: pull toward the best-fit rotated rest sphere
-    viscosity: float = 25.0  # 1/s: decay rate of motion relative to the body's rigid motion
-    surface_tension: float = 2.0  # N/m: the skin's pull toward less area (rounds dents and folds)
-    shear_viscosity: float = 0.12  # m^2/s: kinematic viscosity on velocity differences between neighbours (no creases)
-    air_drag: float = 0.05  # 1/s: decay rate of absolute velocity
+    volume_stiffness: float = _JELLY['volume_stiffness']  # 1/s^2: breathing-mode omega^2 from the pressure
+    shape_stiffness: float = _JELLY['shape_stiffness']  # 1/s^2: pull toward the best-fit rotated rest sphere
+    viscosity: float = _JELLY['viscosity']  # 1/s: decay rate of motion relative to the body's rigid motion
+    surface_tension: float = _JELLY['surface_tension']  # N/m: the skin's pull toward less area (rounds dents and folds)
+    shear_viscosity: float = _JELLY['shear_viscosity']  # m^2/s: kinematic viscosity on velocity differences between neighbours (no creases)
+    air_drag: float = _JELLY['air_drag']  # 1/s: decay rate of absolute velocity
+    adhesion: float = _JELLY['adhesion']  # m/s^2: a surface leaving a floor or wall within ADHESION_REACH is held back this hard
     # --- world ---
     gravity: tuple = (0.0, -9.81, 0.0)  # m/s^2
     floor_height: float = 0.0  # y of the floor plane (normal +y)
     floor_friction: float = 0.8  # Coulomb coefficient of the floor
     floor_restitution: float = 0.0  # 0 = the surface does not bounce off the floor (the body still rebounds)
-    contact_friction: float = 0.5  # Coulomb coefficient against other slimes (a pair uses the geometric mean)
+    contact_friction: float = _JELLY['contact_friction']  # Coulomb coefficient against other slimes (a pair uses the geometric mean)
     # --- integration ---
     dt: float = 1.0 / 60.0  # one frame (s)
-    substeps: int = 8  # symplectic Euler substeps per frame
+    substeps: int = 8  # symplectic Euler substeps per frame, at least (stiff terms take more: slime3d/stability.py)
     center: tuple | None = None  # initial centre; None = resting on the floor (floor_height + radius)
     # --- safety and interaction ---
     max_speed: float = 40.0  # m/s per velocity component, clamped every substep
@@ -165,6 +170,7 @@ class SlimeParams:
             "surface_tension",
             "shear_viscosity",
             "air_drag",
+            "adhesion",
             "floor_friction",
             "contact_friction",
         ):
@@ -189,22 +195,9 @@ class SlimeParams:
             set_("center", self._auto_center())
         else:
             set_("center", _vector3("center", self.center))
-        # Symplectic Euler is stable while h * omega < 2; keep a wide margin (h * omega <= 1).
-        h = self.dt / self.substeps
-        stiffest = self.shape_stiffness + self.volume_stiffness
-        if stiffest * h * h > 1.0:
-            need = math.ceil(self.dt * math.sqrt(stiffest))
-            raise ValueError(
-                f"too stiff for dt/substeps (shape + volume stiffness {stiffest:g} 1/s^2 at substep "
-                f"{h:.4g} s): use substeps >= {need} or smaller stiffness"
-            )
 
     def _auto_center(self) -> tuple[float, float, float]:
         return (0.0, float(self.floor_height) + float(self.radius), 0.0)
-
-    @property
-    def substep_dt(self) -> float:
-        return self.dt / self.substeps
 
     # Made once a record (it never changes): the hand reads its settings every substep.
     @cached_property
@@ -218,6 +211,15 @@ class SlimeParams:
     @cached_property
     def hand(self) -> HandSettings:
         return HandSettings(**{name: getattr(self, name) for name in _names(HandSettings)})
+
+    @classmethod
+    def of_material(cls, name: str, **changes) -> "SlimeParams":
+        """The parameters of the named material (``materials.py``), with ``changes`` on top."""
+        return cls(**{**find_material(name).values, **changes})
+
+    def with_material(self, name: str) -> "SlimeParams":
+        """A copy made of the named material: every material field replaced, the rest kept."""
+        return self.with_(**find_material(name).values)
 
     def with_world(self, world: WorldSettings) -> "SlimeParams":
         """A copy living in ``world`` (its gravity, floor, time step and bounds)."""

@@ -1,6 +1,6 @@
 """What a slime's parameters fix and its motion does not: the mesh, the vertex masses, the rest
-shape, and every constant of its forces (ideal volume, pressure scale, surface tension in force,
-shear viscosity weights). Computed once per body when it is made or its parameters change; the
+shape, every constant of its forces (ideal volume, pressure scale, the tension's stiffest wave)
+and the substeps those need. Computed once per body when it is made or its parameters change; the
 forces (``slime3d/``) read them every substep, through ``slime3d.step.SlimeModel``.
 
 Masses are the vertices' shares of the rest surface (uniform surface density), raised to at least
@@ -19,6 +19,7 @@ import numpy as np
 from slime.mesh import triangle_area_vectors
 from slime.physics.slime3d.surface import enclosed_volume, surface_gradients
 from slime.physics.slime3d.slime_params import SlimeParams
+from slime.physics.slime3d.stability import substeps_needed
 from slime.physics.slime3d.sphere import ring_grid, sphere_strip, sphere_triangles, uv_sphere
 from slime.physics.slime3d.volume import corner_sum
 
@@ -50,11 +51,12 @@ class SlimeShape:
         # How far the rest surface spreads (sum |dV/dx|^2 / m), the volume force's yardstick: see
         # slime3d.pressure.volume_pressure.
         self.rest_spread = float(np.sum(grad_v * grad_v / self.mass))
-        # The surface tension in force: the parameter times the factor that keeps it stable at
-        # this resolution and substep (``tension_relief``).
-        h = prm.substep_dt
-        relief = tension_relief(self.mass, area_stiffness(self.rest_offsets, self.triangles), prm.surface_tension, h)
-        self.tension = prm.surface_tension * relief
+        # The surface tension is the parameter itself, N/m at every resolution; the substeps keep it
+        # stable (``stability.py``), and the fastest of its waves is set by the stiffest vertex.
+        self.tension = prm.surface_tension
+        self.tension_stiffness = float(np.max(area_stiffness(self.rest_offsets, self.triangles) / self.mass))
+        self.substeps_needed = substeps_needed(prm.dt, prm.shape_stiffness, prm.volume_stiffness, self.tension,
+                                               self.tension_stiffness)
         # The pressure that holds the rest shape against that tension (the Laplace pressure
         # 2 gamma / R of a drop, measured on the mesh): the rest pull projected onto dV/dx.
         self.rest_pressure = self.tension * float(np.sum(grad_a * grad_v) / np.sum(grad_v * grad_v))
@@ -74,12 +76,3 @@ def area_stiffness(x, triangles) -> np.ndarray:
         return np.einsum("ij,ij->i", opposite, opposite) / doubled
 
     return corner_sum(triangles, per_corner, len(pts))
-
-
-def tension_relief(mass, stiffness, tension: float, h: float) -> float:
-    """The factor 1 / (1 + 2 h^2 gamma max(K / m)) that keeps the surface tension stable. Tension
-    stiffens as the mesh refines (a vertex's mass shrinks, its area Hessian K does not), so
-    explicit steps blow up past gamma ~ 1.4 N/m at 128 x 128. Scaled so, the stiffest mode keeps
-    h^2 omega^2 < 1 whatever gamma and the resolution (Gershgorin: the Hessian's largest
-    eigenvalue is below 2 K). One factor for every vertex, so the force stays a gradient."""
-    return 1.0 / (1.0 + 2.0 * h * h * tension * float(np.max(stiffness / mass)))

@@ -31,6 +31,9 @@ from slime.physics.slime3d.tension import surface_tension_at
 from slime.physics.slime3d.viscosity import decay_rate, internal_viscosity_at
 
 
+ADHESION_REACH = 0.05  # of the radius: the film within which a surface sticks to a plane
+
+
 class SlimeModel(NamedTuple):
     """The constants of a world's bodies, as arrays the kernels read (``build_model``). Per body
     (B,): where its vertices are and its mesh, then its material and the constants ``SlimeShape``
@@ -55,6 +58,8 @@ class SlimeModel(NamedTuple):
     mass: np.ndarray  # (P,) kg
     rest: np.ndarray  # (3, P) m
     max_acceleration: np.ndarray  # (P,) m/s^2
+    adhesion: np.ndarray  # (P,) m/s^2
+    reach: np.ndarray  # (P,) m: how far above a plane the adhesion holds
     gravity: np.ndarray  # (3,) m/s^2
 
 
@@ -65,11 +70,15 @@ def build_model(shapes, firsts, total: int, gravity) -> SlimeModel:
     mass = np.ones(total)
     rest = np.zeros((3, total))
     bound = np.full(total, np.inf)
+    adhesion = np.zeros(total)
+    reach = np.zeros(total)
     for shape, first in zip(shapes, firsts):
         span = slice(first, first + shape.count)
         mass[span] = shape.mass
         rest[:, span] = shape.rest_offsets.T
         bound[span] = shape.params.max_acceleration
+        adhesion[span] = shape.params.adhesion
+        reach[span] = ADHESION_REACH * shape.params.radius
     params = [s.params for s in shapes]
     materials = [p.material for p in params]
     return SlimeModel(
@@ -82,6 +91,7 @@ def build_model(shapes, firsts, total: int, gravity) -> SlimeModel:
         pressure_scale=column(s.pressure_scale for s in shapes),
         rest_pressure=column(s.rest_pressure for s in shapes), rest_spread=column(s.rest_spread for s in shapes),
         inertia_floor=column(s.inertia_floor for s in shapes), mass=mass, rest=rest, max_acceleration=bound,
+        adhesion=adhesion, reach=reach,
         gravity=np.asarray(gravity, dtype=np.float64).reshape(3).copy())
 
 
@@ -161,5 +171,6 @@ def lone_substep(model, x, v, acc, rotation, volume, work, h, ones, normal, poin
     kernels ``World3D.substep`` calls one by one when there is more to do between them."""
     slime_accelerations(model, x, v, acc, rotation, volume, work, h, False)
     symplectic_euler(x.T, v.T, acc.T, ones, h, ones)
-    plane_contacts(x.T, v.T, ones, normal, point, restitution, friction, bounce_threshold, radius, touching)
+    plane_contacts(x.T, v.T, ones, normal, point, restitution, friction, bounce_threshold, radius, model.adhesion,
+                   model.reach, h, touching)
     clamp_speed(v, max_speed)

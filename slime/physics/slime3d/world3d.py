@@ -118,7 +118,10 @@ class World3D:
         self.floor = (None if floor_height is None else
                       Planes.floor(3, settings.floor_height, settings.floor_restitution, settings.floor_friction))
         self._no_planes = Planes.empty(3)
-        self.dt, self.substeps = settings.dt, settings.substeps
+        self.dt = settings.dt
+        # The frame's substeps: the settings' count, or more when a slime's stiff terms need them
+        # (``stability.py``); set with the bodies (``lay_out``).
+        self.min_substeps = self.substeps = settings.substeps
         self.max_speed, self.max_acceleration = settings.max_speed, settings.max_acceleration
         self.obstacles: list = []
         # Forces of your own, run every substep after the slimes' own (none in the internal-only
@@ -250,6 +253,7 @@ class World3D:
             self._good_rotation[index] = st.good_rotation
             start = stop
         self.model = build_model([b.shape for b in self.bodies], [b.start for b in self.bodies], total, self.gravity)
+        self.substeps = max([self.min_substeps] + [b.shape.substeps_needed for b in self.bodies])
         self._max_acceleration = self.model.max_acceleration[None, :]
         for index, st in enumerate(states):
             if st.new:
@@ -365,7 +369,7 @@ class World3D:
         if held is not None:
             self.hand.push_out(self.view(held))  # a pressing finger is solid
         if self.floor is not None:
-            collide_planes(x.T, v.T, self._ones, self.floor)
+            collide_planes(x.T, v.T, self._ones, self.floor, 0.0, self.model.adhesion, self.model.reach, h)
         if self._lid is not None:
             self._hold_under_lids(h)
         if self._obstacle_set is not None:
