@@ -8,8 +8,10 @@ Rows: {"benchmark": "feel", "stacks", "slices", "material", "settled_height", "d
                    click: ``POKE_IMPULSE`` per kilogram over one frame, straight down at the top);
   dent_at          when that is, in seconds after the click;
   dent_held        how long the dent stays deeper than 8 % of the radius (s);
-  wobble_hz        the top's ringing after the dent, peaks per second (0 when none);
-  wobble_peaks     how many peaks of that ringing stand above 2 % of the radius;
+  wobble_hz        the top's ringing after the dent, cycles per second, from when its swings
+                   turn over (0 with fewer than two swings);
+  wobble_peaks     how many swings of that ringing, up or down, reach past 2 % of the radius
+                   on the other side of its final level from the swing before;
   drop_squash      1 - the least height over the rest height, dropped with its bottom 2 m up;
   drop_bounce      the highest its bottom comes back up after the first touch, over the 2 m;
   throw_rest_s     thrown at 20 m/s down and sideways into the floor: seconds until its kinetic
@@ -40,23 +42,38 @@ def click(body: SlimeBody, seconds: float = 1.5) -> dict:
     prm = body.params
     top = int(np.argmax(body.positions[:, 1]))
     start = float(body.positions[top, 1])
+    above = start - float(body.centroid()[1])
     body.poke(body.positions[top], (0.0, -POKE_IMPULSE * prm.mass / prm.dt, 0.0))
-    heights = []
+    heights, reach = [], []
     for _ in range(round(seconds / prm.dt)):
         body.step()
         heights.append(float(body.positions[top, 1]))
+        reach.append(heights[-1] - float(body.centroid()[1]))
     dent = (start - np.array(heights)) / prm.radius  # > 0: below where it was
+    # The wobble is the body's own: the top over the centre of mass, so that the whole body
+    # settling or hopping on the floor is not read as ringing.
+    shape = (above - np.array(reach)) / prm.radius
     deepest = int(np.argmax(dent))
     held = float(np.sum(dent > 0.08)) * prm.dt
-    # The ringing after the dent: the top's peaks above its final level, past the deepest point.
-    after = -dent[deepest:] - (-dent[-1])
-    peaks = [k for k in range(1, len(after) - 1) if after[k] > after[k - 1] and after[k] >= after[k + 1]
-             and after[k] > 0.02]
+    # The ringing after the dent: the top's swings over the centre about their final level, past
+    # the deepest point.
+    # A swing counts when it reaches past 2 % of the radius on the other side of the level from
+    # the last one (a Schmitt trigger: ripples riding on a swing, and the last quiver about the
+    # level, are not wobbles of their own); the frequency is read from when the swings turn over.
+    after = shape[-1] - shape[deepest:]
+    side, turns = 0, []
+    for k, value in enumerate(after):
+        now = 1 if value > 0.02 else -1 if value < -0.02 else 0
+        if now and now != side:
+            if side:
+                turns.append(k)
+            side = now
+    peaks = len(turns)  # swings up or down past 2 %, after the dent's own
     hz = 0.0
-    if len(peaks) >= 2:
-        hz = (len(peaks) - 1) / ((peaks[-1] - peaks[0]) * prm.dt)
+    if len(turns) >= 2:
+        hz = (len(turns) - 1) / (2.0 * (turns[-1] - turns[0]) * prm.dt)
     return {"dent": float(dent[deepest]), "dent_at": (deepest + 1) * prm.dt, "dent_held": held,
-            "wobble_hz": hz, "wobble_peaks": len(peaks)}
+            "wobble_hz": hz, "wobble_peaks": peaks}
 
 
 def drop(params: SlimeParams, height: float = 2.0, seconds: float = 3.0) -> dict:

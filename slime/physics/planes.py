@@ -59,9 +59,6 @@ def collide_planes(
     inv_mass: np.ndarray,
     planes: Planes,
     radius: np.ndarray | float = 0.0,
-    adhesion: np.ndarray | None = None,
-    reach: np.ndarray | None = None,
-    h: float = 0.0,
 ) -> np.ndarray:
     """Project particles (rows of (N, D) arrays, views welcome) out of every plane and resolve
     their velocity there, in place (``plane_contacts``). Returns a bool (N,) mask of the particles
@@ -69,17 +66,14 @@ def collide_planes(
     touching = np.zeros(positions.shape[0], dtype=np.bool_)
     radii = (np.full(positions.shape[0], float(radius)) if np.ndim(radius) == 0
              else np.asarray(radius, dtype=np.float64).reshape(positions.shape[0]))
-    n = positions.shape[0]
-    adhesion = np.zeros(n) if adhesion is None else adhesion
-    reach = np.zeros(n) if reach is None else reach
     plane_contacts(positions, velocities, inv_mass, planes.normal, planes.point, planes.restitution,
-                   planes.friction, float(planes.bounce_threshold), radii, adhesion, reach, float(h), touching)
+                   planes.friction, float(planes.bounce_threshold), radii, touching)
     return touching
 
 
 @kernel
 def plane_contacts(positions, velocities, inv_mass, normal, point, restitution, friction, bounce_threshold, radius,
-                   adhesion, reach, h, touching):
+                   touching):
     """Plane by plane, every movable particle (inv_mass > 0) deeper than its radius is put back on
     the plane's free side. Its approaching normal speed v_n is reflected to -e v_n when it came in
     faster than ``bounce_threshold`` and stopped otherwise (so a resting particle does not hop);
@@ -94,14 +88,6 @@ def plane_contacts(positions, velocities, inv_mass, normal, point, restitution, 
             for d in range(dim):
                 depth -= (positions[k, d] - point[p, d]) * normal[p, d]
             if not depth > 0.0:
-                if depth > -reach[k] and adhesion[k] > 0.0:
-                    vn = 0.0
-                    for d in range(dim):
-                        vn += velocities[k, d] * normal[p, d]
-                    if vn > 0.0:
-                        held = min(vn, adhesion[k] * h)
-                        for d in range(dim):
-                            velocities[k, d] -= held * normal[p, d]
                 continue
             touching[k] = True
             vn = 0.0

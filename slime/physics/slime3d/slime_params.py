@@ -127,7 +127,7 @@ class SlimeParams:
     surface_tension: float = _JELLY['surface_tension']  # N/m: the skin's pull toward less area (rounds dents and folds)
     shear_viscosity: float = _JELLY['shear_viscosity']  # m^2/s: kinematic viscosity on velocity differences between neighbours (no creases)
     air_drag: float = _JELLY['air_drag']  # 1/s: decay rate of absolute velocity
-    adhesion: float = _JELLY['adhesion']  # m/s^2: a surface leaving a floor or wall within ADHESION_REACH is held back this hard
+    adhesion: float = _JELLY['adhesion']  # m/s^2: how hard a surface leaving the floor is held back (adhesion.py)
     # --- world ---
     gravity: tuple = (0.0, -9.81, 0.0)  # m/s^2
     floor_height: float = 0.0  # y of the floor plane (normal +y)

@@ -20,6 +20,7 @@ import numpy as np
 from slime.physics.compiled import kernel
 from slime.physics.integrate import symplectic_euler
 from slime.physics.planes import plane_contacts
+from slime.physics.slime3d.adhesion import adhere_all
 from slime.physics.slime3d.drag import air_drag_at
 from slime.physics.slime3d.gravity import gravity_at
 from slime.physics.slime3d.moments import body_moments, inverse_inertia
@@ -29,9 +30,6 @@ from slime.physics.slime3d.shear import add_shear_viscosity
 from slime.physics.slime3d.surface import enclosed_volume, surface_gradients
 from slime.physics.slime3d.tension import surface_tension_at
 from slime.physics.slime3d.viscosity import decay_rate, internal_viscosity_at
-
-
-ADHESION_REACH = 0.05  # of the radius: the film within which a surface sticks to a plane
 
 
 class SlimeModel(NamedTuple):
@@ -58,8 +56,7 @@ class SlimeModel(NamedTuple):
     mass: np.ndarray  # (P,) kg
     rest: np.ndarray  # (3, P) m
     max_acceleration: np.ndarray  # (P,) m/s^2
-    adhesion: np.ndarray  # (P,) m/s^2
-    reach: np.ndarray  # (P,) m: how far above a plane the adhesion holds
+    adhesion: np.ndarray  # m/s^2
     gravity: np.ndarray  # (3,) m/s^2
 
 
@@ -70,15 +67,11 @@ def build_model(shapes, firsts, total: int, gravity) -> SlimeModel:
     mass = np.ones(total)
     rest = np.zeros((3, total))
     bound = np.full(total, np.inf)
-    adhesion = np.zeros(total)
-    reach = np.zeros(total)
     for shape, first in zip(shapes, firsts):
         span = slice(first, first + shape.count)
         mass[span] = shape.mass
         rest[:, span] = shape.rest_offsets.T
         bound[span] = shape.params.max_acceleration
-        adhesion[span] = shape.params.adhesion
-        reach[span] = ADHESION_REACH * shape.params.radius
     params = [s.params for s in shapes]
     materials = [p.material for p in params]
     return SlimeModel(
@@ -91,7 +84,7 @@ def build_model(shapes, firsts, total: int, gravity) -> SlimeModel:
         pressure_scale=column(s.pressure_scale for s in shapes),
         rest_pressure=column(s.rest_pressure for s in shapes), rest_spread=column(s.rest_spread for s in shapes),
         inertia_floor=column(s.inertia_floor for s in shapes), mass=mass, rest=rest, max_acceleration=bound,
-        adhesion=adhesion, reach=reach,
+        adhesion=column(m.adhesion for m in materials),
         gravity=np.asarray(gravity, dtype=np.float64).reshape(3).copy())
 
 
@@ -166,11 +159,11 @@ def clamp_speed(v, max_speed):
 def lone_substep(model, x, v, acc, rotation, volume, work, h, ones, normal, point, restitution, friction,
                  bounce_threshold, touching, radius, max_speed):
     """A substep of slimes with nothing but the floor around them (no hand, obstacles, contacts
-    or lids), in one call: the forces, symplectic Euler, the floor (``normal``... as
+    or lids), in one call: the forces, symplectic Euler, the floor and its adhesion (``normal``... as
     ``planes.plane_contacts`` takes them; no planes for no floor) and the speed bound. The same
     kernels ``World3D.substep`` calls one by one when there is more to do between them."""
     slime_accelerations(model, x, v, acc, rotation, volume, work, h, False)
     symplectic_euler(x.T, v.T, acc.T, ones, h, ones)
-    plane_contacts(x.T, v.T, ones, normal, point, restitution, friction, bounce_threshold, radius, model.adhesion,
-                   model.reach, h, touching)
+    plane_contacts(x.T, v.T, ones, normal, point, restitution, friction, bounce_threshold, radius, touching)
+    adhere_all(model, x, v, normal, point, h)
     clamp_speed(v, max_speed)

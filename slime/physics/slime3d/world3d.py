@@ -38,6 +38,7 @@ from slime.physics.planes import Planes, collide_planes
 from slime.physics.slime3d.health import healthy_bodies
 from slime.physics.slime3d.moments import body_moments, mass_centroids
 from slime.physics.slime3d.shape_matching import best_rotation
+from slime.physics.slime3d.adhesion import adhere_all
 from slime.physics.slime3d.step import build_model, clamp_speed, lone_substep, slime_accelerations
 from slime.physics.slime3d.slime_params import SlimeParams, WorldSettings, vector3
 from slime.physics.slime3d.slime_shape import SlimeShape
@@ -369,7 +370,8 @@ class World3D:
         if held is not None:
             self.hand.push_out(self.view(held))  # a pressing finger is solid
         if self.floor is not None:
-            collide_planes(x.T, v.T, self._ones, self.floor, 0.0, self.model.adhesion, self.model.reach, h)
+            collide_planes(x.T, v.T, self._ones, self.floor)
+            adhere_all(self.model, x, v, self.floor.normal, self.floor.point, h)
         if self._lid is not None:
             self._hold_under_lids(h)
         if self._obstacle_set is not None:
