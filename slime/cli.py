@@ -18,9 +18,24 @@ from slime.arguments import (
 )
 
 
+class _HelpFormatter(argparse.HelpFormatter):
+    """argparse's help, except that a help text's own line breaks are kept (each still wrapped):
+    --material lists one material a line."""
+
+    def _split_lines(self, text, width):
+        lines = []
+        for part in text.split("\n"):
+            lines += super()._split_lines(part, width)
+        return lines
+
+
 class _Parser(argparse.ArgumentParser):
     """argparse that reports a bad command line in one line (not usage + error), with the prefix
     every other message has."""
+
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("formatter_class", _HelpFormatter)
+        super().__init__(*args, **kwargs)
 
     def error(self, message):
         self.exit(2, f"slime: error: {message} (see {self.prog} --help)\n")
@@ -62,6 +77,15 @@ def _add_look(p: argparse.ArgumentParser) -> None:
                         "SlimeLook in slime/look.py")
 
 
+def _add_material(p: argparse.ArgumentParser) -> None:
+    from slime.physics.slime3d.materials import DEFAULT_MATERIAL, MATERIALS
+
+    listed = "\n".join(f"{m.name}: {m.about}" for m in MATERIALS.values())
+    p.add_argument("--material", choices=tuple(MATERIALS), metavar="NAME",
+                   help=f"what the slime is made of (default {DEFAULT_MATERIAL}); in a 3D scene, every slime "
+                        f"that names no material of its own (slime/physics/slime3d/materials.py):\n{listed}")
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="slime", description="A soft-body slime you poke and drag, and 2D mass-spring scenes.")
     parser.add_argument("--version", action="version", version=f"slime {__import__('slime').__version__}")
@@ -69,6 +93,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     demo = sub.add_parser("demo", help="open the slime window (the default command)")
     _add_resolution(demo)
+    _add_material(demo)
     _add_look(demo)
     from slime.app.quality import LEVEL_NAMES
 
@@ -86,6 +111,7 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--no-floor", action="store_true", help="glTF: leave the floor out")
     sim.add_argument("--no-progress", action="store_true", help="no progress bar")
     _add_resolution(sim)
+    _add_material(sim)
     _add_look(sim)
 
     render = sub.add_parser("render", help="render headless to a PNG (last frame), or a GIF, MP4 or WebM (every frame)")
@@ -101,12 +127,14 @@ def build_parser() -> argparse.ArgumentParser:
                              "distance > 0; it stays put (without it the camera follows the slime or frames the scene)")
     render.add_argument("--no-progress", action="store_true", help="no progress bar")
     _add_resolution(render)
+    _add_material(render)
     _add_shaders(render)
     _add_look(render)
 
     scene = sub.add_parser("scene", help="play a scene in a window (slime: the 3D demo)")
     scene.add_argument("scene", help="a scene name (see 'slime scenes'), a scene file .py, a Soda model .json, "
                                      "or a 3D scene .json (opens in the slime window)")
+    _add_material(scene)
     _add_window(scene, "1200x800")
 
     sub.add_parser("scenes", help="list the scenes")
@@ -132,7 +160,7 @@ def _cmd_demo(args) -> int:
     from slime.app.demo import run_demo
 
     return run_demo(stacks=args.stacks, slices=args.slices, size=parse_size(args.size), window=args.window,
-                    shaders=_shader_folder(args), color=args.color, quality=args.quality)
+                    shaders=_shader_folder(args), color=args.color, quality=args.quality, material=args.material)
 
 
 def _shader_folder(args):
@@ -165,6 +193,7 @@ def _cmd_simulate(args) -> int:
         else:
             if args.poke or args.stacks or args.slices:
                 raise UsageError("--poke, --stacks and --slices apply to the slime only")
+            _refuse_material_2d(args)
             if as_gltf:
                 raise UsageError(f"{output}: glTF holds the slime and 3D scenes; {args.scene} is a 2D scene "
                                  "(write it as .npz)")
@@ -188,11 +217,12 @@ def _simulate_slime(args, gltf_output):
     from slime.simulate import make_body, simulate_slime
 
     pokes = [parse_poke(p) for p in args.poke]
-    body = make_body(args.stacks, args.slices)
+    body = make_body(args.stacks, args.slices, args.material)
     if gltf_output is not None:
         gltf.check_size(str(gltf_output), [len(body.positions)], [len(body.triangles)], args.ticks + 1,
                         gltf.solid_vertices([], not args.no_floor))
-    arrays = simulate_slime(args.ticks, pokes, stacks=args.stacks, slices=args.slices, progress=not args.no_progress)
+    arrays = simulate_slime(args.ticks, pokes, stacks=args.stacks, slices=args.slices, progress=not args.no_progress,
+                            material=args.material)
     if gltf_output is None:
         return arrays, None
     from slime.app.render_slime import default_camera
@@ -209,7 +239,7 @@ def _simulate_world(args, gltf_output):
     from slime.scenes.world_scene import load_world
     from slime.simulate import record_world
 
-    scene = load_world(args.scene)
+    scene = load_world(args.scene, material=args.material)
     if gltf_output is None:
         return record_world(scene, args.ticks, args.scene, progress=not args.no_progress), None
     from slime.app.render_world import scene_camera
@@ -252,7 +282,7 @@ def _cmd_render(args) -> int:
             output=output, frames=frames, size=size, pokes=pokes, camera=camera,
             stacks=args.stacks, slices=args.slices, progress=not args.no_progress,
             shaders=_shader_folder(args),
-            color=args.color,
+            color=args.color, material=args.material,
         )
     elif is_world(args.scene):
         if args.poke or args.stacks or args.slices or args.color:
@@ -262,10 +292,11 @@ def _cmd_render(args) -> int:
 
         render_world(args.scene, output=output, frames=args.frames or 120, size=size,
                      camera=parse_camera(args.camera) if args.camera else None, progress=not args.no_progress,
-                     shaders=_shader_folder(args))
+                     shaders=_shader_folder(args), material=args.material)
     else:
         if args.poke or args.camera or args.stacks or args.slices or args.color:
             raise UsageError("--poke, --camera, --stacks, --slices and --color apply to the slime only")
+        _refuse_material_2d(args)
         from slime.app.render_scene import render_scene
 
         render_scene(args.scene, output=output, frames=args.frames or 120, size=size, progress=not args.no_progress,
@@ -274,22 +305,31 @@ def _cmd_render(args) -> int:
     return 0
 
 
+def _refuse_material_2d(args) -> None:
+    """--material is the 3D slime's: a 2D scene's masses and springs have none."""
+    if args.material is not None:
+        raise UsageError(f"--material applies to the slime and 3D scenes only, not to {args.scene}")
+
+
 def _cmd_scene(args) -> int:
     if args.scene == "slime":  # listed by `slime scenes` with the 2D ones, so it opens here too
         from slime.app.demo import run_demo
 
-        return run_demo(size=parse_size(args.size), window=args.window, shaders=_shader_folder(args))
+        return run_demo(size=parse_size(args.size), window=args.window, shaders=_shader_folder(args),
+                        material=args.material)
     from slime.simulate import is_world
 
     if is_world(args.scene):
         # A 3D scene: the slime window on that world (a bad file fails in one line before it opens).
         from slime.app.demo import run_demo
 
-        return run_demo(scene=args.scene, size=parse_size(args.size), window=args.window, shaders=_shader_folder(args))
+        return run_demo(scene=args.scene, size=parse_size(args.size), window=args.window, shaders=_shader_folder(args),
+                        material=args.material)
     from slime.app.scene_window import run_scene
     from slime.scenes import load_scene
 
     load_scene(args.scene)  # a bad name or model file fails here, in one line, before a window opens
+    _refuse_material_2d(args)
     return run_scene(args.scene, size=parse_size(args.size), window=args.window, shaders=_shader_folder(args))
 
 

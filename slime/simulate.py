@@ -50,9 +50,11 @@ def apply_pokes(body, schedule: dict[int, list[Poke]], tick: int) -> None:
         body.poke(np.asarray(poke.point, dtype=np.float64), np.asarray(poke.force, dtype=np.float64))
 
 
-def make_body(stacks: int | None = None, slices: int | None = None):
-    """The slime body with default parameters at the requested resolution. Bad values: a one-line
-    ValueError."""
+def make_body(stacks: int | None = None, slices: int | None = None, material: str | None = None):
+    """The slime body of the named material (``materials.py``; None: the default, jelly) with
+    default parameters otherwise, at the requested resolution. Bad values, an unknown material: a
+    one-line ValueError."""
+    from slime.physics.slime3d.materials import DEFAULT_MATERIAL
     from slime.physics.slime3d.slime_body import SlimeBody, SlimeParams
 
     changes = {}
@@ -60,7 +62,7 @@ def make_body(stacks: int | None = None, slices: int | None = None):
         changes["stacks"] = stacks
     if slices is not None:
         changes["slices"] = slices
-    return SlimeBody(SlimeParams(**changes))
+    return SlimeBody(SlimeParams.of_material(material or DEFAULT_MATERIAL, **changes))
 
 
 def save_npz_atomic(path: Path, **arrays) -> None:
@@ -69,9 +71,10 @@ def save_npz_atomic(path: Path, **arrays) -> None:
 
 
 def simulate_slime(ticks: int, pokes: Sequence[Poke] = (), stacks: int | None = None, slices: int | None = None,
-                   progress: bool = False):
-    """Run the slime for ``ticks`` frames; returns the arrays written to the .npz."""
-    body = make_body(stacks, slices)
+                   progress: bool = False, material: str | None = None):
+    """Run the slime (of ``material``, default jelly) for ``ticks`` frames; returns the arrays
+    written to the .npz."""
+    body = make_body(stacks, slices, material)
     params = body.params
     schedule = poke_schedule(pokes)
     n_points = body.positions.shape[0]
@@ -87,12 +90,12 @@ def simulate_slime(ticks: int, pokes: Sequence[Poke] = (), stacks: int | None = 
     return {"positions": positions, "triangles": body.triangles.astype(np.int32), "volume": volume, "time": time}
 
 
-def simulate_world(name_or_path, ticks: int, progress: bool = False):
-    """Run a 3D scene (a bundled name or a scene file) for ``ticks`` frames; returns the arrays
-    written to the .npz."""
+def simulate_world(name_or_path, ticks: int, progress: bool = False, material: str | None = None):
+    """Run a 3D scene (a bundled name or a scene file) for ``ticks`` frames, ``material`` for its
+    slimes that name none; returns the arrays written to the .npz."""
     from slime.scenes.world_scene import load_world
 
-    return record_world(load_world(name_or_path), ticks, str(name_or_path), progress)
+    return record_world(load_world(name_or_path, material=material), ticks, str(name_or_path), progress)
 
 
 def record_world(scene, ticks: int, name: str = "the scene", progress: bool = False):

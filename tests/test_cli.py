@@ -156,7 +156,7 @@ def test_scene_slime_opens_the_demo(monkeypatch):
     seen = {}
     monkeypatch.setattr(demo, "run_demo", lambda **kw: seen.update(kw) or 0)
     assert cli.main(["scene", "slime", "--size", "640x480", "--window", "glfw"]) == 0
-    assert seen == {"size": (640, 480), "window": "glfw", "shaders": None}
+    assert seen == {"size": (640, 480), "window": "glfw", "shaders": None, "material": None}
 
 
 def test_a_closed_pipe_ends_quietly():

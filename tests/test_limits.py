@@ -59,7 +59,7 @@ def _panel_ranges() -> dict[str, tuple]:
         world=SimpleNamespace(bodies=[None], positions=np.zeros((10, 3))),
         fps=60.0, paused=False, gravity=np.array([0.0, -9.81, 0.0]), show_help=False, gravity_on=True,
         quality=SimpleNamespace(level=LEVELS[0], adaptive=True, index=0), look_open=False,
-        shown_gravity=lambda: 9.81, _draw_look_widgets=lambda imgui: None,
+        shown_gravity=lambda: 9.81, _draw_look_widgets=lambda imgui: None, _draw_material_list=lambda imgui: None,
         wnd=SimpleNamespace(buffer_size=(1280, 720), size=(1280, 720), pixel_ratio=1.0),
         help_rect=lambda *a, **k: (0, 0, 100, 100),
     )

@@ -341,6 +341,9 @@ def test_unusable_files_are_one_line(tmp_path):
     (lambda d: d["slimes"][0]["params"].update(stiffness=1), "slimes[0].params has an unknown key 'stiffness'"),
     (lambda d: d["slimes"][0]["params"].update(shape_stiffness=1e6), "slimes[0].params: too stiff for dt/substeps"),
     (lambda d: d["slimes"][0]["params"].update(viscosity=True), "slimes[0].params.viscosity must be a number"),
+    (lambda d: d["slimes"][1].update(material="honey"),
+     "slimes[1].material: unknown material 'honey': choose one of jelly, goo, rubber"),
+    (lambda d: d["slimes"][0].update(material=3), "slimes[0].material: unknown material 3: choose one of"),
     (lambda d: d.update(gravity=[0, -40, 0]), "gravity must be at most 30 m/s^2 long, got 40"),
     (lambda d: d.update(floor_height="low"), "floor_height must be a number, got string 'low'"),
     (lambda d: d["camera"].update(elevation=-5), "camera.elevation must be from 0 to 85 degrees, got -5"),
@@ -362,6 +365,34 @@ def test_each_problem_is_named(tmp_path, change, problem):
     data = copy.deepcopy(GOOD)
     change(data)
     assert problem in _refused(_write(tmp_path, data))
+
+
+def test_a_slime_starts_from_its_material_and_its_params_go_on_top(tmp_path):
+    from slime.physics.slime3d.materials import MATERIALS
+    from slime.scenes.world_scene import build_world, load_world
+
+    data = copy.deepcopy(GOOD)
+    data["slimes"][0]["material"] = "goo"  # its params set mass and viscosity
+    path = _write(tmp_path, data)
+    spec = load_world_spec(path)
+    assert [s.material for s in spec.slimes] == ["goo", None]
+    goo, unnamed = spec.slime_params()
+    for name, value in MATERIALS["goo"].values.items():
+        assert getattr(goo, name) == (10.0 if name == "viscosity" else value), name  # the file's viscosity wins
+    assert goo.mass == 2.0 and goo.radius == 0.5
+    assert unnamed.material == SlimeParams().material  # no name: jelly, SlimeParams' defaults
+    # A material asked for by the run (--material) is for the slimes that name none.
+    goo, unnamed = spec.slime_params("rubber")
+    assert goo.shape_stiffness == MATERIALS["goo"].values["shape_stiffness"] and goo.viscosity == 10.0
+    assert unnamed.material == SlimeParams.of_material("rubber").material
+    world = load_world(path, material="rubber").world
+    assert sorted(b.params.shape_stiffness for b in world.bodies) == sorted(
+        MATERIALS[n].values["shape_stiffness"] for n in ("goo", "rubber"))
+    assert {b.params.shape_stiffness for b in build_world(spec).world.bodies} == {
+        MATERIALS[n].values["shape_stiffness"] for n in ("goo", "jelly")}
+    # Written back, the name stays (and only where the file gave one).
+    assert world_spec_from_dict(spec_to_dict(spec)) == spec
+    assert [s.get("material") for s in spec_to_dict(spec)["slimes"]] == ["goo", None]
 
 
 def test_counts_and_vertices_stop_at_their_limits():

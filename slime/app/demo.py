@@ -7,7 +7,8 @@ that point and pulls it after the cursor (release throws with the mouse's veloci
 middle drag orbits the camera; the wheel zooms. N drops a new slime from above the point under the
 cursor (a slime, an obstacle or the floor), Delete takes away the slime under it, Q squashes them
 all. What these do to the world, without the window, is ``world_play.WorldPlay``. Keys are listed
-in ``HELP`` (H shows them in the window).
+in ``HELP`` (H shows them in the window). The panel's sliders, and its material list (the named
+materials of slime/physics/slime3d/materials.py), change every slime of the world at once.
 
 The camera follows the slime while the world holds exactly one (the demo's); with several it stays
 where the user or the scene put it.
@@ -37,6 +38,7 @@ from slime.app.window_common import (FpsCounter, draw_shader_errors, no_display,
                                      shader_failure, window_failed)
 from slime.app.world_play import POKE_IMPULSE, WorldPlay, single_slime_world
 from slime.app.world_view import WorldView
+from slime.physics.slime3d.materials import DEFAULT_MATERIAL, MATERIALS, find_material
 from slime.physics.slime3d.slime_params import SlimeParams
 from slime.render.context import has_display
 from slime.look import RANGES, SlimeLook, parse_color
@@ -98,6 +100,8 @@ class DemoWindow(mglw.WindowConfig):
         parser.add_argument("--frames", type=int, default=0, help="close after this many frames (0: never)")
         parser.add_argument("--shaders", default=None, help="shader folder (default: the package's)")
         parser.add_argument("--color", default=None, help="the jelly's colour, R,G,B or #rrggbb")
+        parser.add_argument("--material", default=None, choices=tuple(MATERIALS),
+                            help="what the slime is made of (a scene's slimes that name none); default jelly")
         parser.add_argument("--quality", default="adaptive", choices=("adaptive",) + LEVEL_NAMES,
                             help="adapt the quality to keep 60 FPS, or pin one level")
         parser.add_argument("--bench-seconds", type=float, default=0.0,
@@ -114,7 +118,7 @@ class DemoWindow(mglw.WindowConfig):
         look = SlimeLook().with_color(parse_color(color)) if color else SlimeLook()
         self.play, self.camera, obstacles, self.framed_points = _start_world(
             getattr(argv, "scene", None), getattr(argv, "stacks", None), getattr(argv, "slices", None),
-            look, getattr(argv, "seed", None))
+            look, getattr(argv, "seed", None), getattr(argv, "material", None))
         world = self.play.world
         self.view = WorldView(self.ctx, floor_height=world.floor_height, look=self.play.base_look,
                               obstacles=obstacles, shaders=self.shaders)
@@ -218,6 +222,28 @@ class DemoWindow(mglw.WindowConfig):
             self.play.set_params(**changes)
         except ValueError as exc:  # e.g. too stiff for the substeps: keep the old value, say why
             print(f"slime: {exc}", file=sys.stderr)
+
+    def choose_material(self, name: str) -> None:
+        """The panel's material list: every slime made of ``name`` (``SlimeParams.with_material``;
+        the sliders then show its values); kept by R, and what N drops."""
+        try:
+            self.play.set_material(name)
+        except ValueError as exc:
+            print(f"slime: {exc}", file=sys.stderr)
+            return
+        _log(f"material {name}")
+
+    def _draw_material_list(self, imgui) -> None:
+        """The material list: it shows what the slimes are made of as it is (a name, "custom" once
+        a slider or key has changed a material value, "mixed" where the slimes differ)."""
+        shown = self.play.material_name()
+        if imgui.begin_combo("material", shown):
+            for name, material in MATERIALS.items():
+                clicked, _ = imgui.selectable(name, name == shown)
+                imgui.set_item_tooltip(material.about)
+                if clicked:
+                    self.choose_material(name)
+            imgui.end_combo()
 
     def _say(self, text: str) -> None:
         """A line on screen for a few seconds (and on the event log)."""
@@ -347,6 +373,7 @@ class DemoWindow(mglw.WindowConfig):
         changed, value = imgui.combo("quality", current, choices)
         if changed:
             self.quality.pin(None if value == 0 else value - 1)
+        self._draw_material_list(imgui)
         changed, value = imgui.slider_float("viscosity", float(p.viscosity), *limits.VISCOSITY, "%.2f")
         if changed:
             self._set(viscosity=value)
@@ -645,17 +672,18 @@ def _keep_camera_outside(camera, world, within: float = 1.02) -> None:
         camera.keep_outside(centres[index], float(radii[index]), to_radius=float(radii[index]))
 
 
-def _start_world(scene, stacks, slices, look: SlimeLook, seed):
+def _start_world(scene, stacks, slices, look: SlimeLook, seed, material=None):
     """(WorldPlay, camera, obstacles to draw, the obstacles' points to keep framed) for the demo's
     one slime, or for a 3D scene (a bundled name or a file); the points are None where the
-    camera does not frame the scene (the one slime's follows it; a scene's own camera stays)."""
+    camera does not frame the scene (the one slime's follows it; a scene's own camera stays).
+    ``material``: the one slime's, or that of a scene's slimes that name none (default jelly)."""
     changes = {}
     if stacks is not None:
         changes["stacks"] = stacks
     if slices is not None:
         changes["slices"] = slices
     if scene is None:
-        params = SlimeParams(**changes)
+        params = SlimeParams.of_material(material or DEFAULT_MATERIAL, **changes)
         play = WorldPlay(single_slime_world(params), params, base_look=look, seed=seed)
         camera = default_camera(_OneSlime(play.world))
         return play, camera, [], None
@@ -665,19 +693,19 @@ def _start_world(scene, stacks, slices, look: SlimeLook, seed):
 
     spec = load_world_scene(scene)
     check_window_scene(spec)
-    first = build_world(spec)  # its camera and obstacles as drawn, too
+    first = build_world(spec, material)  # its camera and obstacles as drawn, too
 
     def make_world(more: dict) -> tuple:
         """The scene's world as it starts, with the command line's resolution and ``more`` (the
         panel's changes since) on every slime."""
-        world = build_world(spec).world
+        world = build_world(spec, material).world
         settings = {**changes, **more}
         if settings:
             world.set_slimes_params({i: b.params.with_(**settings) for i, b in enumerate(world.bodies)})
         return world, [b.tag for b in world.bodies]
 
     # Dropped slimes: the scene's first slime's size and settings, with the command line's resolution.
-    template = spec.slime_params()[0].with_(center=None, **changes)
+    template = spec.slime_params(material)[0].with_(center=None, **changes)
     play = WorldPlay(make_world, template, base_look=look, seed=seed)
     framed = obstacle_points(first) if spec.camera is None else None
     return play, scene_camera(first), first.drawn_obstacles, framed
@@ -692,7 +720,7 @@ def check_window_scene(spec) -> None:
 
 
 def demo_args(*, stacks=None, slices=None, size=(1280, 720), window=None, frames: int = 0, shaders=None, color=None, quality: str = "adaptive", bench_seconds: float = 0.0, scene=None,
-              seed=None) -> list[str]:
+              seed=None, material=None) -> list[str]:
     """The demo window's own command line (moderngl-window parses it)."""
     args = ["--size", f"{int(size[0])}x{int(size[1])}", "--frames", str(int(frames)), "--quality", quality]
     if window:
@@ -713,17 +741,22 @@ def demo_args(*, stacks=None, slices=None, size=(1280, 720), window=None, frames
         args += ["--scene", str(scene)]
     if seed is not None:
         args += ["--seed", str(int(seed))]
+    if material is not None:
+        args += ["--material", str(material)]
     return args
 
 
 def run_demo(*, stacks=None, slices=None, size=(1280, 720), window=None, frames: int = 0, shaders=None, color=None, quality: str = "adaptive", bench_seconds: float = 0.0, scene=None,
-             seed=None) -> int:
+             seed=None, material=None) -> int:
     """Open the demo window and run until it closes; returns an exit status (2: no display, or
     shaders that do not compile). ``shaders``: a shader folder to draw with (and watch);
     ``quality``: "adaptive" or a level name to pin (see slime/app/quality.py); ``scene``: a
     bundled 3D scene's name or a 3D scene file to open instead of the one slime (a scene that
     cannot be read or does not fit the window: ValueError, one line, before any window opens);
-    ``seed``: the sizes and colours of the slimes N drops."""
+    ``seed``: the sizes and colours of the slimes N drops; ``material``: what the slime is made of
+    (for a scene, its slimes that name none; default jelly; an unknown name: ValueError)."""
+    if material is not None:
+        find_material(material)
     if scene is not None:
         from slime.scenes.world_format import load_world_scene
 
@@ -731,7 +764,8 @@ def run_demo(*, stacks=None, slices=None, size=(1280, 720), window=None, frames:
     if window != "headless" and not has_display():
         return no_display("slime", f"render to a file instead: slime render{'' if scene is None else f' {scene}'}")
     # Explicit arguments only: moderngl-window would otherwise parse sys.argv (pytest's, the CLI's).
-    args = demo_args(stacks=stacks, slices=slices, size=size, window=window, frames=frames, shaders=shaders, color=color, quality=quality, bench_seconds=bench_seconds, scene=scene, seed=seed)
+    args = demo_args(stacks=stacks, slices=slices, size=size, window=window, frames=frames, shaders=shaders, color=color, quality=quality, bench_seconds=bench_seconds, scene=scene, seed=seed,
+                     material=material)
     try:
         config = mglw.create_window_config_instance(DemoWindow, args=args)
     except ShaderError as exc:

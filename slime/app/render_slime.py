@@ -108,11 +108,11 @@ class HeadlessSlime:
     """
 
     def __init__(self, *, size=(800, 600), stacks=None, slices=None, camera=None, samples: int = 4, body=None,
-                 ctx=None, shaders=None, look=None):
+                 ctx=None, shaders=None, look=None, material=None):
         from slime.render.slime_renderer import OffscreenTarget, SlimeRenderer
 
         self.ctx, self._owns_ctx, self.size = headless_context(ctx, size)
-        self.body = body if body is not None else make_body(stacks, slices)
+        self.body = body if body is not None else make_body(stacks, slices, material)
         self.camera = default_camera(self.body, camera)
         #: A camera asked for stays where it was put; the default one follows the slime.
         self.follows = camera is None
@@ -153,21 +153,25 @@ class HeadlessSlime:
 
 def render_slime(*, output, frames: int = 1, size=(800, 600), pokes=(), camera=None, stacks=None, slices=None,
                  progress: bool = True, samples: int = 4, shaders=None,
-                 color=None) -> None:
+                 color=None, material=None) -> None:
     """Simulate ``frames`` frames (pokes applied at their tick, before that frame's step) and write
     the last frame (``.png``) or every frame (``.gif``, ``.mp4``, ``.webm``, streamed: memory does not
     grow with the frame count), atomically. ``color``: the jelly's colour (RGB 0..1 or ``#rrggbb``,
-    see SlimeLook.with_color). Bad arguments raise ValueError with a one-line message; a missing
+    see SlimeLook.with_color); ``material``: what the slime is made of (a name of ``materials.py``,
+    default jelly). Bad arguments raise ValueError with a one-line message; a missing
     OpenGL raises ``GLUnavailable``; shaders (from the folder ``shaders``, default the package's)
     that do not compile raise ``ShaderError``. A camera inside the slime is moved out along its
     orbit, with one line on stderr."""
     from slime.look import slime_look
+    from slime.physics.slime3d.materials import find_material
 
     pokes = list(pokes or ())
     path, size = _check_args(output, frames, size, pokes, camera, stacks, slices)
+    if material is not None:
+        find_material(material)  # an unknown name: one line, before any GL
     look = slime_look(color)
     scene = HeadlessSlime(size=size, stacks=stacks, slices=slices, camera=camera, samples=samples,
-                          shaders=shaders, look=look)
+                          shaders=shaders, look=look, material=material)
     if scene.camera_moved is not None:
         asked, moved = scene.camera_moved
         print(f"slime: a camera distance of {asked:g} is inside the slime; moved out to {moved:.2f}",

@@ -139,12 +139,13 @@ class HeadlessWorld:
 
 
 def render_world(name_or_path, *, output, frames: int = 120, size=(800, 600), camera=None, progress: bool = True,
-                 samples: int = 4, shaders=None) -> None:
+                 samples: int = 4, shaders=None, material: str | None = None) -> None:
     """Simulate a 3D scene for ``frames`` frames and write the last frame (``.png``) or every frame
-    (``.gif``, ``.mp4``, ``.webm``, streamed), atomically. Bad arguments or scene files: a one-line
-    ValueError (``WorldFileError`` for the file)."""
+    (``.gif``, ``.mp4``, ``.webm``, streamed), atomically. ``material``: what its slimes that name
+    none are made of (default jelly). Bad arguments or scene files: a one-line ValueError
+    (``WorldFileError`` for the file)."""
     path, size = check_render_args(output, frames, size)
-    scene = load_world(name_or_path)
+    scene = load_world(name_or_path, material=material)
     headless = HeadlessWorld(scene, size=size, camera=camera, samples=samples, shaders=shaders)
     try:
         with open_frames(path, fps=1.0 / scene.world.dt) as sink, \

@@ -1,8 +1,8 @@
 """What the slime window does to its world of slimes, without the window (so a seeded fuzz can
 drive it with no GL): drop a new slime where the cursor's ray lands (Ten Minute Physics' Bodies++:
 a body added at run time), take away the one under the cursor, squash them all, spike them all,
-reset, change every slime's parameters at once, and the hand (poke, press, grab, throw) on the
-slime a ray meets first.
+reset, change every slime's parameters (or its material) at once, and the hand (poke, press, grab,
+throw) on the slime a ray meets first.
 
 World3D renumbers its bodies on every re-layout (an add, a removal, a change of parameters) and
 lets go of the hand then; ``generation`` counts re-layouts, so the window can tell that a body
@@ -19,7 +19,8 @@ import numpy as np
 
 from slime import limits
 from slime.look import SlimeLook
-from slime.physics.slime3d.slime_params import SlimeParams
+from slime.physics.slime3d.materials import MATERIALS, find_material
+from slime.physics.slime3d.slime_params import Material, SlimeParams
 from slime.physics.slime3d.world3d import World3D
 from slime.physics.slime3d.obstacles import ray_hit
 from slime.render.picking import RayHit, intersect_plane, pick_body
@@ -29,6 +30,8 @@ POKE_IMPULSE = 4.0  # N*s per kg of body: 240 N for one frame on the default 1 k
 DROP_SIZE = (0.55, 1.0)  # a dropped slime's radius, times the template's (its mass scales with the volume)
 DROP_SATURATION = (0.55, 0.9)  # the dropped slimes' colours: any hue, fairly saturated, bright
 DROP_VALUE = (0.7, 0.95)
+CUSTOM = "custom"  # material_name(): the slimes share a material no name has (a slider moved)
+MIXED = "mixed"  # material_name(): the slimes are not all made of the same
 
 
 class WorldPlay:
@@ -88,6 +91,22 @@ class WorldPlay:
         self.template = template
         self.changes.update(changes)
         self._relaid()
+
+    def set_material(self, name: str) -> None:
+        """Every slime (and the template of dropped ones) made of the named material: each one's
+        ``SlimeParams.with_material(name)``, every material field replaced, the rest kept. An
+        unknown name: ValueError, nothing changed."""
+        self.set_params(**find_material(name).values)
+
+    def material_name(self) -> str:
+        """What the slimes are made of, as it is: a material's name where every slime has exactly
+        that material's values, CUSTOM where they share values no material has (a slider or a key
+        changed one), MIXED where they differ. With no slime left, what a dropped one would be."""
+        made_of = {body.params.material for body in self.world.bodies} or {self.template.material}
+        if len(made_of) > 1:
+            return MIXED
+        (material,) = made_of
+        return next((name for name, m in MATERIALS.items() if Material(**m.values) == material), CUSTOM)
 
     def set_gravity(self, gravity) -> None:
         self.world.set_gravity(gravity)

@@ -34,12 +34,17 @@ A slime (a UV sphere of ``stacks`` x ``slices``, see slime/physics/slime3d/spher
     look          optional  {field: value} of slime.look.SlimeLook (glow, absorption, rim, fresnel,
                             highlight, shininess, refraction, deep_color, glow_color...), applied after
                             ``color``; checked by SlimeLook.from_dict; default {}
+    material      optional  what it is made of: a name of slime.physics.slime3d.materials.MATERIALS
+                            ("jelly", "goo", "rubber"); its parameters start from that material's,
+                            and ``params`` go on top. Default null: the material the scene is run
+                            with (``--material`` of slime render, simulate and scene; jelly unless
+                            asked)
     params        optional  {name: value} of slime.physics.slime3d.slime_params.SlimeParams (mass,
                             volume_stiffness, shape_stiffness, viscosity, surface_tension, air_drag,
-                            floor_friction, floor_restitution, max_speed...); checked by building
-                            SlimeParams; default {} (SlimeParams' defaults). Not radius, stacks, slices
-                            or center (the slime's own keys), nor gravity, floor_height, dt or
-                            substeps (the world's).
+                            floor_friction, floor_restitution, max_speed...), set over the
+                            material's; checked by building SlimeParams; default {} (the material's
+                            and SlimeParams' defaults). Not radius, stacks, slices or center (the
+                            slime's own keys), nor gravity, floor_height, dt or substeps (the world's).
 
 An obstacle (fixed: it pushes the slimes and never moves)::
 
@@ -95,6 +100,7 @@ from slime.look import COLOR_FIELDS, SlimeLook, parse_color
 from slime.obstacle_kinds import KINDS, rotation_from_degrees
 from slime.paths import ASSETS
 from slime.physics.slime3d.obstacles import signed_distance
+from slime.physics.slime3d.materials import DEFAULT_MATERIAL, find_material
 from slime.physics.slime3d.slime_params import SlimeParams
 from slime.physics.slime3d.sphere import vertex_count
 from slime.scenes import SceneError
@@ -145,17 +151,21 @@ class SlimeSpec:
     look: dict = field(default_factory=dict)
     params: dict = field(default_factory=dict)
     velocity: tuple = (0.0, 0.0, 0.0)
+    material: str | None = None  # a name of materials.MATERIALS; None: the one the scene is run with
 
     @property
     def vertex_count(self) -> int:
         return vertex_count(self.stacks, self.slices)
 
-    def slime_params(self, gravity=DEFAULT_GRAVITY, floor_height: float | None = 0.0) -> SlimeParams:
+    def slime_params(self, gravity=DEFAULT_GRAVITY, floor_height: float | None = 0.0,
+                     material: str | None = None) -> SlimeParams:
         """The SlimeParams to build this slime with in a world of that gravity and floor (None: no
-        floor; SlimeParams then keeps its own floor height, which the world does not use)."""
+        floor; SlimeParams then keeps its own floor height, which the world does not use): its
+        own material's, else ``material``'s (default jelly), with its ``params`` on top."""
         floor = {} if floor_height is None else {"floor_height": floor_height}
-        return SlimeParams(radius=self.radius, stacks=self.stacks, slices=self.slices, center=self.center,
-                           gravity=gravity, **floor, **self.params)
+        return SlimeParams.of_material(self.material or material or DEFAULT_MATERIAL, radius=self.radius,
+                                       stacks=self.stacks, slices=self.slices, center=self.center,
+                                       gravity=gravity, **floor, **self.params)
 
     def slime_look(self, base: SlimeLook | None = None) -> SlimeLook:
         """Its look: ``base`` (default SlimeLook()) recoloured by ``color``, then ``look``'s fields."""
@@ -216,9 +226,10 @@ class WorldSpec:
     def vertex_count(self) -> int:
         return sum(s.vertex_count for s in self.slimes)
 
-    def slime_params(self) -> tuple:
-        """Every slime's SlimeParams, in file order."""
-        return tuple(s.slime_params(self.gravity, self.floor_height) for s in self.slimes)
+    def slime_params(self, material: str | None = None) -> tuple:
+        """Every slime's SlimeParams, in file order; ``material`` for those that name none (default
+        jelly)."""
+        return tuple(s.slime_params(self.gravity, self.floor_height, material) for s in self.slimes)
 
 
 # --- reading ------------------------------------------------------------------------------------
@@ -298,7 +309,7 @@ def is_world_file(path_or_dict) -> bool:
 
 
 TOP_KEYS = ("name", "description", "gravity", "floor_height", "camera", "slimes", "obstacles")
-SLIME_KEYS = ("center", "radius", "stacks", "slices", "velocity", "color", "look", "params")
+SLIME_KEYS = ("center", "radius", "stacks", "slices", "velocity", "color", "look", "material", "params")
 CAMERA_KEYS = ("yaw", "elevation", "distance", "target")
 
 
@@ -355,9 +366,10 @@ def _slime(check: _Checker, data, where: str, gravity: tuple) -> SlimeSpec:
         raise check.fail(f"{where}.velocity must be at most {limits.LAUNCH_SPEED[1]:g} m/s, got {math.hypot(*velocity):g}")
     color = None if data.get("color") is None else check.color(data["color"], f"{where}.color")
     look = _look(check, data.get("look", {}), f"{where}.look", color is not None)
+    material = None if data.get("material") is None else _material(check, data["material"], f"{where}.material")
     params = _params(check, data.get("params", {}), f"{where}.params")
     spec = SlimeSpec(center=center, radius=radius, stacks=stacks, slices=slices, color=color, look=look,
-                     params=params, velocity=velocity)
+                     params=params, velocity=velocity, material=material)
     try:
         spec.slime_params(gravity)  # SlimeParams' own checks: signs, ranges, the stiffness bound
     except ValueError as error:
@@ -384,6 +396,13 @@ def _look(check: _Checker, data, where: str, has_color: bool) -> dict:
     except ValueError as error:
         raise check.fail(f"{where}: {' '.join(str(error).split())}") from None
     return look
+
+
+def _material(check: _Checker, data, where: str) -> str:
+    try:
+        return find_material(data).name
+    except ValueError as error:
+        raise check.fail(f"{where}: {error}") from None
 
 
 def _params(check: _Checker, data, where: str) -> dict:
@@ -471,6 +490,8 @@ def spec_to_dict(spec: WorldSpec) -> dict:
             item["color"] = _floats(s.color)
         if s.look:
             item["look"] = {k: (list(v) if isinstance(v, (list, tuple)) else v) for k, v in s.look.items()}
+        if s.material is not None:
+            item["material"] = s.material
         if s.params:
             item["params"] = dict(s.params)
         slimes.append(item)

@@ -50,21 +50,23 @@ def drawn_obstacle(spec: ObstacleSpec) -> dict:
     return out
 
 
-def build_world(spec: WorldSpec) -> WorldScene:
-    """The world a scene file describes, at rest except for the slimes' initial velocities."""
+def build_world(spec: WorldSpec, material: str | None = None) -> WorldScene:
+    """The world a scene file describes, at rest except for the slimes' initial velocities;
+    ``material``: what the slimes that name no material of their own are made of (default jelly)."""
     world = World3D(gravity=spec.gravity, floor_height=spec.floor_height)
     looks = [slime.slime_look() for slime in spec.slimes]
     for slime, look in zip(spec.slimes, looks):
-        params = slime.slime_params(spec.gravity, spec.floor_height)
+        params = slime.slime_params(spec.gravity, spec.floor_height, material)
         world.add_slime(params, velocity=slime.velocity, tag=look)
     for entry in spec.obstacles:
         world.add_obstacle(obstacle(entry))
     return WorldScene(spec, world, [drawn_obstacle(entry) for entry in spec.obstacles], looks)
 
 
-def load_world(name_or_path) -> WorldScene:
-    """``build_world`` of a bundled scene's name or a scene file's path (bad files: one-line error)."""
-    return build_world(load_world_scene(name_or_path))
+def load_world(name_or_path, material: str | None = None) -> WorldScene:
+    """``build_world`` of a bundled scene's name or a scene file's path (bad files: one-line error),
+    ``material`` for its slimes that name none."""
+    return build_world(load_world_scene(name_or_path), material)
 
 
 def place_drop(world: World3D, point, radius: float, *, lift: float = 1.0, clearance: float = 0.05) -> np.ndarray:
