@@ -16,9 +16,7 @@ from slime.physics.slime3d.surface_checks import edge_neighbours, largest_fold_a
 
 def assert_came_back(body) -> None:
     """3 s left alone, then: volume within 1 %, no triangle inverted, and, once settled on the
-    floor, every vertex within 10 % of its rest distance from the centroid (a fresh body sits on
-    its pole at about 4 %; one thrown about may sit on its side, where the UV mesh has fewer
-    vertices per area to carry the weight, at about 9 %)."""
+    floor, its height and width within 10 % of an untouched slime's (``fuzz.came_back``)."""
     result = came_back(body)
     assert result["ok"], result
 
