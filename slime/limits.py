@@ -50,11 +50,10 @@ CAMERA_ELEVATION = (0.0, 85.0)  # degrees
 ORBIT_ELEVATION = CAMERA_ELEVATION
 
 # --- the slime window's panel -----------------------------------------------------------------------
-# Slider ranges; SlimeParams takes any value >= 0. The two stiffnesses' sum stays under SlimeParams'
-# stability bound, 1 / h^2 = 230400 1/s^2 at the default 8 substeps of 1/60 s, so no slider position
-# is refused.
+# Slider ranges; SlimeParams takes any value >= 0. A stiffer setting takes more substeps a frame
+# (slime3d/stability.py): at the ends of these ranges a 32 x 32 slime takes 13.
 VISCOSITY = (0.0, 60.0)  # 1/s
-SURFACE_TENSION = (0.0, 20.0)  # N/m (stable at any value: see slime_shape.tension_relief)
+SURFACE_TENSION = (0.0, 20.0)  # N/m (stable at any value: the substeps rise with it, slime3d/stability.py)
 VOLUME_STIFFNESS = (0.0, 100000.0)  # 1/s^2
 SHAPE_STIFFNESS = (0.0, 20000.0)  # 1/s^2
 GRAVITY = (0.0, 30.0)  # m/s^2, downward

@@ -126,7 +126,10 @@ def test_three_stacked_slimes_come_to_rest_without_sinking_into_each_other():
         kinetic.append(pile.kinetic_energy())
     assert kinetic[-1] < 1e-4
     heights = np.array([b.centroid()[1] for b in pile.bodies])
-    assert np.all(np.diff(heights) > 1.6 * radius)  # squashed a little, not sunk into each other
+    # The soft jelly at the bottom carries twice its weight and squashes to about half its height
+    # (its centre 0.27 m up, the next 0.62 m above it): squashed, not sunk into each other (the
+    # depth below says so).
+    assert np.all(np.diff(heights) > 1.1 * radius)
     assert np.abs(np.array([b.centroid()[[0, 2]] for b in pile.bodies])).max() < 0.05  # still a stack
     assert _deepest(pile) < 0.02 * radius
 

@@ -152,12 +152,12 @@ def _slime(**kw):
 def test_a_slime_lands_on_a_pillar_and_rests_on_its_top():
     pillar = Cylinder(center=(0.0, 0.5, 0.0), radius=0.5, half_height=0.5)
     pile = SlimePile([_slime(center=(0.0, 1.6, 0.0))], obstacles=[pillar])
-    for _ in range(90):
+    for _ in range(120):
         pile.step()
         assert signed_distance(pile.x, [pillar]).min() > -1e-9
     centre = pile.bodies[0].centroid()
     assert 1.0 < centre[1] < 1.35 and np.hypot(centre[0], centre[2]) < 0.05  # on the top, in the middle
-    assert np.abs(pile.v).max() < 0.2  # at rest
+    assert np.abs(pile.v).max() < 0.2  # at rest but for the last of its wobble
 
 
 def test_a_slime_slides_off_a_log_and_is_never_inside_it():

@@ -17,6 +17,7 @@ from slime.physics.slime3d.slime_body import MAX_SPIKE, SlimeBody, wendland
 from slime.physics.slime3d.slime_params import SlimeParams
 from slime.physics.slime3d.sphere import vertex_count
 from slime.physics.slime3d.volume import mesh_volume, vertex_area_vectors
+from slime.physics.slime3d.world3d import World3D
 
 SMALL = dict(stacks=12, slices=12)
 
@@ -87,9 +88,9 @@ def test_ideal_volume_is_the_rest_mesh_not_the_analytic_sphere():
     prm = dry.params
     assert np.abs(dry.internal_forces()).max() < 1e-6 * prm.mass * prm.shape_stiffness * prm.radius
     # With it, the rest pressure holds the skin's pull; what the uneven UV mesh leaves over would
-    # move a vertex by under half a per cent of the radius against the shape force.
+    # move a vertex by under 1.5 % of the radius against the (soft, jelly) shape force.
     residual = np.abs(body.internal_forces() / body.mass[:, None]).max()
-    assert 0.0 < residual < 0.005 * prm.shape_stiffness * prm.radius
+    assert 0.0 < residual < 0.015 * prm.shape_stiffness * prm.radius
 
 
 def test_area_weighted_normals_are_the_volume_gradient():
@@ -132,7 +133,7 @@ def test_strong_poke_dents_and_recovers():
     body.poke(top, [0.0, -600.0, 0.0])  # 10 N s on a 1 kg slime, straight down on top
     errors = run(body, 2.0, volume_error)
     assert max(abs(e) for e in errors[:30]) > 0.02  # it really was a strong poke
-    assert max(abs(e) for e in errors) < 0.10
+    assert max(abs(e) for e in errors) < 0.15  # a soft jelly squeezed by the slam into the floor
     assert abs(errors[-1]) < 0.01
     assert body.shape_error() < resting_shape + 0.05
 
@@ -469,7 +470,7 @@ def test_pinned_trajectory_hash():
         [sys.executable, "-c", _PINNED, here], env=_portable_env(), capture_output=True, text=True, timeout=120
     )
     assert run_.returncode == 0, run_.stderr
-    assert run_.stdout.strip() == "14c54331e82b68a939916da41f2d19c47418cb1d348d1d9cc23715b1f4393e3e"
+    assert run_.stdout.strip() == "34ffb0d078f03a0f67d58eb15b3094ce41896e510e2da689f90c9de8cbd4a118"
 
 
 # ---------------------------------------------------------------- params
@@ -502,7 +503,7 @@ def test_params_defaults_validation_and_with():
         dict(dt=0.0),
         dict(substeps=0),
         dict(center=(0.0, 1.0)),
-        dict(dt=0.5, substeps=1),  # too stiff for the substep
+        dict(dt=0.5, shape_stiffness=1e7),  # more substeps than SUBSTEPS allows
     ]
     for changes in bad:
         with pytest.raises(ValueError) as info:
@@ -510,6 +511,31 @@ def test_params_defaults_validation_and_with():
         assert next(iter(changes)) in str(info.value) or "stiff" in str(info.value)
     with pytest.raises(ValueError, match="unknown"):
         p.with_(colour="green")
+
+
+def test_a_stiff_term_takes_the_substeps_it_needs():
+    # Stability comes from the substeps, chosen from the stiffest term: a frame of 0.1 s with one
+    # substep asked for gets sqrt(k_s + k_v) * dt of them, and the slime stays whole.
+    body = SlimeBody(SlimeParams(stacks=12, slices=12, dt=0.1, substeps=1))
+    prm = body.params
+    assert body.world.substeps == math.ceil(0.1 * math.sqrt(prm.shape_stiffness + prm.volume_stiffness))
+    run(body, 2.0)
+    assert body.recoveries == 0 and abs(volume_error(body)) < 0.01
+    # The surface tension's share grows with the mesh (its fastest ripple, between neighbours):
+    # the same tension takes more substeps at 64 x 64 than at 16 x 16, and twice the tension
+    # takes sqrt(2) times as many.
+    counts = {(n, g): SlimeBody(SlimeParams(stacks=n, slices=n, surface_tension=g)).world.substeps
+              for n, g in [(16, 8.0), (64, 8.0), (64, 16.0)]}
+    assert counts[(16, 8.0)] < counts[(64, 8.0)]
+    assert counts[(64, 16.0)] == pytest.approx(math.sqrt(2.0) * counts[(64, 8.0)], abs=1.5)
+    # A world takes what its neediest slime needs.
+    world = World3D()
+    world.add_slime(SlimeParams(stacks=8, slices=8, center=(-3.0, 1.0, 0.0)))
+    assert world.substeps == 8
+    world.add_slime(SlimeParams(stacks=64, slices=64, surface_tension=16.0, center=(3.0, 1.0, 0.0)))
+    assert world.substeps == counts[(64, 16.0)]
+    with pytest.raises(ValueError, match="too stiff"):
+        SlimeBody(SlimeParams(stacks=256, slices=256, surface_tension=20.0, dt=1.0))
 
 
 @pytest.mark.parametrize("resolution", [64, pytest.param(128, marks=pytest.mark.slow)])

@@ -75,10 +75,11 @@ def test_a_press_under_the_top_lowers_the_outline_the_demo_shows(resolution):
         view.step()
         after.append((view.top() - rest) / radius)
     assert min(after[:30]) < -0.05, min(after[:30])  # it springs past its rest ...
-    # ... and is back a second later, but for the body's own slow bounce on the floor (a poke
-    # sets it off ten times larger), which dies away.
-    assert abs(after[59]) < 0.1, after[59]
-    assert max(np.abs(after[90:])) < 0.1 and max(np.abs(after[90:])) < max(np.abs(after[:30]))
+    # ... and is back a second later, but for the body's own slow bounce on the floor, which dies
+    # away, and where the slanted press has rolled it (the jelly is soft: it settles a little
+    # lower and elsewhere, 7 % of its radius on the screen at 32 x 32).
+    assert abs(after[59]) < 0.15, after[59]
+    assert max(np.abs(after[90:])) < 0.15 and max(np.abs(after[90:])) < max(np.abs(after[:30]))
     assert view.body.recoveries == 0 and not view.body.pressing
     assert view.body.world.hand.finger is None  # the finger has let go
 
@@ -170,8 +171,8 @@ def test_a_press_then_a_drag_to_absurd_places(target):
     frames(body, 0.5)
     body.unpress()
     frames(body, 3.0)
-    # Thrown far, it may still be rolling (the robustness tests hold such throws to coming back);
-    # here: never broken, and round again.
+    # Thrown far, it may still be rolling: never broken, and once left alone back to its volume,
+    # unfolded and settled to the shape an untouched slime rests in.
     assert body.recoveries == 0 and np.isfinite(body.positions).all()
-    assert body.shape_error() < 0.15, body.shape_error()
-    assert abs(body.volume() / body.ideal_volume - 1.0) < 0.05
+    result = came_back(body)
+    assert result["ok"], result

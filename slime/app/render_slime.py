@@ -35,7 +35,7 @@ def default_camera(body, view: Sequence[float] | None = None) -> OrbitCamera:
     return cam
 
 
-FOLLOW_HEIGHT_SLACK = 0.35  # radii the body's centre may rise or sink before the camera follows in y
+FOLLOW_HEIGHT_SLACK = 0.5  # radii the body's centre may rise or sink before the camera follows in y
 
 
 def follow(camera: OrbitCamera, body, rate: float = 0.08) -> None:

@@ -75,7 +75,9 @@ def adhere(model, b, x, v, normal, point, h):
 
 
 @kernel
-def adhere_all(model, x, v, normal, point, h):
-    """``adhere`` for every body of the model."""
+def adhere_all(model, x, v, normal, point, h, held):
+    """``adhere`` for every body of the model but ``held`` (-1 for none): a slime in the hand is
+    peeled off by it, however hard it sticks."""
     for b in range(model.first.shape[0]):
-        adhere(model, b, x, v, normal, point, h)
+        if b != held:
+            adhere(model, b, x, v, normal, point, h)

@@ -3,7 +3,7 @@
 defaults of ``SlimeParams`` are read from here.
 
 The units are those of ``SlimeParams`` (stiffnesses per unit mass, 1/s^2; rates 1/s; the surface
-tension N/m; the shear viscosity m^2/s; the adhesion m/s^2), so a material is the same at any
+tension N/m; the shear viscosity m^2/s; the shear stiffness m^2/s^2; the adhesion m/s^2), so a material is the same at any
 size and any mesh resolution. ``slime bench --only feel`` measures each one.
 """
 
@@ -27,15 +27,15 @@ def _material(name: str, about: str, **values) -> NamedMaterial:
 MATERIALS = {m.name: m for m in (
     _material(
         "jelly", "wobbly gelatine: a click dents it deep, it rings a few times, a drop splats and sticks",
-        volume_stiffness=10000.0, shape_stiffness=500.0, viscosity=4.0, surface_tension=2.0, shear_viscosity=0.12,
+        volume_stiffness=10000.0, shape_stiffness=500.0, viscosity=4.0, surface_tension=2.0, shear_viscosity=0.12, shear_stiffness=2.0,
         air_drag=0.05, contact_friction=0.5, adhesion=400.0),
     _material(
         "goo", "runny slime: slumps under its own weight and flows into the shape of what holds it",
-        volume_stiffness=10000.0, shape_stiffness=15.0, viscosity=10.0, surface_tension=1.0, shear_viscosity=0.3,
+        volume_stiffness=10000.0, shape_stiffness=15.0, viscosity=10.0, surface_tension=1.0, shear_viscosity=0.3, shear_stiffness=2.0,
         air_drag=0.05, contact_friction=0.8, adhesion=400.0),
     _material(
         "rubber", "a bouncy ball: a click barely dents it, and it bounces back high",
-        volume_stiffness=10000.0, shape_stiffness=6000.0, viscosity=2.0, surface_tension=2.0, shear_viscosity=0.12,
+        volume_stiffness=10000.0, shape_stiffness=6000.0, viscosity=2.0, surface_tension=2.0, shear_viscosity=0.12, shear_stiffness=2.0,
         air_drag=0.05, contact_friction=0.8, adhesion=0.0),
 )}
 DEFAULT_MATERIAL = "jelly"

@@ -36,6 +36,7 @@ import numpy as np
 
 from slime.limits import RESOLUTION, SUBSTEPS, vector3
 from slime.physics.slime3d.materials import DEFAULT_MATERIAL, MATERIALS, find_material
+from slime.physics.slime3d.stability import substeps_needed
 
 _JELLY = MATERIALS[DEFAULT_MATERIAL].values  # the defaults (materials.py)
 
@@ -73,6 +74,7 @@ class Material:
     viscosity: float
     surface_tension: float  # N/m
     shear_viscosity: float  # m^2/s
+    shear_stiffness: float  # m^2/s^2
     air_drag: float
     contact_friction: float  # Coulomb coefficient against other slimes
     adhesion: float  # m/s^2: how hard the surface must be pulled to come off a floor or wall
@@ -125,6 +127,7 @@ class SlimeParams:
     shape_stiffness: float = _JELLY['shape_stiffness']  # 1/s^2: pull toward the best-fit rotated rest sphere
     viscosity: float = _JELLY['viscosity']  # 1/s: decay rate of motion relative to the body's rigid motion
     surface_tension: float = _JELLY['surface_tension']  # N/m: the skin's pull toward less area (rounds dents and folds)
+    shear_stiffness: float = _JELLY['shear_stiffness']  # m^2/s^2: G / rho, how hard neighbours spring back into place (no crumples)
     shear_viscosity: float = _JELLY['shear_viscosity']  # m^2/s: kinematic viscosity on velocity differences between neighbours (no creases)
     air_drag: float = _JELLY['air_drag']  # 1/s: decay rate of absolute velocity
     adhesion: float = _JELLY['adhesion']  # m/s^2: how hard a surface leaving the floor is held back (adhesion.py)
@@ -169,6 +172,7 @@ class SlimeParams:
             "viscosity",
             "surface_tension",
             "shear_viscosity",
+            "shear_stiffness",
             "air_drag",
             "adhesion",
             "floor_friction",
@@ -191,6 +195,9 @@ class SlimeParams:
         set_("floor_height", _finite("floor_height", self.floor_height))
         set_("gravity", _vector3("gravity", self.gravity))
         set_("substeps", _integer("substeps", self.substeps, *SUBSTEPS))
+        # The body-wide stiffnesses need no mesh to say how many substeps they take: too many is
+        # refused here (the surface tension's share is added per mesh, ``SlimeShape``).
+        substeps_needed(self.dt, self.shape_stiffness, self.volume_stiffness, 0.0, 0.0, 0.0, 0.0)
         if self.center is None:
             set_("center", self._auto_center())
         else:

@@ -19,6 +19,7 @@ import numpy as np
 from slime.mesh import triangle_area_vectors
 from slime.physics.slime3d.surface import enclosed_volume, surface_gradients
 from slime.physics.slime3d.slime_params import SlimeParams
+from slime.physics.slime3d.shear import largest_degree
 from slime.physics.slime3d.stability import substeps_needed
 from slime.physics.slime3d.sphere import ring_grid, sphere_strip, sphere_triangles, uv_sphere
 from slime.physics.slime3d.volume import corner_sum
@@ -55,8 +56,9 @@ class SlimeShape:
         # stable (``stability.py``), and the fastest of its waves is set by the stiffest vertex.
         self.tension = prm.surface_tension
         self.tension_stiffness = float(np.max(area_stiffness(self.rest_offsets, self.triangles) / self.mass))
+        self.shear_degree = float(largest_degree(offsets, 0, s, n))
         self.substeps_needed = substeps_needed(prm.dt, prm.shape_stiffness, prm.volume_stiffness, self.tension,
-                                               self.tension_stiffness)
+                                               self.tension_stiffness, prm.shear_stiffness, self.shear_degree)
         # The pressure that holds the rest shape against that tension (the Laplace pressure
         # 2 gamma / R of a drop, measured on the mesh): the rest pull projected onto dV/dx.
         self.rest_pressure = self.tension * float(np.sum(grad_a * grad_v) / np.sum(grad_v * grad_v))

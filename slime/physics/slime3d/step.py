@@ -1,6 +1,6 @@
 """The slime's forces, body by body: each substep, every force of ``SlimeModel``'s bodies (volume
 pressure, surface tension, shape restoring, viscosity, air drag, gravity, then the shear
-viscosity, which couples neighbours), each one function in its own module. This is the code that
+stiffness and viscosity, which couple neighbours), each one function in its own module. This is the code that
 moves the slime, for one slime and for every slime of a world alike. The forces of one vertex
 are summed in one loop over the vertices, each force's module giving its part at a vertex
 (``*_at``), so that the arrays are read once a substep; to add a force, write its module and add
@@ -26,7 +26,7 @@ from slime.physics.slime3d.gravity import gravity_at
 from slime.physics.slime3d.moments import body_moments, inverse_inertia
 from slime.physics.slime3d.pressure import pressure_spread, volume_pressure, volume_pressure_at
 from slime.physics.slime3d.shape_matching import best_rotation, shape_restoring_at
-from slime.physics.slime3d.shear import add_shear_viscosity
+from slime.physics.slime3d.shear import add_shear
 from slime.physics.slime3d.surface import enclosed_volume, surface_gradients
 from slime.physics.slime3d.tension import surface_tension_at
 from slime.physics.slime3d.viscosity import decay_rate, internal_viscosity_at
@@ -47,6 +47,7 @@ class SlimeModel(NamedTuple):
     viscosity: np.ndarray  # 1/s
     air_drag: np.ndarray  # 1/s
     shear_viscosity: np.ndarray  # m^2/s
+    shear_stiffness: np.ndarray  # m^2/s^2
     tension: np.ndarray  # N/m, in force
     ideal_volume: np.ndarray  # m^3
     pressure_scale: np.ndarray  # pressure per unit relative volume error
@@ -80,6 +81,7 @@ def build_model(shapes, firsts, total: int, gravity) -> SlimeModel:
         radius=column(p.radius for p in params),
         shape_stiffness=column(m.shape_stiffness for m in materials), viscosity=column(m.viscosity for m in materials),
         air_drag=column(m.air_drag for m in materials), shear_viscosity=column(m.shear_viscosity for m in materials),
+        shear_stiffness=column(m.shear_stiffness for m in materials),
         tension=column(s.tension for s in shapes), ideal_volume=column(s.ideal_volume for s in shapes),
         pressure_scale=column(s.pressure_scale for s in shapes),
         rest_pressure=column(s.rest_pressure for s in shapes), rest_spread=column(s.rest_spread for s in shapes),
@@ -93,7 +95,7 @@ def body_accelerations(model, b, x, v, acc, rotation, volume, work, h, internal_
     """Write the acceleration of body ``b``'s vertices into ``acc`` (3, P) for a substep of length
     h: every force, in order. ``rotation`` (B, 3, 3) is read as the fallback for a body with no
     rotation of its own and updated to the best fit; ``volume`` (B,) gets its enclosed volume.
-    ``work``: (4, 3, P) scratch. ``internal_only`` leaves out gravity and air drag (the internal
+    ``work``: (5, 3, P) scratch. ``internal_only`` leaves out gravity and air drag (the internal
     forces alone move no momentum). Each component of the result is held within
     ``model.max_acceleration``: an edited force or a state written from outside may ask for
     anything, and the step must still return finite numbers."""
@@ -131,9 +133,9 @@ def body_accelerations(model, b, x, v, acc, rotation, volume, work, h, internal_
         acc[0, k] = p[0] + t[0] + s[0] + w[0] + d[0] + g[0]
         acc[1, k] = p[1] + t[1] + s[1] + w[1] + d[1] + g[1]
         acc[2, k] = p[2] + t[2] + s[2] + w[2] + d[2] + g[2]
-    # Then what couples neighbours: the shear viscosity.
-    add_shear_viscosity(acc, x, v, mass, rest, first, model.stacks[b], model.slices[b], centre, velocity, omega,
-                        inverse, model.shear_viscosity[b], h, work[2], work[3])
+    # Then what couples neighbours: the shear stiffness and viscosity.
+    add_shear(acc, x, v, mass, rest, first, model.stacks[b], model.slices[b], centre, turned, velocity, omega, inverse,
+              model.shear_stiffness[b], model.shear_viscosity[b], h, work[2], work[3], work[4])
     for k in range(first, first + count):
         limit = model.max_acceleration[k]
         for c in range(3):
@@ -165,5 +167,5 @@ def lone_substep(model, x, v, acc, rotation, volume, work, h, ones, normal, poin
     slime_accelerations(model, x, v, acc, rotation, volume, work, h, False)
     symplectic_euler(x.T, v.T, acc.T, ones, h, ones)
     plane_contacts(x.T, v.T, ones, normal, point, restitution, friction, bounce_threshold, radius, touching)
-    adhere_all(model, x, v, normal, point, h)
+    adhere_all(model, x, v, normal, point, h, -1)
     clamp_speed(v, max_speed)

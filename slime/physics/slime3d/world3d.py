@@ -231,7 +231,7 @@ class World3D:
         self.v = np.zeros((3, total))
         self._acc = np.zeros((3, total))
         self._good_x = np.zeros((3, total))
-        self._work = np.zeros((4, 3, total))  # the forces' scratch
+        self._work = np.zeros((5, 3, total))  # the forces' scratch
         self._ones = np.ones(total)  # the integrator's unit masses and velocity scales: it is given accelerations
         self._zeros = np.zeros(total)  # the vertices' radius against the floor
         self._touching = np.zeros(total, dtype=np.bool_)
@@ -371,7 +371,7 @@ class World3D:
             self.hand.push_out(self.view(held))  # a pressing finger is solid
         if self.floor is not None:
             collide_planes(x.T, v.T, self._ones, self.floor)
-            adhere_all(self.model, x, v, self.floor.normal, self.floor.point, h)
+            adhere_all(self.model, x, v, self.floor.normal, self.floor.point, h, -1 if held is None else held)
         if self._lid is not None:
             self._hold_under_lids(h)
         if self._obstacle_set is not None:
