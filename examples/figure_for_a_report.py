@@ -21,7 +21,7 @@ from PIL import Image, ImageDraw
 
 from slime.cli import main as slime
 
-POKE = "10:0,2,0:0,-400,0"  # frame 10: push the top down with 400 N
+POKE = "10:0,2,0:0,-150,0"  # frame 10: push the top down with 150 N
 RESOLUTION = ["--stacks", "16", "--slices", "16"]
 
 

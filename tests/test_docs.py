@@ -251,6 +251,13 @@ def test_physics_names_each_function_where_it_is():
         assert source.exists(), f"docs/1: {path} (for {name}) does not exist"
         assert re.search(rf"^\s*(?:def|class) {name}\b", source.read_text(), flags=re.M), (
             f"docs/1: {name} is not defined in {path}")
+    # Every module a substep takes a kernel from (the forces, the floor, the adhesion, the
+    # integrator) is named with a function of it, and so is the rule that sets the substeps.
+    step = (physics / "slime3d" / "step.py").read_text()
+    used = {f"{module.replace('.', '/')}.py" for module in re.findall(r"^from slime\.(physics\.[\w.]+) import", step, flags=re.M)}
+    used = (used - {"physics/compiled.py"}) | {"physics/slime3d/stability.py"}  # compiled.py: the decorator
+    named = {f"physics/slime3d/{path}" if "/" not in path else path.removeprefix("slime/") for _, path in pairs}
+    assert len(used) >= 12 and used <= named, sorted(used - named)
 
 
 def test_shader_tutorial_names_every_program_and_every_include():
@@ -322,6 +329,11 @@ def test_physics_states_the_defaults_the_code_has():
     gravity = re.search(r"default `\(([-\d., ]+)\)`\)", page).group(1)
     assert tuple(float(g) for g in gravity.split(",")) == params.gravity
     assert float(re.search(r"the default `nu = ([\d.]+) m\^2/s`", page).group(1)) == params.shear_viscosity
+    # The forces table's last column: each material parameter with the jelly's value.
+    stated = dict(re.findall(r"\| `(\w+)` = ([\d.]+) [\w/^]+ \|", page))
+    assert set(stated) == set(vars(params.material)) - {"contact_friction"}, sorted(stated)
+    for name, value in stated.items():
+        assert float(value) == getattr(params, name), name
     threshold = re.search(r"faster than ([\d.]+) m/s \(the floor's bounce threshold\)", page).group(1)
     assert float(threshold) == Planes.floor(3).bounce_threshold
 

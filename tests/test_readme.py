@@ -129,3 +129,43 @@ def test_readme_states_the_slimes_defaults():
     stacks, slices = re.search(r"mesh resolution, \d+ to \d+, default (\d+) x (\d+)\)", text).groups()
     assert (int(stacks), int(slices)) == (params.stacks, params.slices)
     assert float(re.search(r"left hold \(still, ([\d.]+) s\)", text).group(1)) == HOLD_DELAY
+
+
+def _agrees(written: str, value: float) -> bool:
+    """``value`` rounds to ``written`` at the precision it is written with (0.4 holds 0.35 to 0.45)."""
+    decimals = len(written.split(".")[1]) if "." in written else 0
+    return abs(value - float(written)) <= 0.5 * 10.0 ** -decimals + 1e-9
+
+
+def test_readme_states_the_pokes_dent():
+    """"A poke" says how deep README's example poke dents the default slime, when, and which
+    frame draws it; the pictures' commands and the Python example poke as hard."""
+    from slime.simulate import Poke, simulate_slime
+
+    text = " ".join(README.read_text().split())
+    tick, force, dent, start, low, later, frames = re.search(
+        r"so `--poke (\d+):0,2,0:0,(-\d+),0` dents its top by about ([\d.]+) m \(from ([\d.]+) m to ([\d.]+) m, "
+        r"(\d+) frames later: `--frames (\d+)` draws it\)", text).groups()
+    tick, later = int(tick), int(later)
+    run = simulate_slime(tick + 20, [Poke(tick, (0.0, 2.0, 0.0), (0.0, float(force), 0.0))])
+    top = run["positions"][:, :, 1].max(axis=1)  # row k: after k frames
+    deepest = tick + int(top[tick:].argmin())
+    assert deepest - tick == later and int(frames) == deepest
+    assert _agrees(start, top[tick]) and _agrees(low, top[deepest]), (top[tick], top[deepest])
+    assert _agrees(dent, top[tick] - top[deepest]), top[tick] - top[deepest]
+    assert f"slime render --frames {frames} --output assets/slime.png --poke {tick}:0,2,0:0,{force},0" in text
+    pushes = re.findall(r"(?:--poke \d+:[-\d.,]+:|force=\()([-\d.]+), ?([-\d.]+), ?([-\d.]+)", text)
+    assert len(pushes) >= 5 and {max(abs(float(f)) for f in push) for push in pushes} == {abs(float(force))}, pushes
+
+
+def test_readme_states_the_materials_as_materials_py_has_them():
+    from slime.physics.slime3d.materials import DEFAULT_MATERIAL, MATERIALS
+
+    rows = re.findall(r"^ *\| `(\w+)`( \(the default\))? \| ([\d.]+) \| ([\d.]+) \| ([\d.]+) \| ([\d.]+) \| ([^|]+) \|$",
+                      README.read_text(), flags=re.M)
+    assert [row[0] for row in rows] == list(MATERIALS)
+    for name, default, *numbers, about in rows:
+        values = MATERIALS[name].values
+        stated = dict(zip(("shape_stiffness", "viscosity", "surface_tension", "adhesion"), map(float, numbers)))
+        assert stated == {key: values[key] for key in stated}, name
+        assert about.strip() == MATERIALS[name].about and bool(default) == (name == DEFAULT_MATERIAL), name
