@@ -228,9 +228,10 @@ def test_holding_the_button_presses_the_outline_down_and_it_springs_back(xvfb, t
         drops = [(silhouette_top(img) - top) / radius for img in (held, still, after)]
         assert drops[0] >= 0.2, drops  # pressed down by a fifth of the radius in half a second
         assert drops[1] >= 0.2, drops  # and still down
-        assert abs(drops[2]) < 0.1, drops  # back (but for a wobble of a few per cent)
+        assert abs(drops[2]) < 0.15, drops  # back (but for the jelly's wobble, a tenth of the radius)
         assert not demo.logged("poke") and not demo.logged("grab")
         demo.xdo("key", "Escape")
         assert demo.proc.wait(timeout=20) == 0
     finally:
         demo.stop()
+

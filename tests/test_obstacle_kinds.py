@@ -152,7 +152,7 @@ def _slime(**kw):
 def test_a_slime_lands_on_a_pillar_and_rests_on_its_top():
     pillar = Cylinder(center=(0.0, 0.5, 0.0), radius=0.5, half_height=0.5)
     pile = SlimePile([_slime(center=(0.0, 1.6, 0.0))], obstacles=[pillar])
-    for _ in range(120):
+    for _ in range(150):
         pile.step()
         assert signed_distance(pile.x, [pillar]).min() > -1e-9
     centre = pile.bodies[0].centroid()

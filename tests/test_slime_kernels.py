@@ -14,7 +14,8 @@ import numpy as np
 import pytest
 
 from slime.physics.slime3d.moments import body_moments, inverse_inertia
-from slime.physics.slime3d.shear import add_shear_viscosity
+from slime.physics.slime3d.shape_matching import best_rotation
+from slime.physics.slime3d.shear import add_shear
 from slime.physics.slime3d.slime_body import SlimeBody, SlimeParams
 from slime.physics.slime3d.volume import mesh_volume
 from slime.physics.slime3d.world3d import World3D
@@ -51,12 +52,13 @@ def test_volume_and_area_gradients_are_the_derivatives_of_the_mesh_volume_and_ar
 def test_every_internal_force_moves_no_momentum_and_no_angular_momentum():
     rng = np.random.default_rng(2)
     base = dict(stacks=14, slices=11, gravity=(0.0, 0.0, 0.0), center=(0.0, 40.0, 0.0))
-    alone = {"shape": dict(volume_stiffness=0.0, viscosity=0.0, surface_tension=0.0, shear_viscosity=0.0),
-             "pressure": dict(shape_stiffness=0.0, viscosity=0.0, surface_tension=0.0, shear_viscosity=0.0),
-             "tension": dict(shape_stiffness=0.0, volume_stiffness=0.0, viscosity=0.0, shear_viscosity=0.0),
-             "viscosity": dict(shape_stiffness=0.0, volume_stiffness=0.0, surface_tension=0.0, shear_viscosity=0.0),
-             "shear": dict(shape_stiffness=0.0, volume_stiffness=0.0, surface_tension=0.0, viscosity=0.0),
-             "all": {}}
+    none = dict(shape_stiffness=0.0, volume_stiffness=0.0, viscosity=0.0, surface_tension=0.0, shear_viscosity=0.0,
+                shear_stiffness=0.0)
+    alone = {name: {**none, field: value} for name, field, value in [
+        ("shape", "shape_stiffness", 500.0), ("pressure", "volume_stiffness", 10000.0),
+        ("tension", "surface_tension", 2.0), ("viscosity", "viscosity", 4.0),
+        ("shear viscosity", "shear_viscosity", 0.12), ("shear stiffness", "shear_stiffness", 2.0)]}
+    alone["all"] = {}
     for name, only in alone.items():
         body = SlimeBody(SlimeParams(**base, **only))
         body.spike(0.25, seed=3)
@@ -71,24 +73,44 @@ def test_every_internal_force_moves_no_momentum_and_no_angular_momentum():
         assert np.abs(torque).max() < 1e-6 * scale * body.params.radius, name
 
 
-def test_shear_viscosity_damps_ripples_not_the_wobble_and_is_stable_at_any_viscosity():
-    body = SlimeBody(SlimeParams(stacks=24, slices=24, gravity=(0.0, 0.0, 0.0), center=(0.0, 50.0, 0.0)))
+def _shear_of(body, v, stiffness, viscosity, displaced=None):
+    """add_shear's acceleration (3, P) of a floating body with velocities ``v`` (3, P), its
+    vertices ``displaced`` (3, P) from their goals; checked to move no momentum or angular
+    momentum."""
     world = body.world
-    x, m, h, count = world.x, world.mass, body.substep_length, body.shape.count
+    count, h = body.shape.count, body.substep_length
+    rest = world.model.rest
+    x = world.x + (0.0 if displaced is None else displaced)
+    m = world.mass
+    centre, velocity, _, covariance, second, spin = body_moments(x, v, m, rest, 0, count)
+    rotation = best_rotation(covariance, np.eye(3))
+    inverse = inverse_inertia(second, body.inertia_floor)
+    acc = np.zeros_like(x)
+    scratch = [np.zeros_like(x) for _ in range(3)]
+    add_shear(acc, x, v, m, rest, 0, body.shape.stacks, body.shape.slices, centre, rotation, velocity, inverse @ spin,
+              inverse, stiffness, viscosity, h, *scratch)
+    forces = m * acc
+    assert np.abs(forces.sum(axis=1)).max() < 1e-9 * np.abs(forces).max()
+    torque = np.cross((x.T - centre), forces.T).sum(axis=0)
+    assert np.abs(torque).max() < 1e-9 * np.abs(forces).max()
+    return acc
+
+
+def _floating_modes():
+    body = SlimeBody(SlimeParams(stacks=24, slices=24, gravity=(0.0, 0.0, 0.0), center=(0.0, 50.0, 0.0)))
+    count = body.shape.count
     unit = (body.rest_offsets / np.linalg.norm(body.rest_offsets, axis=1, keepdims=True)).T
     ripple = unit * np.where(np.arange(count) % 2 == 0, 1.0, -1.0)  # neighbours against each other
     breathing = unit.copy()  # the whole body swelling: a wavelength of the diameter
+    return body, ripple, breathing
+
+
+def test_shear_viscosity_damps_ripples_not_the_wobble_and_is_stable_at_any_viscosity():
+    body, ripple, breathing = _floating_modes()
+    h = body.substep_length
 
     def relative_decay(v, viscosity):
-        centre, velocity, _, _, second, spin = body_moments(x, v, m, world.model.rest, 0, count)
-        inverse = inverse_inertia(second, body.inertia_floor)
-        acc = np.zeros_like(x)
-        add_shear_viscosity(acc, x, v, m, world.model.rest, 0, body.shape.stacks, body.shape.slices, centre, velocity,
-                            inverse @ spin, inverse, viscosity, h, np.zeros_like(x), np.zeros_like(x))
-        forces = m * acc
-        assert np.abs(forces.sum(axis=1)).max() < 1e-9 * np.abs(forces).max()
-        torque = np.cross((x.T - centre), forces.T).sum(axis=0)
-        assert np.abs(torque).max() < 1e-9 * np.abs(forces).max()
+        acc = _shear_of(body, v, 0.0, viscosity)
         return float(-np.einsum("ij,ij->", acc * h, v) / np.einsum("ij,ij->", v, v))
 
     nu = body.params.shear_viscosity
@@ -96,6 +118,27 @@ def test_shear_viscosity_damps_ripples_not_the_wobble_and_is_stable_at_any_visco
     # Stable at any viscosity: the fastest mode loses at most all of itself, never flips sign.
     for viscosity in (nu, 1e3, 1e9):
         assert 0.0 < relative_decay(ripple, viscosity) <= 1.0 + 1e-9
+
+
+def test_shear_stiffness_springs_ripples_back_not_the_wobble_and_its_substeps_hold_the_fastest():
+    body, ripple, breathing = _floating_modes()
+    c2 = body.params.shear_stiffness
+    zero = np.zeros_like(ripple)
+
+    def omega_squared(mode):
+        """The restoring acceleration per unit displacement along ``mode`` (1/s^2)."""
+        acc = _shear_of(body, zero, c2, 0.0, displaced=1e-4 * mode)
+        return float(-np.einsum("ij,ij->", acc, mode) / (1e-4 * np.einsum("ij,ij->", mode, mode)))
+
+    ripple_w2, breathing_w2 = omega_squared(ripple), omega_squared(breathing)
+    # A crumple between neighbours springs back hundreds of times harder than the body swells
+    # (at 24 x 24: 995 1/s^2 against 4).
+    assert ripple_w2 > 100.0 * breathing_w2 > 0.0
+    # Breathing (l = 0) is held by the pressure, not by shear: a few 1/s^2 at most against the
+    # shape's 500 (an l = 2 wobble feels c^2 l (l + 1) / R^2 = 12 of them).
+    assert breathing_w2 < 0.01 * body.params.shape_stiffness
+    # The substeps keep the fastest ripple inside the explicit step's bound: h^2 omega^2 < 4.
+    assert body.substep_length ** 2 * ripple_w2 < 1.0
 
 
 def test_the_bodies_of_a_world_feel_only_their_own_forces():

@@ -537,8 +537,8 @@ class DemoWindow(mglw.WindowConfig):
         elif pressed is not None and self._grab_plane is None:
             body, hit = pressed[:2]
             origin, direction = self._ray(x, y)
-            # A push into the surface along the view ray; scaled by the body's mass so a click
-            # feels the same at any mass, and applied over one frame.
+            # A push into the slime where the ray hits it, toward its centre (WorldPlay.poke);
+            # scaled by the body's mass so a click feels the same at any mass, over one frame.
             self.play.poke(body, hit.point, direction)
             _log(f"poke {hit.point[0]:.3f} {hit.point[1]:.3f} {hit.point[2]:.3f}")
         self._press, self._grab_plane, self._drag_trail = None, None, []

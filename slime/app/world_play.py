@@ -26,7 +26,7 @@ from slime.physics.slime3d.obstacles import ray_hit
 from slime.render.picking import RayHit, intersect_plane, pick_body
 from slime.scenes.world_scene import place_drop
 
-POKE_IMPULSE = 4.0  # N*s per kg of body: 240 N for one frame on the default 1 kg slime dents it by a quarter radius
+POKE_IMPULSE = 4.0  # N*s per kg of body: 240 N for one frame on the default 1 kg slime dents its top by 0.8 of its radius
 DROP_SIZE = (0.55, 1.0)  # a dropped slime's radius, times the template's (its mass scales with the volume)
 DROP_SATURATION = (0.55, 0.9)  # the dropped slimes' colours: any hue, fairly saturated, bright
 DROP_VALUE = (0.7, 0.95)
@@ -191,8 +191,16 @@ class WorldPlay:
         return generation == self.generation and 0 <= body < self.count
 
     def poke(self, body: int, point, direction) -> None:
-        """A click: a push along the view ray, POKE_IMPULSE per kilogram of the slime over one frame."""
+        """A click: a push at ``point`` into the slime, toward its centre of mass, POKE_IMPULSE per
+        kilogram of the slime over one frame. Toward the centre rather than along the view ray
+        (``direction``, used only where the point is at the centre): a click on the top dents it
+        down, one on the side pushes it across, whatever the camera's elevation (along a ray from
+        a camera 20 degrees up, a click on the top would mostly shove the slime away)."""
         params = self.world.bodies[body].params
+        inward = self.world.centroids()[body] - np.asarray(point, dtype=np.float64)
+        length = float(np.linalg.norm(inward))
+        if length > 1e-9 * float(params.radius):
+            direction = inward / length
         force = np.asarray(direction, dtype=np.float64) * POKE_IMPULSE * float(params.mass) / float(params.dt)
         self.world.poke(body, point, force)
 

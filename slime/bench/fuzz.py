@@ -61,10 +61,11 @@ def abuse(body: SlimeBody, rng: np.random.Generator, actions: int) -> None:
             body.step()
 
 
-def came_back(body: SlimeBody, settle_seconds: float = 10.0) -> dict:
+def came_back(body: SlimeBody, settle_seconds: float = 10.0, settles_within: float = 0.10) -> dict:
     """The figures after the inputs stop: volume error and inverted triangles 3 s later, then,
     once settled (kinetic energy under 1 mJ, at most ``settle_seconds`` more), how far its height
-    and width are from an untouched slime's (``resting_extent``), as a fraction of those."""
+    and width are from an untouched slime's (``resting_extent``), as a fraction of those, which
+    must be under ``settles_within`` (the material's: ``materials.NamedMaterial``)."""
     frames(body, 3.0)
     finite = bool(np.isfinite(body.positions).all() and np.isfinite(body.velocities).all())
     volume_error = abs(body.volume() / body.ideal_volume - 1.0) if finite else float("inf")
@@ -74,7 +75,7 @@ def came_back(body: SlimeBody, settle_seconds: float = 10.0) -> dict:
         frames(body, 1.0)
         waited += 1.0
     shape_error = float(np.max(np.abs(extent(body) / resting_extent(body.params) - 1.0))) if finite else float("inf")
-    ok = finite and volume_error < 0.01 and inverted == 0 and shape_error < 0.10
+    ok = finite and volume_error < 0.01 and inverted == 0 and shape_error < settles_within
     return {"ok": ok, "volume_error": volume_error, "inverted": inverted, "shape_error": shape_error}
 
 
@@ -113,7 +114,7 @@ def run(quick: bool = False) -> list[dict]:
                 # The sliders back to the material's, as a user would before judging the shape.
                 body.set_params(volume_stiffness=defaults.volume_stiffness, shape_stiffness=defaults.shape_stiffness,
                                 surface_tension=defaults.surface_tension, viscosity=defaults.viscosity)
-                result = came_back(body)
+                result = came_back(body, settles_within=MATERIALS[material].settles_within)
                 failures += not result["ok"]
                 worst_volume = max(worst_volume, result["volume_error"])
                 worst_shape = max(worst_shape, result["shape_error"])

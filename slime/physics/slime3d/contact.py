@@ -68,7 +68,7 @@ __all__ = ["BodyTable", "Candidates", "body_centroids", "broad_phase", "collide_
            "pair_axes"]
 
 _DENSE_BODIES = 512  # up to this many bodies the body pairs come from a dense B x B test
-CONTACT_DAMPING = 20.0  # 1/s: the dashpot between touching slimes' centroids (see _dashpot)
+CONTACT_DAMPING = 10.0  # 1/s: the dashpot between touching slimes' centroids (see _dashpot)
 _BLOCK = 4  # vertices per broad-phase block (an eighth of a ring at 32 slices)
 _TOUCH = 0.01  # radii: pairs this close count as touching for the dashpot
 _SLACK = 0.02  # radii: candidates are kept this far from their plane even between still bodies

@@ -18,10 +18,14 @@ class NamedMaterial:
     name: str
     about: str  # one line: what it is and how it moves
     values: MappingProxyType  # every field of slime_params.Material
+    # How close (a fraction of its height and width) it comes back to the shape it rests in
+    # untouched, once left alone after any abuse (``bench.fuzz.came_back``): a slump settles
+    # wherever the last push left it, within a wider margin.
+    settles_within: float = 0.10
 
 
-def _material(name: str, about: str, **values) -> NamedMaterial:
-    return NamedMaterial(name, about, MappingProxyType(values))
+def _material(name: str, about: str, settles_within: float = 0.10, **values) -> NamedMaterial:
+    return NamedMaterial(name, about, MappingProxyType(values), settles_within)
 
 
 MATERIALS = {m.name: m for m in (
@@ -31,8 +35,9 @@ MATERIALS = {m.name: m for m in (
         air_drag=0.05, contact_friction=0.5, adhesion=400.0),
     _material(
         "goo", "runny slime: slumps under its own weight and flows into the shape of what holds it",
-        volume_stiffness=10000.0, shape_stiffness=15.0, viscosity=10.0, surface_tension=1.0, shear_viscosity=0.3, shear_stiffness=2.0,
-        air_drag=0.05, contact_friction=0.8, adhesion=400.0),
+        settles_within=0.15,
+        volume_stiffness=10000.0, shape_stiffness=20.0, viscosity=10.0, surface_tension=0.3, shear_viscosity=0.5,
+        shear_stiffness=5.0, air_drag=0.05, contact_friction=0.8, adhesion=400.0),
     _material(
         "rubber", "a bouncy ball: a click barely dents it, and it bounces back high",
         volume_stiffness=10000.0, shape_stiffness=6000.0, viscosity=2.0, surface_tension=2.0, shear_viscosity=0.12, shear_stiffness=2.0,

@@ -1,0 +1,171 @@
+"""It feels like slime: the jelly's click, drop, throw and touch, measured as `slime bench --only
+feel` measures them, held to the figures the slime was made to meet, and the same at every mesh
+resolution; the surface tension in N/m at every resolution; each material what it says."""
+
+from __future__ import annotations
+
+import math
+from functools import lru_cache
+
+import numpy as np
+import pytest
+from PIL import Image
+
+from conftest import missing
+from helpers import jelly
+from slime.bench import feel
+from slime.bench.fuzz import abuse, came_back
+from slime.physics.slime3d.materials import MATERIALS
+from slime.physics.slime3d.slime_body import SlimeBody, SlimeParams
+
+SLOW = pytest.mark.slow
+
+
+@lru_cache(maxsize=None)
+def row(size: int, material: str = "jelly") -> dict:
+    """The feel bench's row for a material at size x size (computed once per test process)."""
+    return feel.feel(SlimeParams.of_material(material, stacks=size, slices=size), material)
+
+
+SIZES = [16, 32, pytest.param(64, marks=SLOW), pytest.param(128, marks=SLOW)]
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_a_click_dents_deep_and_late_and_the_jelly_rings(size):
+    r = row(size)
+    assert r["dent"] >= 0.15, r  # a sixth of the radius at least (the jelly: over 0.8)
+    assert r["dent_at"] >= 0.05, r  # deepest at least 50 ms after the click
+    assert r["dent_held"] >= 0.15, r  # deeper than 8 % for 0.15 s at least
+    assert r["wobble_peaks"] >= 2 and 2.0 <= r["wobble_hz"] <= 6.0, r  # then it rings, at 2-6 Hz
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_a_drop_splats_and_a_throw_comes_to_rest(size):
+    r = row(size)
+    assert r["drop_squash"] >= 0.30, r  # dropped from 2 m, 30 % flatter at the impact
+    assert r["drop_bounce"] <= 0.20, r  # and back up to a fifth of the drop at most
+    assert r["throw_rest_s"] <= 3.0, r  # thrown at 20 m/s into the floor, at rest within 3 s
+
+
+@SLOW
+def test_the_same_slime_at_every_resolution():
+    rows = [row(size) for size in (16, 32, 64, 128)]
+    for name in ("dent", "wobble_hz", "settled_height"):
+        values = [r[name] for r in rows]
+        assert max(values) <= 1.1 * min(values), (name, values)
+    # The bounce is near nothing: the same within 10 % of the drop height.
+    bounces = [r["drop_bounce"] for r in rows]
+    assert max(bounces) - min(bounces) <= 0.10, bounces
+
+
+def _settled_height(size: int, tension: float) -> float:
+    body = SlimeBody(SlimeParams(stacks=size, slices=size, surface_tension=tension))
+    for _ in range(240):  # 4 s: a fine mesh settles slower
+        body.step()
+    return float(np.ptp(body.positions[:, 1]))
+
+
+@SLOW
+def test_surface_tension_is_newtons_per_metre_at_every_resolution():
+    # 0 -> 10 N/m lifts the settled top by the same at 32 x 32 and 128 x 128 (the tension has no
+    # factor that fades with the mesh), and by about what a drop's Laplace pressure predicts: the
+    # squash mode's omega^2 grows by 8 gamma / (rho R^3) = 33.5 gamma for 1 kg of radius 1 m,
+    # against the shape's 500, so the sag shrinks to 500 / 835 of itself (docs/1 explains why the
+    # measured share is 80 % of that, not all of it).
+    lifts = {}
+    for size in (32, 128):
+        loose, tight = _settled_height(size, 0.0), _settled_height(size, 10.0)
+        lifts[size] = (tight - loose, 2.0 - loose)
+    (lift32, sag32), (lift128, sag128) = lifts[32], lifts[128]
+    assert lift32 > 0.0 and abs(lift128 / lift32 - 1.0) <= 0.10, lifts
+    predicted = sag32 * (1.0 - 500.0 / (500.0 + 32.0 * math.pi / 3.0 * 10.0))
+    assert 0.6 <= lift32 / predicted <= 1.1, (lift32, predicted)
+
+
+def test_in_duel_the_slimes_squash_into_each_other_without_passing_through():
+    from slime.scenes.world_scene import load_world
+    from test_world import _penetration
+
+    world = load_world("duel").world
+    radii = [b.params.radius for b in world.bodies]
+    closest, deepest = math.inf, 0.0
+    for _ in range(60):
+        world.step()
+        c = world.centroids()
+        gap = float(np.linalg.norm(c[0] - c[1])) / sum(radii)
+        closest = min(closest, gap)
+        if gap < 1.0:
+            deepest = max(deepest, _penetration(world))
+    assert closest <= 0.85, closest  # the centres come within 0.85 of the sum of the radii
+    assert deepest <= 0.02 * min(radii), deepest  # and neither passes into the other
+
+
+def test_each_material_is_what_it_says():
+    jelly_row, goo, rubber = row(16), row(16, "goo"), row(16, "rubber")
+    assert goo["settled_height"] < 0.7 * jelly_row["settled_height"]  # goo slumps
+    assert goo["drop_bounce"] <= 0.05 and goo["throw_rest_s"] <= 1.5  # and stays where it lands
+    assert rubber["drop_bounce"] >= 0.5  # rubber bounces back high
+    assert rubber["dent"] < 0.5 * jelly_row["dent"]  # and a click barely dents it
+    assert rubber["wobble_hz"] > 2.0 * jelly_row["wobble_hz"]
+    assert SlimeParams() == SlimeParams.of_material("jelly")  # jelly is the default
+
+
+@pytest.mark.parametrize("material", list(MATERIALS))
+@pytest.mark.parametrize("size", [16, pytest.param(32, marks=SLOW)])
+def test_every_material_always_comes_back(material, size):
+    # The robustness guarantee for every material: random abuse, then left alone, back to its
+    # volume within 1 %, no triangle inverted, and settled to the shape an untouched slime of
+    # the same material rests in.
+    rng = np.random.default_rng(size)
+    defaults = SlimeParams.of_material(material, stacks=size, slices=size)
+    for _ in range(2):
+        body = SlimeBody(defaults)
+        abuse(body, rng, 6)
+        body.set_params(**{name: getattr(defaults, name) for name in ("volume_stiffness", "shape_stiffness",
+                                                                       "surface_tension", "viscosity")})
+        result = came_back(body, settles_within=MATERIALS[material].settles_within)
+        assert result["ok"], (material, result)
+
+
+@pytest.fixture(scope="module")
+def window():
+    """The slime window headless on EGL (one per module: imgui keeps one context per process)."""
+    import moderngl_window as mglw
+
+    from slime.app.demo import DemoWindow, demo_args
+
+    try:
+        config = mglw.create_window_config_instance(DemoWindow, args=demo_args(window="headless", size=(480, 360)))
+    except Exception as exc:  # no EGL here
+        missing(f"a headless OpenGL window ({exc})")
+    yield config
+    config.wnd.destroy()
+
+
+def test_the_demo_screenshot_a_tenth_of_a_second_after_a_click_shows_the_dent(window, tmp_path):
+    # The window's own click on the settled jelly, just under its silhouette's top, then six
+    # frames (0.1 s): the demo's screenshot shows the top at least 8 % of the radius lower. (The
+    # window is driven frame by frame, so the 0.1 s is the simulation's, whatever the machine.)
+    def shot() -> np.ndarray:
+        with Image.open(window.screenshot(tmp_path)) as im:
+            return jelly(np.asarray(im.convert("RGB")))
+
+    def top_row(mask: np.ndarray) -> int:
+        return int(np.flatnonzero(mask.sum(axis=1) >= 3)[0])
+
+    for _ in range(120):  # settled, 2 s
+        window.on_render(0.0, 1.0 / 60.0)
+    before = shot()
+    rows, cols = np.nonzero(before)
+    radius = 0.5 * (cols.max() - cols.min())
+    top = top_row(before)
+    x, y = 0.5 * (cols.max() + cols.min()), top + 0.05 * radius
+    scale = window.wnd.buffer_size[1] / window.wnd.size[1]  # screenshot pixels per window pixel
+    x, y = x / scale, y / scale
+    window.on_mouse_position_event(x, y, 0, 0)
+    window.on_mouse_press_event(x, y, 1)
+    window.on_mouse_release_event(x, y, 1)
+    for _ in range(6):
+        window.on_render(0.0, 1.0 / 60.0)
+    drop = (top_row(shot()) - top) / radius
+    assert drop >= 0.08, drop
