@@ -5,7 +5,7 @@ as JSON. This module reads, checks and writes them; it simulates nothing (the wo
 A file is a 3D scene, and not a Soda model (slime/scenes/soda_format.py), because its top level
 has the key ``"slimes"``. Units: metres, kilograms, seconds, degrees; +y is up. Every range below
 is in slime/limits.py. Keys not listed are refused (a typo is an error, not a silently ignored
-setting). ``assets/pile.json``, ``ramp.json``, ``duel.json`` and ``pillars.json`` are examples.
+setting). ``assets/pile.json``, ``ramp.json``, ``duel.json``, ``pillars.json`` and ``drop.json`` are examples.
 
 Top level::
 
@@ -107,7 +107,7 @@ from slime.scenes import SceneError
 from slime.scenes.json_input import JsonChecker, describe, read_json
 
 # The bundled scenes, by the name `slime scenes` lists them under: assets/NAME.json.
-WORLD_SCENES = ("pile", "ramp", "duel", "pillars")
+WORLD_SCENES = ("pile", "ramp", "duel", "pillars", "drop")
 
 DEFAULT_GRAVITY = (0.0, -9.81, 0.0)
 DEFAULT_RESOLUTION = 20
