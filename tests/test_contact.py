@@ -121,7 +121,7 @@ def test_three_stacked_slimes_come_to_rest_without_sinking_into_each_other():
     radius = 0.5
     pile = SlimePile([SlimeParams(radius=radius, stacks=12, slices=12, center=(0.0, 0.45 + 0.9 * k, 0.0)) for k in range(3)])
     kinetic = []
-    for _ in range(300):  # 5 s
+    for _ in range(420):  # 7 s: a stack of soft jelly rocks a while
         pile.step()
         kinetic.append(pile.kinetic_energy())
     assert kinetic[-1] < 1e-4

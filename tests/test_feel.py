@@ -70,15 +70,16 @@ def test_surface_tension_is_newtons_per_metre_at_every_resolution():
     # 0 -> 10 N/m lifts the settled top by the same at 32 x 32 and 128 x 128 (the tension has no
     # factor that fades with the mesh), and by about what a drop's Laplace pressure predicts: the
     # squash mode's omega^2 grows by 8 gamma / (rho R^3) = 33.5 gamma for 1 kg of radius 1 m,
-    # against the shape's 500, so the sag shrinks to 500 / 835 of itself (docs/1 explains why the
-    # measured share is 80 % of that, not all of it).
+    # against the shape's k_s, so the sag shrinks to k_s / (k_s + 335) of itself (docs/1 explains
+    # why the measured lift is about 80 % of that, not all of it).
     lifts = {}
     for size in (32, 128):
         loose, tight = _settled_height(size, 0.0), _settled_height(size, 10.0)
         lifts[size] = (tight - loose, 2.0 - loose)
     (lift32, sag32), (lift128, sag128) = lifts[32], lifts[128]
     assert lift32 > 0.0 and abs(lift128 / lift32 - 1.0) <= 0.10, lifts
-    predicted = sag32 * (1.0 - 500.0 / (500.0 + 32.0 * math.pi / 3.0 * 10.0))
+    k_s = SlimeParams().shape_stiffness
+    predicted = sag32 * (1.0 - k_s / (k_s + 32.0 * math.pi / 3.0 * 10.0))
     assert 0.6 <= lift32 / predicted <= 1.1, (lift32, predicted)
 
 

@@ -7,9 +7,9 @@ Rows: {"benchmark": "feel", "stacks", "slices", "material", "settled_height", "d
   dent             the deepest the clicked top goes below where it was, in radii (the window's
                    click: ``POKE_IMPULSE`` per kilogram over one frame, straight down at the top);
   dent_at          when that is, in seconds after the click;
-  dent_held        how long the dent stays deeper than 8 % of the radius (s);
-  wobble_hz        the top's ringing after the dent, cycles per second, from when its swings
-                   turn over (0 with fewer than two swings);
+  dent_held        how long the dent stays deeper than 8 % of the radius, from the click on (s);
+  wobble_hz        the top's ringing after the dent, cycles per second, from when its first
+                   swings cross its final level (0 with fewer than two swings);
   wobble_peaks     how many swings of that ringing, up or down, reach past 2 % of the radius
                    on the other side of its final level from the swing before;
   drop_squash      1 - the least height over the rest height, dropped with its bottom 2 m up;
@@ -54,7 +54,10 @@ def click(body: SlimeBody, seconds: float = 1.5) -> dict:
     # settling or hopping on the floor is not read as ringing.
     shape = (above - np.array(reach)) / prm.radius
     deepest = int(np.argmax(dent))
-    held = float(np.sum(dent > 0.08)) * prm.dt
+    # How long the dent itself stays past 8 %: from the click, frames in a row (a later swing
+    # back down is the wobble, not the dent).
+    past = dent > 0.08
+    held = float(np.argmin(past) if not past.all() else len(past)) * prm.dt if past[0] else 0.0
     # The ringing after the dent: the top's swings over the centre about their final level, past
     # the deepest point.
     # A swing counts when it reaches past 2 % of the radius on the other side of the level from
@@ -69,9 +72,16 @@ def click(body: SlimeBody, seconds: float = 1.5) -> dict:
                 turns.append(k)
             side = now
     peaks = len(turns)  # swings up or down past 2 %, after the dent's own
+    # The frequency from the times the ringing's first swings cross the final level (each found
+    # between two frames by linear interpolation), after the dent's own way back up, which is a
+    # slam against the floor rather than a swing: the later, smaller swings may or may not pass
+    # 2 % on a given mesh.
     hz = 0.0
-    if len(turns) >= 2:
-        hz = (len(turns) - 1) / (2.0 * (turns[-1] - turns[0]) * prm.dt)
+    sign = np.signbit(after)
+    cross = np.flatnonzero(sign[1:] != sign[:-1])
+    times = [k + after[k] / (after[k] - after[k + 1]) for k in cross[1:5]]
+    if len(times) >= 2 and peaks >= 2:
+        hz = float((len(times) - 1) / (2.0 * (times[-1] - times[0]) * prm.dt))
     return {"dent": float(dent[deepest]), "dent_at": (deepest + 1) * prm.dt, "dent_held": held,
             "wobble_hz": hz, "wobble_peaks": peaks}
 

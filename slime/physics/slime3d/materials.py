@@ -31,7 +31,7 @@ def _material(name: str, about: str, settles_within: float = 0.10, **values) -> 
 MATERIALS = {m.name: m for m in (
     _material(
         "jelly", "wobbly gelatine: a click dents it deep, it rings a few times, a drop splats and sticks",
-        volume_stiffness=10000.0, shape_stiffness=500.0, viscosity=4.0, surface_tension=2.0, shear_viscosity=0.12, shear_stiffness=2.0,
+        volume_stiffness=10000.0, shape_stiffness=450.0, viscosity=4.0, surface_tension=2.0, shear_viscosity=0.12, shear_stiffness=2.0,
         air_drag=0.05, contact_friction=0.5, adhesion=400.0),
     _material(
         "goo", "runny slime: slumps under its own weight and flows into the shape of what holds it",
