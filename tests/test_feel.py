@@ -58,11 +58,18 @@ def test_the_same_slime_at_every_resolution():
     assert max(bounces) - min(bounces) <= 0.10, bounces
 
 
-def _settled_height(size: int, tension: float) -> float:
-    body = SlimeBody(SlimeParams(stacks=size, slices=size, surface_tension=tension))
-    for _ in range(240):  # 4 s: a fine mesh settles slower
+def _lift(size: int) -> tuple[float, float]:
+    """(how far 10 N/m of surface tension lifts the settled top, the sag without it) in metres:
+    settled 2.5 s without tension, then the slider moved to 10 N/m and 4 s more (a fine mesh
+    rises slower: at 128 x 128 the lift is 94 % done after 2.5 s, 99 % after 4)."""
+    body = SlimeBody(SlimeParams(stacks=size, slices=size, surface_tension=0.0))
+    for _ in range(150):
         body.step()
-    return float(np.ptp(body.positions[:, 1]))
+    loose = float(np.ptp(body.positions[:, 1]))
+    body.set_params(surface_tension=10.0)
+    for _ in range(240):
+        body.step()
+    return float(np.ptp(body.positions[:, 1])) - loose, 2.0 - loose
 
 
 @SLOW
@@ -72,10 +79,7 @@ def test_surface_tension_is_newtons_per_metre_at_every_resolution():
     # squash mode's omega^2 grows by 8 gamma / (rho R^3) = 33.5 gamma for 1 kg of radius 1 m,
     # against the shape's k_s, so the sag shrinks to k_s / (k_s + 335) of itself (docs/1 explains
     # why the measured lift is about 80 % of that, not all of it).
-    lifts = {}
-    for size in (32, 128):
-        loose, tight = _settled_height(size, 0.0), _settled_height(size, 10.0)
-        lifts[size] = (tight - loose, 2.0 - loose)
+    lifts = {size: _lift(size) for size in (32, 128)}
     (lift32, sag32), (lift128, sag128) = lifts[32], lifts[128]
     assert lift32 > 0.0 and abs(lift128 / lift32 - 1.0) <= 0.10, lifts
     k_s = SlimeParams().shape_stiffness
@@ -103,7 +107,7 @@ def test_in_duel_the_slimes_squash_into_each_other_without_passing_through():
 
 def test_each_material_is_what_it_says():
     jelly_row, goo, rubber = row(16), row(16, "goo"), row(16, "rubber")
-    assert goo["settled_height"] < 0.7 * jelly_row["settled_height"]  # goo slumps
+    assert goo["settled_height"] < 0.75 * jelly_row["settled_height"]  # goo slumps
     assert goo["drop_bounce"] <= 0.05 and goo["throw_rest_s"] <= 1.5  # and stays where it lands
     assert rubber["drop_bounce"] >= 0.5  # rubber bounces back high
     assert rubber["dent"] < 0.5 * jelly_row["dent"]  # and a click barely dents it

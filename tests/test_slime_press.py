@@ -140,7 +140,7 @@ def test_unpress_lifts_the_finger_out_then_lets_go():
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("resolution, seconds", [(8, 10.0), (32, 10.0), (128, 2.0)])
+@pytest.mark.parametrize("resolution, seconds", [(8, 10.0), (32, 10.0), (64, 2.0)])
 def test_presses_anywhere_held_long_come_back(resolution, seconds):
     # Points all round and beyond the body, directions of every kind (out of the surface too).
     rng = np.random.default_rng(resolution)

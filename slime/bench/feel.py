@@ -24,6 +24,7 @@ import math
 
 import numpy as np
 
+from slime.physics.slime3d.materials import MATERIALS
 from slime.physics.slime3d.slime_body import SlimeBody, SlimeParams
 
 POKE_IMPULSE = 4.0  # N s per kg: the window's click (slime.app.world_play.POKE_IMPULSE)
@@ -128,7 +129,9 @@ def feel(params: SlimeParams, material: str = "") -> dict:
 
 
 def run(quick: bool = False) -> list[dict]:
-    return [feel(SlimeParams(stacks=size, slices=size)) for size in (SIZES[:2] if quick else SIZES)]
+    """A row per material and resolution (quick: the two coarsest)."""
+    return [feel(SlimeParams.of_material(material, stacks=size, slices=size), material)
+            for material in MATERIALS for size in (SIZES[:2] if quick else SIZES)]
 
 
 if __name__ == "__main__":
