@@ -156,22 +156,17 @@ README_POKE = 150.0  # N, for one frame, on the 1 kg slime: README's example pok
 
 @pytest.mark.parametrize("resolution, where", [
     (32, "pole"), (32, "equator"), pytest.param(64, "pole", marks=pytest.mark.slow),
-    pytest.param(64, "equator", marks=pytest.mark.slow), pytest.param(128, "pole", marks=pytest.mark.slow),
+    pytest.param(64, "equator", marks=pytest.mark.slow),
 ])
 def test_the_readme_poke_gives_a_rounded_dent(resolution, where):
     # README's poke on the top, and the same push on the side: the dent is round (no two
-    # neighbouring triangles more than 45 degrees apart) and deep. (Shoved sideways, a 128 x 128
-    # slime still crumples its contact patch round the pole for a few frames as it rolls over it.)
+    # neighbouring triangles more than 45 degrees apart) and deep. At 128 x 128 docs/1's first
+    # block measures the top poke's sharpest fold (14 degrees; tests/test_docs.py holds it).
+    # (Shoved sideways, a 128 x 128 slime still crumples its contact patch round the pole for a
+    # few frames as it rolls over it.)
     worst, dent = _readme_poke(resolution, where)
     assert worst < 45.0
     assert dent >= 0.25
-
-
-@pytest.mark.slow
-def test_without_shear_viscosity_a_fine_mesh_creases():
-    # What the shear viscosity is for: at 128 x 128 the slam that follows the poke stops the floor
-    # ring while its neighbours still move, and the surface folds flat on itself.
-    assert _readme_poke(128, "equator", shear_viscosity=0.0)[0] > 90.0
 
 
 def test_without_tension_the_same_poke_folds_sharper():

@@ -87,7 +87,7 @@ def click(body: SlimeBody, seconds: float = 1.5) -> dict:
             "wobble_hz": hz, "wobble_peaks": peaks}
 
 
-def drop(params: SlimeParams, height: float = 2.0, seconds: float = 3.0) -> dict:
+def drop(params: SlimeParams, height: float = 2.0, seconds: float = 2.0) -> dict:
     """Dropped from rest with its bottom ``height`` up: how flat it gets and how high it comes back."""
     body = SlimeBody(params.with_(center=(0.0, params.floor_height + height + params.radius, 0.0)))
     rest_height = 2.0 * params.radius
