@@ -45,6 +45,7 @@ def test_a_drop_splats_and_a_throw_comes_to_rest(size):
     assert r["drop_squash"] >= 0.30, r  # dropped from 2 m, 30 % flatter at the impact
     assert r["drop_bounce"] <= 0.20, r  # and back up to a fifth of the drop at most
     assert r["throw_rest_s"] <= 3.0, r  # thrown at 20 m/s into the floor, at rest within 3 s
+    assert r["wall_rest_s"] <= 3.0, r  # or into a wall
 
 
 @SLOW

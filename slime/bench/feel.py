@@ -2,7 +2,7 @@
 coming to rest, and the settled height, per mesh resolution (``slime bench --only feel``).
 
 Rows: {"benchmark": "feel", "stacks", "slices", "material", "settled_height", "dent", "dent_at",
-"dent_held", "wobble_hz", "wobble_peaks", "drop_squash", "drop_bounce", "throw_rest_s"}:
+"dent_held", "wobble_hz", "wobble_peaks", "drop_squash", "drop_bounce", "throw_rest_s", "wall_rest_s"}:
   settled_height   the settled slime's height over its rest diameter;
   dent             the deepest the clicked top goes below where it was, in radii (the window's
                    click: ``POKE_IMPULSE`` per kilogram over one frame, straight down at the top);
@@ -15,7 +15,8 @@ Rows: {"benchmark": "feel", "stacks", "slices", "material", "settled_height", "d
   drop_squash      1 - the least height over the rest height, dropped with its bottom 2 m up;
   drop_bounce      the highest its bottom comes back up after the first touch, over the 2 m;
   throw_rest_s     thrown at 20 m/s down and sideways into the floor: seconds until its kinetic
-                   energy is under 1 % of the start's (inf when not within 5 s).
+                   energy is under 1 % of the start's (inf when not within 5 s);
+  wall_rest_s      the same, thrown level at 20 m/s into a wall.
 """
 
 from __future__ import annotations
@@ -117,6 +118,25 @@ def throw(params: SlimeParams, speed: float = 20.0, seconds: float = 5.0) -> flo
     return math.inf
 
 
+def throw_at_wall(params: SlimeParams, speed: float = 20.0, seconds: float = 5.0) -> float:
+    """Seconds until a slime thrown level at ``speed`` into a wall (a box 2 radii ahead of it)
+    keeps under 1 % of its start's kinetic energy."""
+    from slime.obstacle_kinds import Box
+    from slime.physics.slime3d.world3d import World3D
+
+    r = params.radius
+    world = World3D.for_slime(params)
+    world.add_slime(params.with_(center=(0.0, params.floor_height + 1.5 * r, 0.0)), velocity=(speed, 0.0, 0.0))
+    world.add_obstacle(Box(center=(3.5 * r, params.floor_height + 2.0 * r, 0.0), half_size=(0.25 * r, 2.0 * r, 3.0 * r)))
+    kinetic = lambda: 0.5 * float(np.sum(world.mass * np.sum(world.v**2, axis=0)))  # noqa: E731
+    start = kinetic()
+    for k in range(round(seconds / params.dt)):
+        world.step()
+        if kinetic() < 0.01 * start:
+            return (k + 1) * params.dt
+    return math.inf
+
+
 def feel(params: SlimeParams, material: str = "") -> dict:
     body = settled(params)
     y = body.positions[:, 1]
@@ -125,6 +145,7 @@ def feel(params: SlimeParams, material: str = "") -> dict:
     row.update(click(body))
     row.update(drop(params))
     row["throw_rest_s"] = throw(params)
+    row["wall_rest_s"] = throw_at_wall(params)
     return row
 
 
