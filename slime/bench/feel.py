@@ -25,8 +25,10 @@ import math
 
 import numpy as np
 
+from slime.obstacle_kinds import Box
 from slime.physics.slime3d.materials import MATERIALS
 from slime.physics.slime3d.slime_body import SlimeBody, SlimeParams
+from slime.physics.slime3d.world3d import World3D
 
 POKE_IMPULSE = 4.0  # N s per kg: the window's click (slime.app.world_play.POKE_IMPULSE)
 SIZES = (16, 32, 64, 128)
@@ -61,10 +63,9 @@ def click(body: SlimeBody, seconds: float = 1.5) -> dict:
     past = dent > 0.08
     held = float(np.argmin(past) if not past.all() else len(past)) * prm.dt if past[0] else 0.0
     # The ringing after the dent: the top's swings over the centre about their final level, past
-    # the deepest point.
-    # A swing counts when it reaches past 2 % of the radius on the other side of the level from
-    # the last one (a Schmitt trigger: ripples riding on a swing, and the last quiver about the
-    # level, are not wobbles of their own); the frequency is read from when the swings turn over.
+    # the deepest point. A swing counts when it reaches past 2 % of the radius on the other side
+    # of the level from the last one (a Schmitt trigger: ripples riding on a swing, and the last
+    # quiver about the level, are not wobbles of their own).
     after = shape[-1] - shape[deepest:]
     side, turns = 0, []
     for k, value in enumerate(after):
@@ -121,18 +122,14 @@ def throw(params: SlimeParams, speed: float = 20.0, seconds: float = 5.0) -> flo
 def throw_at_wall(params: SlimeParams, speed: float = 20.0, seconds: float = 5.0) -> float:
     """Seconds until a slime thrown level at ``speed`` into a wall (a box 2 radii ahead of it)
     keeps under 1 % of its start's kinetic energy."""
-    from slime.obstacle_kinds import Box
-    from slime.physics.slime3d.world3d import World3D
-
     r = params.radius
     world = World3D.for_slime(params)
     world.add_slime(params.with_(center=(0.0, params.floor_height + 1.5 * r, 0.0)), velocity=(speed, 0.0, 0.0))
     world.add_obstacle(Box(center=(3.5 * r, params.floor_height + 2.0 * r, 0.0), half_size=(0.25 * r, 2.0 * r, 3.0 * r)))
-    kinetic = lambda: 0.5 * float(np.sum(world.mass * np.sum(world.v**2, axis=0)))  # noqa: E731
-    start = kinetic()
+    start = world.kinetic_energy()
     for k in range(round(seconds / params.dt)):
         world.step()
-        if kinetic() < 0.01 * start:
+        if world.kinetic_energy() < 0.01 * start:
             return (k + 1) * params.dt
     return math.inf
 

@@ -21,6 +21,9 @@ from slime.physics.slime3d.slime_body import MAX_SPIKE, SlimeBody, SlimeParams
 from slime.physics.slime3d.materials import MATERIALS
 from slime.physics.slime3d.surface_checks import inverted_triangles
 
+# The panel's sliders the abuse moves, with their ranges.
+SLIDERS = {"volume_stiffness": limits.VOLUME_STIFFNESS, "shape_stiffness": limits.SHAPE_STIFFNESS,
+           "surface_tension": limits.SURFACE_TENSION, "viscosity": limits.VISCOSITY}
 LARGEST_FORCE = 1.0e308  # any finite force is accepted; the body clamps the kick to max_speed
 
 
@@ -51,14 +54,23 @@ def abuse(body: SlimeBody, rng: np.random.Generator, actions: int) -> None:
                 body.step()
             body.unpress()
         elif action == 4:  # a slider at one end of its range, or in between
-            name, span = [("volume_stiffness", limits.VOLUME_STIFFNESS), ("shape_stiffness", limits.SHAPE_STIFFNESS),
-                          ("surface_tension", limits.SURFACE_TENSION), ("viscosity", limits.VISCOSITY)][rng.integers(4)]
+            name = list(SLIDERS)[rng.integers(len(SLIDERS))]
+            span = SLIDERS[name]
             body.set_params(**{name: float(rng.choice([span[0], span[1], rng.uniform(*span)]))})
         else:  # Q pressed up to 10 times in one frame
             for _ in range(int(rng.integers(1, 11))):
                 body.squash()
         for _ in range(int(rng.integers(0, 12))):
             body.step()
+
+
+def trial(params: SlimeParams, rng: np.random.Generator, actions: int, settles_within: float = 0.10) -> dict:
+    """One fuzz trial: a slime of ``params`` abused with ``actions`` random inputs, its sliders set
+    back to ``params``' own (as a user would before judging the shape), then ``came_back``."""
+    body = SlimeBody(params)
+    abuse(body, rng, actions)
+    body.set_params(**{name: getattr(params, name) for name in SLIDERS})
+    return came_back(body, settles_within=settles_within)
 
 
 def came_back(body: SlimeBody, settle_seconds: float = 10.0, settles_within: float = 0.10) -> dict:
@@ -109,12 +121,7 @@ def run(quick: bool = False) -> list[dict]:
             start = time.perf_counter()
             defaults = SlimeParams.of_material(material, stacks=resolution, slices=resolution)
             for _ in range(trials):
-                body = SlimeBody(defaults)
-                abuse(body, rng, int(rng.integers(5, 15)))
-                # The sliders back to the material's, as a user would before judging the shape.
-                body.set_params(volume_stiffness=defaults.volume_stiffness, shape_stiffness=defaults.shape_stiffness,
-                                surface_tension=defaults.surface_tension, viscosity=defaults.viscosity)
-                result = came_back(body, settles_within=MATERIALS[material].settles_within)
+                result = trial(defaults, rng, int(rng.integers(5, 15)), MATERIALS[material].settles_within)
                 failures += not result["ok"]
                 worst_volume = max(worst_volume, result["volume_error"])
                 worst_shape = max(worst_shape, result["shape_error"])
