@@ -204,7 +204,10 @@ class ImguiInput:
 class ImguiPanel:
     """imgui-bundle for one window: a context of its own, the input adapter and the renderer.
 
-    A frame is ``new_frame(frametime)``, the widgets (``panel.imgui.*``), then ``draw()``.
+    A frame is ``new_frame(frametime)``, the widgets (``panel.imgui.*``), then ``draw()``. imgui
+    works on one current context per process; each frame makes this panel's own current first, so
+    that two windows alive in one process (a test run's) never lay out, or take the mouse, in each
+    other's context.
     """
 
     def __init__(self, wnd, ctx, *, light: bool = False, shaders=None):
@@ -212,7 +215,9 @@ class ImguiPanel:
 
         from slime.render.imgui_renderer import ImguiRenderer
 
-        imgui.create_context()
+        # A new context is made current only where none was: a second window's must be set so.
+        self.context = imgui.create_context()
+        imgui.set_current_context(self.context)
         imgui.get_io().set_ini_filename("")  # no imgui.ini left in the user's folder
         if light:
             imgui.style_colors_light()
@@ -221,10 +226,12 @@ class ImguiPanel:
         self.input = ImguiInput(wnd, imgui)
 
     def new_frame(self, frametime: float) -> None:
+        self.imgui.set_current_context(self.context)
         self.input.frame(frametime)
         self.imgui.new_frame()
 
     def draw(self) -> None:
+        self.imgui.set_current_context(self.context)
         self.imgui.render()
         self.renderer.render(self.imgui.get_draw_data(), self.wnd.buffer_size, self.wnd.size)
 
