@@ -6,6 +6,7 @@ import os
 import subprocess
 import sys
 import time
+from contextlib import contextmanager
 from pathlib import Path
 
 import numpy as np
@@ -54,3 +55,22 @@ def current_context(request):
             yield
     else:
         yield
+
+
+@contextmanager
+def headless_demo(**options):
+    """The demo window's config with these ``demo_args`` options, headless on EGL, destroyed on
+    the way out; ``missing`` where there is no EGL."""
+    import moderngl_window as mglw
+
+    from conftest import missing
+    from slime.app.demo import DemoWindow, demo_args
+
+    try:
+        config = mglw.create_window_config_instance(DemoWindow, args=demo_args(window="headless", **options))
+    except Exception as exc:  # no EGL here
+        missing(f"a headless OpenGL window ({exc})")
+    try:
+        yield config
+    finally:
+        config.wnd.destroy()

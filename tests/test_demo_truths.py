@@ -8,7 +8,7 @@ import pytest
 from PIL import Image
 
 from conftest import missing
-from helpers import jelly
+from helpers import headless_demo, jelly
 
 from slime import cli
 from slime.app.render_common import MAX_PIXELS, check_gl_size, check_size
@@ -21,19 +21,9 @@ from slime.arguments import UsageError, parse_camera, parse_size
 
 @pytest.fixture(scope="module")
 def demo():
-    """The demo window's config, headless on EGL, small; one per module (imgui keeps one context
-    per process alive)."""
-    import moderngl_window as mglw
-
-    from slime.app.demo import DemoWindow, demo_args
-
-    try:
-        config = mglw.create_window_config_instance(
-            DemoWindow, args=demo_args(window="headless", size=(320, 240), stacks=12, slices=12))
-    except Exception as exc:  # no EGL here
-        missing(f"a headless OpenGL window ({exc})")
-    yield config
-    config.wnd.destroy()
+    """The demo window's config, headless on EGL, small; one per module."""
+    with headless_demo(size=(320, 240), stacks=12, slices=12) as config:
+        yield config
 
 
 def test_panel_shows_the_gravity_in_force(demo):

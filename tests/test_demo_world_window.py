@@ -10,8 +10,7 @@ import time
 import numpy as np
 import pytest
 
-from conftest import missing
-from helpers import jelly, run_cli
+from helpers import headless_demo, jelly, run_cli
 from test_demo_window import Demo
 
 WINDOW = (640, 480)
@@ -122,18 +121,9 @@ def test_a_3d_scene_opens_in_the_slime_window(xvfb, tmp_path):
 
 @pytest.fixture(scope="module")
 def window():
-    """The demo window headless on EGL (one per module: imgui keeps one context per process)."""
-    import moderngl_window as mglw
-
-    from slime.app.demo import DemoWindow, demo_args
-
-    try:
-        config = mglw.create_window_config_instance(
-            DemoWindow, args=demo_args(window="headless", size=(320, 240), stacks=10, slices=10, seed=1))
-    except Exception as exc:  # no EGL here
-        missing(f"a headless OpenGL window ({exc})")
-    yield config
-    config.wnd.destroy()
+    """The demo window headless on EGL, one per module."""
+    with headless_demo(size=(320, 240), stacks=10, slices=10, seed=1) as config:
+        yield config
 
 
 def test_wireframe_and_the_cheap_shadow_reach_the_world_renderer(window):

@@ -11,10 +11,9 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from conftest import missing
-from helpers import jelly
+from helpers import headless_demo, jelly
 from slime.bench import feel
-from slime.bench.fuzz import abuse, came_back
+from slime.bench.fuzz import trial
 from slime.physics.slime3d.materials import MATERIALS
 from slime.physics.slime3d.slime_body import SlimeBody, SlimeParams
 
@@ -123,29 +122,17 @@ def test_every_material_always_comes_back(material, size):
     # volume within 1 %, no triangle inverted, and settled to the shape an untouched slime of
     # the same material rests in.
     rng = np.random.default_rng(size)
-    defaults = SlimeParams.of_material(material, stacks=size, slices=size)
+    params = SlimeParams.of_material(material, stacks=size, slices=size)
     for _ in range(2):
-        body = SlimeBody(defaults)
-        abuse(body, rng, 6)
-        body.set_params(**{name: getattr(defaults, name) for name in ("volume_stiffness", "shape_stiffness",
-                                                                       "surface_tension", "viscosity")})
-        result = came_back(body, settles_within=MATERIALS[material].settles_within)
+        result = trial(params, rng, 6, MATERIALS[material].settles_within)
         assert result["ok"], (material, result)
 
 
 @pytest.fixture(scope="module")
 def window():
-    """The slime window headless on EGL (one per module: imgui keeps one context per process)."""
-    import moderngl_window as mglw
-
-    from slime.app.demo import DemoWindow, demo_args
-
-    try:
-        config = mglw.create_window_config_instance(DemoWindow, args=demo_args(window="headless", size=(480, 360)))
-    except Exception as exc:  # no EGL here
-        missing(f"a headless OpenGL window ({exc})")
-    yield config
-    config.wnd.destroy()
+    """The slime window headless on EGL, one per module."""
+    with headless_demo(size=(480, 360)) as config:
+        yield config
 
 
 def test_the_demo_screenshot_a_tenth_of_a_second_after_a_click_shows_the_dent(window, tmp_path):
@@ -169,16 +156,10 @@ def test_the_demo_screenshot_a_tenth_of_a_second_after_a_click_shows_the_dent(wi
     scale = window.wnd.buffer_size[1] / window.wnd.size[1]  # screenshot pixels per window pixel
     x, y = x / scale, y / scale
     left = window.wnd.mouse.left
-    # The click goes to the slime, not the panel: imgui keeps one context per process, and one
-    # that another test's window left holding the mouse would take it.
-    panel, window.imgui = window.imgui, None
-    try:
-        window.on_mouse_position_event(x, y, 0, 0)
-        window.on_mouse_press_event(x, y, left)
-        assert window._press is not None, "the click did not reach the slime"
-        window.on_mouse_release_event(x, y, left)
-    finally:
-        window.imgui = panel
+    window.on_mouse_position_event(x, y, 0, 0)
+    window.on_mouse_press_event(x, y, left)
+    assert window._press is not None, "the click did not reach the slime"
+    window.on_mouse_release_event(x, y, left)
     for _ in range(6):
         window.on_render(0.0, 1.0 / 60.0)
     drop = (top_row(shot()) - top) / radius

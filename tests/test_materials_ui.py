@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from conftest import missing
-from helpers import run_cli
+from helpers import headless_demo, run_cli
 
 from slime import cli
 from slime.physics.slime3d.materials import MATERIALS
@@ -209,19 +209,9 @@ def _draw(window, click=None) -> _ListImgui:
 
 @pytest.fixture(scope="module")
 def window():
-    """The slime window headless on EGL, made of goo from the command line (one per module:
-    imgui keeps one context per process)."""
-    import moderngl_window as mglw
-
-    from slime.app.demo import DemoWindow, demo_args
-
-    try:
-        config = mglw.create_window_config_instance(
-            DemoWindow, args=demo_args(window="headless", size=(320, 240), stacks=8, slices=8, material="goo"))
-    except Exception as exc:  # no EGL here
-        missing(f"a headless OpenGL window ({exc})")
-    yield config
-    config.wnd.destroy()
+    """The slime window headless on EGL, made of goo from the command line; one per module."""
+    with headless_demo(size=(320, 240), stacks=8, slices=8, material="goo") as config:
+        yield config
 
 
 def test_the_window_opens_on_the_material_asked_for_and_its_list_says_so(window):

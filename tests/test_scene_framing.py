@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from helpers import current_context  # noqa: F401 (autouse: the module's ctx made current)
+from helpers import headless_demo
 
 from slime.app.render_world import HeadlessWorld
 from slime.render.images import save_png
@@ -125,17 +126,9 @@ def test_a_camera_from_the_file_or_the_caller_stays_put(ctx):
 
 
 def test_the_window_frames_duel_and_hands_the_camera_over_at_a_zoom():
-    import moderngl_window as mglw
-
-    from conftest import missing
-    from slime.app.demo import DemoWindow, demo_args
     from slime.render.images import read_rgba
 
-    try:
-        w = mglw.create_window_config_instance(DemoWindow, args=demo_args(window="headless", size=SIZE, scene="duel"))
-    except Exception as exc:  # no EGL here
-        missing(f"a headless OpenGL window ({exc})")
-    try:
+    with headless_demo(size=SIZE, scene="duel") as w:
         w.quality.pin(0)
         for _ in range(40):  # past the throw: the two have met
             w._advance(1.0 / 60.0 + 1e-9)
@@ -154,5 +147,3 @@ def test_the_window_frames_duel_and_hands_the_camera_over_at_a_zoom():
         for _ in range(30):
             w._advance(1.0 / 60.0 + 1e-9)
         assert np.array_equal(eye, w.camera.eye())
-    finally:
-        w.wnd.destroy()
