@@ -470,7 +470,7 @@ def test_pinned_trajectory_hash():
         [sys.executable, "-c", _PINNED, here], env=_portable_env(), capture_output=True, text=True, timeout=120
     )
     assert run_.returncode == 0, run_.stderr
-    assert run_.stdout.strip() == "4618e667e836da5430b39ab4170ff4f0e9a20103d076f3874a86c21cf0913ab5"
+    assert run_.stdout.strip() == "11d06f2e866c2d8093c8f6bfec65756581663e41a6da9615a017f99e5884c453"
 
 
 # ---------------------------------------------------------------- params

@@ -20,8 +20,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from slime.physics.compiled import kernel
-from slime.physics.slime3d.moments import body_moments, inverse_inertia, rigid_velocity_at
+from slime.physics.compiled import kernel, rows
+from slime.physics.slime3d.moments import body_moments, cross, inverse_inertia, rigid_velocity_at
 
 ADHESION_REACH = 0.05  # of the radius: the film within which a surface sticks to a plane
 
@@ -35,43 +35,39 @@ def adhere(model, b, x, v, normal, point, h):
     reach = ADHESION_REACH * model.radius[b]
     if not (pull > 0.0) or normal.shape[0] == 0:
         return
-    mass = model.mass
+    x0, x1, x2 = rows(x, first, count)
+    v0, v1, v2 = rows(v, first, count)
+    m = model.mass[first:first + count]
     # The films' impulses, summed about the body's first vertex (moved to the centre below).
     j0 = j1 = j2 = l0 = l1 = l2 = 0.0
-    held = False
-    p0, p1, p2 = x[0, first], x[1, first], x[2, first]
+    p0, p1, p2 = x0[0], x1[0], x2[0]
     for p in range(normal.shape[0]):
         n0, n1, n2 = normal[p, 0], normal[p, 1], normal[p, 2]
-        for k in range(first, first + count):
-            height = (x[0, k] - point[p, 0]) * n0 + (x[1, k] - point[p, 1]) * n1 + (x[2, k] - point[p, 2]) * n2
-            if not height < reach:
-                continue
-            vn = v[0, k] * n0 + v[1, k] * n1 + v[2, k] * n2
-            if not vn > 0.0:
-                continue
+        q0, q1, q2 = point[p, 0], point[p, 1], point[p, 2]
+        for k in range(count):
+            height = (x0[k] - q0) * n0 + (x1[k] - q1) * n1 + (x2[k] - q2) * n2
+            vn = v0[k] * n0 + v1[k] * n1 + v2[k] * n2
+            # Within the film and leaving it; anything else (NaN too) takes no impulse.
+            holds = height < reach and vn > 0.0
             film = 1.0 - max(height, 0.0) / reach
-            impulse = -mass[k] * min(vn, pull * film)
+            impulse = -m[k] * min(vn, pull * film) if holds else 0.0
             f0, f1, f2 = impulse * n0, impulse * n1, impulse * n2
-            e0, e1, e2 = x[0, k] - p0, x[1, k] - p1, x[2, k] - p2
-            j0 += f0
-            j1 += f1
-            j2 += f2
-            l0 += e1 * f2 - e2 * f1
-            l1 += e2 * f0 - e0 * f2
-            l2 += e0 * f1 - e1 * f0
-            held = True
+            torque = cross(x0[k] - p0, x1[k] - p1, x2[k] - p2, f0, f1, f2)
+            j0, j1, j2 = j0 + f0, j1 + f1, j2 + f2
+            l0, l1, l2 = l0 + torque[0], l1 + torque[1], l2 + torque[2]
+    held = j0 != 0.0 or j1 != 0.0 or j2 != 0.0
     if not held:
         return
-    centre, _, total, _, second_moment, _ = body_moments(x, v, mass, model.rest, first, count)
+    centre, _, total, _, second_moment, _ = body_moments(x, v, model.mass, model.rest, first, count)
     d0, d1, d2 = centre[0] - p0, centre[1] - p1, centre[2] - p2
     turn = np.array([l0 - (d1 * j2 - d2 * j1), l1 - (d2 * j0 - d0 * j2), l2 - (d0 * j1 - d1 * j0)])
     push = np.array([j0 / total, j1 / total, j2 / total])
     omega = inverse_inertia(second_moment, model.inertia_floor[b]) @ turn
-    for k in range(first, first + count):
-        r0, r1, r2 = rigid_velocity_at(push, omega, centre, x[0, k], x[1, k], x[2, k])
-        v[0, k] += r0
-        v[1, k] += r1
-        v[2, k] += r2
+    for k in range(count):
+        r = rigid_velocity_at(push, omega, centre, x0[k], x1[k], x2[k])
+        v0[k] += r[0]
+        v1[k] += r[1]
+        v2[k] += r[2]
 
 
 @kernel

@@ -7,5 +7,5 @@ from slime.physics.compiled import kernel
 
 @kernel(inline=True)
 def air_drag_at(v, k, rate):
-    """a = -a_drag v at vertex k, at the rate a_drag (1/s)."""
-    return -rate * v[0, k], -rate * v[1, k], -rate * v[2, k]
+    """a = -a_drag v at vertex k of the body's rows ``v`` (``compiled.rows``), at the rate a_drag (1/s)."""
+    return -rate * v[0][k], -rate * v[1][k], -rate * v[2][k]

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from slime.physics.compiled import kernel
+from slime.physics.compiled import kernel, rows
 
 
 @kernel
@@ -58,36 +58,39 @@ def body_moments(x, v, mass, rest, first, count):
     The sums are taken about the body's first vertex p (a point near it, so that a body far from
     the origin keeps its precision) and moved to c: A is the same about any point (sum m r = 0),
     C = C_p - M d d^T and L = L_p - M d x v_c with d = c - p. Returns (c, v_c, M, A, C, L)."""
-    p0, p1, p2 = x[0, first], x[1, first], x[2, first]
+    x0, x1, x2 = rows(x, first, count)
+    v0, v1, v2 = rows(v, first, count)
+    r0, r1, r2 = rows(rest, first, count)
+    m = mass[first:first + count]
+    p0, p1, p2 = x0[0], x1[0], x2[0]
     total = 0.0
     s0 = s1 = s2 = u0 = u1 = u2 = 0.0
     a00 = a01 = a02 = a10 = a11 = a12 = a20 = a21 = a22 = 0.0
     c00 = c01 = c02 = c11 = c12 = c22 = 0.0
     l0 = l1 = l2 = 0.0
-    for k in range(first, first + count):
-        m = mass[k]
-        e0 = x[0, k] - p0
-        e1 = x[1, k] - p1
-        e2 = x[2, k] - p2
-        d0, d1, d2 = m * e0, m * e1, m * e2
-        w0, w1, w2 = v[0, k], v[1, k], v[2, k]
-        r0, r1, r2 = rest[0, k], rest[1, k], rest[2, k]
-        total += m
+    for k in range(count):
+        mk = m[k]
+        e0 = x0[k] - p0
+        e1 = x1[k] - p1
+        e2 = x2[k] - p2
+        d0, d1, d2 = mk * e0, mk * e1, mk * e2
+        w0, w1, w2 = v0[k], v1[k], v2[k]
+        total += mk
         s0 += d0
         s1 += d1
         s2 += d2
-        u0 += m * w0
-        u1 += m * w1
-        u2 += m * w2
-        a00 += d0 * r0
-        a01 += d0 * r1
-        a02 += d0 * r2
-        a10 += d1 * r0
-        a11 += d1 * r1
-        a12 += d1 * r2
-        a20 += d2 * r0
-        a21 += d2 * r1
-        a22 += d2 * r2
+        u0 += mk * w0
+        u1 += mk * w1
+        u2 += mk * w2
+        a00 += d0 * r0[k]
+        a01 += d0 * r1[k]
+        a02 += d0 * r2[k]
+        a10 += d1 * r0[k]
+        a11 += d1 * r1[k]
+        a12 += d1 * r2[k]
+        a20 += d2 * r0[k]
+        a21 += d2 * r1[k]
+        a22 += d2 * r2[k]
         c00 += d0 * e0
         c01 += d0 * e1
         c02 += d0 * e2
@@ -99,15 +102,15 @@ def body_moments(x, v, mass, rest, first, count):
         l2 += d0 * w1 - d1 * w0
     # d = c - p and v_c; then C and L moved from p to c.
     g0, g1, g2 = s0 / total, s1 / total, s2 / total
-    v0, v1, v2 = u0 / total, u1 / total, u2 / total
+    c0, c1, c2 = u0 / total, u1 / total, u2 / total
     centre = np.array([p0 + g0, p1 + g1, p2 + g2])
-    velocity = np.array([v0, v1, v2])
+    velocity = np.array([c0, c1, c2])
     a = np.array([[a00, a01, a02], [a10, a11, a12], [a20, a21, a22]])
     c = np.array([[c00 - total * g0 * g0, c01 - total * g0 * g1, c02 - total * g0 * g2],
                   [c01 - total * g0 * g1, c11 - total * g1 * g1, c12 - total * g1 * g2],
                   [c02 - total * g0 * g2, c12 - total * g1 * g2, c22 - total * g2 * g2]])
-    spin = np.array([l0 - total * (g1 * v2 - g2 * v1), l1 - total * (g2 * v0 - g0 * v2),
-                     l2 - total * (g0 * v1 - g1 * v0)])
+    spin = np.array([l0 - total * (g1 * c2 - g2 * c1), l1 - total * (g2 * c0 - g0 * c2),
+                     l2 - total * (g0 * c1 - g1 * c0)])
     return centre, velocity, total, a, c, spin
 
 
@@ -130,6 +133,12 @@ def inverse_inertia(second_moment, floor):
     if not (det > 1e-300 and det < np.inf):
         return np.zeros((3, 3))
     return adj / det
+
+
+@kernel(inline=True)
+def cross(a0, a1, a2, b0, b1, b2):
+    """a x b, component by component."""
+    return a1 * b2 - a2 * b1, a2 * b0 - a0 * b2, a0 * b1 - a1 * b0
 
 
 @kernel(inline=True)

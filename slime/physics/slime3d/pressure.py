@@ -3,17 +3,18 @@ the deformed surface, ``surface.py``) that holds the slime at its rest mesh's ow
 
 from __future__ import annotations
 
-from slime.physics.compiled import kernel
+from slime.physics.compiled import kernel, rows
 
 
 @kernel
 def pressure_spread(grad_volume, mass, first, count):
     """S = sum |dV/dx|^2 / m: how stiff the volume is along its own direction, per unit pressure
     scale (it grows with the square of the surface area)."""
+    g0, g1, g2 = rows(grad_volume, first, count)
+    m = mass[first:first + count]
     total = 0.0
-    for k in range(first, first + count):
-        g0, g1, g2 = grad_volume[0, k], grad_volume[1, k], grad_volume[2, k]
-        total += (g0 * g0 + g1 * g1 + g2 * g2) / mass[k]
+    for k in range(count):
+        total += (g0[k] * g0[k] + g1[k] * g1[k] + g2[k] * g2[k]) / m[k]
     return total
 
 
@@ -44,4 +45,4 @@ def volume_pressure_at(grad_volume, mass, k, pressure):
     normal. The gradient of the volume sums to zero over the closed surface, so the pressure moves
     no momentum, and being a gradient it applies no torque."""
     scale = pressure / mass[k]
-    return scale * grad_volume[0, k], scale * grad_volume[1, k], scale * grad_volume[2, k]
+    return scale * grad_volume[0][k], scale * grad_volume[1][k], scale * grad_volume[2][k]

@@ -81,8 +81,8 @@ def shape_restoring_at(x, rest, k, centre, rotation, stiffness):
     """a = k_s (c + R r - x) at vertex k: accelerated toward its goal, its rest offset r turned by
     the best-fit rotation R and placed at the centre of mass c, at the per-mass stiffness k_s
     (1/s^2; the surface wobbles at about sqrt(k_s) rad/s whatever the mesh)."""
-    r0, r1, r2 = rest[0, k], rest[1, k], rest[2, k]
+    r0, r1, r2 = rest[0][k], rest[1][k], rest[2][k]
     g0 = centre[0] + rotation[0, 0] * r0 + rotation[0, 1] * r1 + rotation[0, 2] * r2
     g1 = centre[1] + rotation[1, 0] * r0 + rotation[1, 1] * r1 + rotation[1, 2] * r2
     g2 = centre[2] + rotation[2, 0] * r0 + rotation[2, 1] * r1 + rotation[2, 2] * r2
-    return stiffness * (g0 - x[0, k]), stiffness * (g1 - x[1, k]), stiffness * (g2 - x[2, k])
+    return stiffness * (g0 - x[0][k]), stiffness * (g1 - x[1][k]), stiffness * (g2 - x[2][k])

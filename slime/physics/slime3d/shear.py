@@ -30,18 +30,20 @@ from __future__ import annotations
 
 import math
 
-from slime.physics.compiled import kernel
-from slime.physics.slime3d.moments import rigid_velocity_at
+import numpy as np
+
+from slime.physics.compiled import kernel, rows
+from slime.physics.slime3d.moments import cross, rigid_velocity_at
 from slime.physics.slime3d.shape_matching import shape_restoring_at
 from slime.physics.slime3d.surface import ring_vertex
 
 
 @kernel(inline=True)
 def inverse_square_distance(points, a, b):
-    """1 / |p_b - p_a|^2 for columns a and b of ``points`` (3, P)."""
-    d0 = points[0, b] - points[0, a]
-    d1 = points[1, b] - points[1, a]
-    d2 = points[2, b] - points[2, a]
+    """1 / |p_b - p_a|^2 for columns a and b of a body's rows ``points`` (``compiled.rows``)."""
+    d0 = points[0][b] - points[0][a]
+    d1 = points[1][b] - points[1][a]
+    d2 = points[2][b] - points[2][a]
     return 1.0 / (d0 * d0 + d1 * d1 + d2 * d2)
 
 
@@ -58,17 +60,25 @@ def share(viscosity, degree, h):
 def largest_degree(rest, first, stacks, slices):
     """The largest summed weight D = sum w over a vertex's neighbours (1/m^2) on the body's rest
     grid ``rest`` (3, P): the shear stiffness's fastest wave has omega^2 up to 2 c^2 D."""
+    count = (stacks - 1) * slices + 2
+    rs = rows(rest, first, count)
     largest = 0.0
     for i in range(1, stacks):
-        k0 = ring_vertex(first, stacks, slices, i, 0)
-        degree = (inverse_square_distance(rest, ring_vertex(first, stacks, slices, i - 1, 0), k0)
-                  + inverse_square_distance(rest, k0, ring_vertex(first, stacks, slices, i + 1, 0))
-                  + 2.0 * inverse_square_distance(rest, k0, k0 + 1 if slices > 1 else k0))
+        k0 = ring_vertex(0, stacks, slices, i, 0)
+        degree = (inverse_square_distance(rs, ring_vertex(0, stacks, slices, i - 1, 0), k0)
+                  + inverse_square_distance(rs, k0, ring_vertex(0, stacks, slices, i + 1, 0))
+                  + 2.0 * inverse_square_distance(rs, k0, k0 + 1 if slices > 1 else k0))
         largest = max(largest, degree)
-    count = (stacks - 1) * slices + 2
-    for pole, ring in ((first, 1), (first + count - 1, stacks - 1)):
-        largest = max(largest, slices * inverse_square_distance(rest, pole, ring_vertex(first, stacks, slices, ring, 0)))
+    for pole, ring in ((0, 1), (count - 1, stacks - 1)):
+        largest = max(largest, slices * inverse_square_distance(rs, pole, ring_vertex(0, stacks, slices, ring, 0)))
     return largest
+
+
+@kernel(inline=True)
+def ring_laplacian(up, down, here, j, jm, jp, w_up, w_down, w_side, degree):
+    """L at column j of a ring: its neighbours above and below (``up``, ``down``: the rings'
+    values, a pole's repeated) and beside (columns ``jm``, ``jp``), weights as ``add_shear``'s."""
+    return w_up * up[j] + w_down * down[j] + w_side * (here[jm] + here[jp]) - degree * here[j]
 
 
 @kernel
@@ -80,67 +90,84 @@ def add_shear(acc, x, v, mass, rest, first, stacks, slices, centre, rotation, ve
     its rigid motion (``moments``), ``inverse`` its inverse inertia."""
     if viscosity <= 0.0 and stiffness <= 0.0:
         return
-    count = (stacks - 1) * slices + 2
-    for k in range(first, first + count):
-        r0, r1, r2 = rigid_velocity_at(velocity, omega, centre, x[0, k], x[1, k], x[2, k])
-        u[0, k] = v[0, k] - r0
-        u[1, k] = v[1, k] - r1
-        u[2, k] = v[2, k] - r2
-        g0, g1, g2 = shape_restoring_at(x, rest, k, centre, rotation, 1.0)
-        d[0, k] = -g0
-        d[1, k] = -g1
-        d[2, k] = -g2
-    north = first
-    south = first + count - 1
+    n = slices
+    count = (stacks - 1) * n + 2
+    south = count - 1
+    xs, vs, rs = rows(x, first, count), rows(v, first, count), rows(rest, first, count)
+    ds, us, cs = rows(d, first, count), rows(u, first, count), rows(change, first, count)
+    for k in range(count):
+        r = rigid_velocity_at(velocity, omega, centre, xs[0][k], xs[1][k], xs[2][k])
+        us[0][k] = vs[0][k] - r[0]
+        us[1][k] = vs[1][k] - r[1]
+        us[2][k] = vs[2][k] - r[2]
+    for k in range(count):
+        g = shape_restoring_at(xs, rs, k, centre, rotation, 1.0)
+        ds[0][k] = -g[0]
+        ds[1][k] = -g[1]
+        ds[2][k] = -g[2]
+    # A pole's value repeated along a ring, so that the rings next to the poles run the same loop.
+    poles = np.empty((4, n))
     for i in range(1, stacks):
-        k0 = ring_vertex(first, stacks, slices, i, 0)
-        w_up = inverse_square_distance(rest, ring_vertex(first, stacks, slices, i - 1, 0), k0)
-        w_down = inverse_square_distance(rest, k0, ring_vertex(first, stacks, slices, i + 1, 0))
-        w_side = inverse_square_distance(rest, k0, k0 + 1 if slices > 1 else k0)
+        row = ring_vertex(0, stacks, slices, i, 0)
+        w_up = inverse_square_distance(rs, ring_vertex(0, stacks, slices, i - 1, 0), row)
+        w_down = inverse_square_distance(rs, row, ring_vertex(0, stacks, slices, i + 1, 0))
+        w_side = inverse_square_distance(rs, row, row + 1 if n > 1 else row)
         degree = w_up + w_down + 2.0 * w_side
         rate = share(viscosity, degree, h)
-        for j in range(slices):
-            k = k0 + j
-            up = k - slices if i > 1 else north
-            down = k + slices if i < stacks - 1 else south
-            left = k - 1 if j > 0 else k + slices - 1
-            right = k + 1 if j < slices - 1 else k0
-            for c in range(3):
-                pull = (w_up * u[c, up] + w_down * u[c, down] + w_side * (u[c, left] + u[c, right])
-                        - degree * u[c, k])
-                strain = (w_up * d[c, up] + w_down * d[c, down] + w_side * (d[c, left] + d[c, right])
-                          - degree * d[c, k])
-                change[c, k] = rate * pull + stiffness * strain
-    for pole, ring in ((north, 1), (south, stacks - 1)):
-        weight = inverse_square_distance(rest, pole, ring_vertex(first, stacks, slices, ring, 0))
-        rate = share(viscosity, slices * weight, h)
         for c in range(3):
+            uc, dc = us[c], ds[c]
+            if i > 1:
+                u_up, d_up = uc[row - n:row], dc[row - n:row]
+            else:
+                u_up, d_up = poles[0], poles[1]
+                u_up[:] = uc[0]
+                d_up[:] = dc[0]
+            if i < stacks - 1:
+                u_down, d_down = uc[row + n:row + 2 * n], dc[row + n:row + 2 * n]
+            else:
+                u_down, d_down = poles[2], poles[3]
+                u_down[:] = uc[south]
+                d_down[:] = dc[south]
+            u_here, d_here, out = uc[row:row + n], dc[row:row + n], cs[c][row:row + n]
+            for j in range(1, n - 1):
+                out[j] = (rate * ring_laplacian(u_up, u_down, u_here, j, j - 1, j + 1, w_up, w_down, w_side, degree)
+                          + stiffness * ring_laplacian(d_up, d_down, d_here, j, j - 1, j + 1, w_up, w_down, w_side,
+                                                       degree))
+            for j in range(0, n, n - 1):  # the seam
+                jm, jp = (j - 1) % n, (j + 1) % n
+                out[j] = (rate * ring_laplacian(u_up, u_down, u_here, j, jm, jp, w_up, w_down, w_side, degree)
+                          + stiffness * ring_laplacian(d_up, d_down, d_here, j, jm, jp, w_up, w_down, w_side, degree))
+    for pole, ring in ((0, 1), (south, stacks - 1)):
+        weight = inverse_square_distance(rs, pole, ring_vertex(0, stacks, slices, ring, 0))
+        rate = share(viscosity, slices * weight, h)
+        start = ring_vertex(0, stacks, slices, ring, 0)
+        for c in range(3):
+            uc, dc = us[c], ds[c]
             pull = 0.0
             strain = 0.0
-            for j in range(slices):
-                n = ring_vertex(first, stacks, slices, ring, j)
-                pull += u[c, n] - u[c, pole]
-                strain += d[c, n] - d[c, pole]
-            change[c, pole] = (rate * pull + stiffness * strain) * weight
+            for j in range(start, start + n):
+                pull += uc[j] - uc[pole]
+                strain += dc[j] - dc[pole]
+            cs[c][pole] = (rate * pull + stiffness * strain) * weight
     # The rigid part of the change: its push (sum m a / M) and its turn (I^-1 sum m (x - c) x a).
+    m = mass[first:first + count]
+    c0, c1, c2 = cs
+    x0, x1, x2 = xs
     total = p0 = p1 = p2 = t0 = t1 = t2 = 0.0
-    for k in range(first, first + count):
-        m = mass[k]
-        c0, c1, c2 = m * change[0, k], m * change[1, k], m * change[2, k]
-        d0, d1, d2 = x[0, k] - centre[0], x[1, k] - centre[1], x[2, k] - centre[2]
-        total += m
-        p0 += c0
-        p1 += c1
-        p2 += c2
-        t0 += d1 * c2 - d2 * c1
-        t1 += d2 * c0 - d0 * c2
-        t2 += d0 * c1 - d1 * c0
+    for k in range(count):
+        f0, f1, f2 = m[k] * c0[k], m[k] * c1[k], m[k] * c2[k]
+        e0, e1, e2 = x0[k] - centre[0], x1[k] - centre[1], x2[k] - centre[2]
+        torque = cross(e0, e1, e2, f0, f1, f2)
+        total += m[k]
+        p0, p1, p2 = p0 + f0, p1 + f1, p2 + f2
+        t0, t1, t2 = t0 + torque[0], t1 + torque[1], t2 + torque[2]
     push = (p0 / total, p1 / total, p2 / total)
     turn = (inverse[0, 0] * t0 + inverse[0, 1] * t1 + inverse[0, 2] * t2,
             inverse[1, 0] * t0 + inverse[1, 1] * t1 + inverse[1, 2] * t2,
             inverse[2, 0] * t0 + inverse[2, 1] * t1 + inverse[2, 2] * t2)
-    for k in range(first, first + count):
-        r0, r1, r2 = rigid_velocity_at(push, turn, centre, x[0, k], x[1, k], x[2, k])
-        acc[0, k] += change[0, k] - r0
-        acc[1, k] += change[1, k] - r1
-        acc[2, k] += change[2, k] - r2
+    a0, a1, a2 = rows(acc, first, count)
+    for k in range(count):
+        r = rigid_velocity_at(push, turn, centre, x0[k], x1[k], x2[k])
+        a0[k] += c0[k] - r[0]
+        a1[k] += c1[k] - r[1]
+        a2[k] += c2[k] - r[2]

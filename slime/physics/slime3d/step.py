@@ -17,7 +17,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from slime.physics.compiled import kernel
+from slime.physics.compiled import kernel, rows
 from slime.physics.integrate import symplectic_euler
 from slime.physics.planes import plane_contacts
 from slime.physics.slime3d.adhesion import adhere_all
@@ -122,24 +122,29 @@ def body_accelerations(model, b, x, v, acc, rotation, volume, work, h, internal_
     drag = decay * drag / rate if rate > 0.0 else 0.0
     gravity = model.gravity if not internal_only else np.zeros(3)
     tension, stiffness = model.tension[b], model.shape_stiffness[b]
-    # Every vertex's own forces, one vertex at a time.
-    for k in range(first, first + count):
-        p = volume_pressure_at(grad_volume, mass, k, pressure)
-        t = surface_tension_at(grad_area, mass, k, tension)
-        s = shape_restoring_at(x, rest, k, centre, turned, stiffness)
-        w = internal_viscosity_at(x, v, k, centre, velocity, omega, viscous)
-        d = air_drag_at(v, k, drag)
+    # Every vertex's own forces, vertex by vertex over the body's rows (``compiled.rows``).
+    xs, vs, rs = rows(x, first, count), rows(v, first, count), rows(rest, first, count)
+    gv, ga = rows(grad_volume, first, count), rows(grad_area, first, count)
+    a0, a1, a2 = rows(acc, first, count)
+    m = mass[first:first + count]
+    for k in range(count):
+        p = volume_pressure_at(gv, m, k, pressure)
+        t = surface_tension_at(ga, m, k, tension)
+        s = shape_restoring_at(xs, rs, k, centre, turned, stiffness)
+        w = internal_viscosity_at(xs, vs, k, centre, velocity, omega, viscous)
+        d = air_drag_at(vs, k, drag)
         g = gravity_at(gravity)
-        acc[0, k] = p[0] + t[0] + s[0] + w[0] + d[0] + g[0]
-        acc[1, k] = p[1] + t[1] + s[1] + w[1] + d[1] + g[1]
-        acc[2, k] = p[2] + t[2] + s[2] + w[2] + d[2] + g[2]
+        a0[k] = p[0] + t[0] + s[0] + w[0] + d[0] + g[0]
+        a1[k] = p[1] + t[1] + s[1] + w[1] + d[1] + g[1]
+        a2[k] = p[2] + t[2] + s[2] + w[2] + d[2] + g[2]
     # Then what couples neighbours: the shear stiffness and viscosity.
     add_shear(acc, x, v, mass, rest, first, model.stacks[b], model.slices[b], centre, turned, velocity, omega, inverse,
               model.shear_stiffness[b], model.shear_viscosity[b], h, work[2], work[3], work[4])
-    for k in range(first, first + count):
-        limit = model.max_acceleration[k]
-        for c in range(3):
-            acc[c, k] = min(max(acc[c, k], -limit), limit)
+    limit = model.max_acceleration[first:first + count]
+    for k in range(count):
+        a0[k] = min(max(a0[k], -limit[k]), limit[k])
+        a1[k] = min(max(a1[k], -limit[k]), limit[k])
+        a2[k] = min(max(a2[k], -limit[k]), limit[k])
 
 
 @kernel
@@ -158,14 +163,16 @@ def clamp_speed(v, max_speed):
 
 
 @kernel
-def lone_substep(model, x, v, acc, rotation, volume, work, h, ones, normal, point, restitution, friction,
-                 bounce_threshold, touching, radius, max_speed):
-    """A substep of slimes with nothing but the floor around them (no hand, obstacles, contacts
-    or lids), in one call: the forces, symplectic Euler, the floor and its adhesion (``normal``... as
-    ``planes.plane_contacts`` takes them; no planes for no floor) and the speed bound. The same
-    kernels ``World3D.substep`` calls one by one when there is more to do between them."""
-    slime_accelerations(model, x, v, acc, rotation, volume, work, h, False)
-    symplectic_euler(x.T, v.T, acc.T, ones, h, ones)
-    plane_contacts(x.T, v.T, ones, normal, point, restitution, friction, bounce_threshold, radius, touching)
-    adhere_all(model, x, v, normal, point, h, -1)
-    clamp_speed(v, max_speed)
+def lone_substeps(model, x, v, acc, rotation, volume, work, h, substeps, ones, normal, point, restitution, friction,
+                  bounce_threshold, touching, radius, max_speed):
+    """``substeps`` substeps of slimes with nothing but the floor around them (no hand, obstacles,
+    contacts or lids), in one call: each the forces, symplectic Euler, the floor and its adhesion
+    (``normal``... as ``planes.plane_contacts`` takes them; no planes for no floor) and the speed
+    bound. The same kernels ``World3D.substep`` calls one by one when there is more to do between
+    them."""
+    for _ in range(substeps):
+        slime_accelerations(model, x, v, acc, rotation, volume, work, h, False)
+        symplectic_euler(x.T, v.T, acc.T, ones, h, ones)
+        plane_contacts(x.T, v.T, ones, normal, point, restitution, friction, bounce_threshold, radius, touching)
+        adhere_all(model, x, v, normal, point, h, -1)
+        clamp_speed(v, max_speed)

@@ -13,4 +13,4 @@ def surface_tension_at(grad_area, mass, k, tension):
     gradient moves no momentum and applies no torque. The rest sphere's own pull, which would
     shrink it, is held by the pressure's rest part (``pressure.volume_pressure``)."""
     scale = -tension / mass[k]
-    return scale * grad_area[0, k], scale * grad_area[1, k], scale * grad_area[2, k]
+    return scale * grad_area[0][k], scale * grad_area[1][k], scale * grad_area[2][k]

@@ -27,5 +27,5 @@ def internal_viscosity_at(x, v, k, centre, velocity, omega, rate):
     """a = -mu (v - v_c - omega x (x - c)) at vertex k: velocity relative to the body's rigid
     motion (its centre's velocity v_c and its spin omega) decays at the rate mu (1/s). Internal:
     the forces m a sum to zero and apply no torque."""
-    r0, r1, r2 = rigid_velocity_at(velocity, omega, centre, x[0, k], x[1, k], x[2, k])
-    return -rate * (v[0, k] - r0), -rate * (v[1, k] - r1), -rate * (v[2, k] - r2)
+    r0, r1, r2 = rigid_velocity_at(velocity, omega, centre, x[0][k], x[1][k], x[2][k])
+    return -rate * (v[0][k] - r0), -rate * (v[1][k] - r1), -rate * (v[2][k] - r2)

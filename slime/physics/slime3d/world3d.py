@@ -39,7 +39,7 @@ from slime.physics.slime3d.health import healthy_bodies
 from slime.physics.slime3d.moments import body_moments, mass_centroids
 from slime.physics.slime3d.shape_matching import best_rotation
 from slime.physics.slime3d.adhesion import adhere_all
-from slime.physics.slime3d.step import build_model, clamp_speed, lone_substep, slime_accelerations
+from slime.physics.slime3d.step import build_model, clamp_speed, lone_substeps, slime_accelerations
 from slime.physics.slime3d.slime_params import SlimeParams, WorldSettings, vector3
 from slime.physics.slime3d.slime_shape import SlimeShape
 
@@ -350,16 +350,10 @@ class World3D:
         return acc
 
     def substep(self, h: float) -> None:
-        held = self.hand.body
-        if (held is None and self._obstacle_set is None and self._contact_table is None and self._lid is None
-                and not self.extra_accelerations):
-            # Nothing between the compiled steps: all of them in one call.
-            floor = self.floor if self.floor is not None else self._no_planes
-            lone_substep(self.model, self.x, self.v, self._acc, self.rotation, self._volume, self._work, float(h),
-                         self._ones, floor.normal, floor.point, floor.restitution, floor.friction,
-                         float(floor.bounce_threshold), self._touching, self._zeros, float(self.max_speed))
-            self.time += h
+        if self._lone():
+            self._lone_substeps(h, 1)
             return
+        held = self.hand.body
         if held is not None:
             self.hand.advance(self.view(held), h)
         acc = self.accelerations(h)
@@ -383,6 +377,21 @@ class World3D:
             self.contacts = max(self.contacts, collide_slimes(self._contact_table, self._candidates, x.T, v.T))
         clamp_speed(v, float(self.max_speed))
         self.time += h
+
+    def _lone(self) -> bool:
+        """Nothing to do between the compiled steps of a substep: no hand, obstacles, contacts,
+        lids or added forces."""
+        return (self.hand.body is None and self._obstacle_set is None and self._contact_table is None
+                and self._lid is None and not self.extra_accelerations)
+
+    def _lone_substeps(self, h: float, count: int) -> None:
+        """``count`` substeps of length h in one compiled call (``step.lone_substeps``)."""
+        floor = self.floor if self.floor is not None else self._no_planes
+        lone_substeps(self.model, self.x, self.v, self._acc, self.rotation, self._volume, self._work, float(h), count,
+                      self._ones, floor.normal, floor.point, floor.restitution, floor.friction,
+                      float(floor.bounce_threshold), self._touching, self._zeros, float(self.max_speed))
+        for _ in range(count):  # the clock as a substep at a time keeps it
+            self.time += h
 
     def _find_contacts(self) -> None:
         """The broad phase of slime-slime contact, once a frame: which bodies and vertices can
@@ -429,8 +438,11 @@ class World3D:
                 self._find_contacts()
             if self._obstacle_set is not None:
                 self._obstacle_frame = FramePairs(self.x.T, self.v, self._obstacle_set, self.dt)
-            for _ in range(self.substeps):
-                self.substep(h)
+            if self._lone():
+                self._lone_substeps(h, self.substeps)
+            else:
+                for _ in range(self.substeps):
+                    self.substep(h)
             if self._contact_table is not None:
                 damp_contacts(self._contact_table, self._candidates, self.x.T, self.v.T,
                               body_centroids(self._contact_table, self.x.T), self.dt)
