@@ -32,7 +32,7 @@ def _deformed(stacks, slices, seed=4) -> SlimeBody:
     return body
 
 
-@pytest.mark.parametrize("stacks, slices", [(3, 3), (5, 8), (10, 12), (17, 6)])
+@pytest.mark.parametrize("stacks, slices", [(3, 3), (4, 3), (5, 8), (10, 12), (17, 6), (40, 64)])  # (40, 64): three blocks of rings
 def test_volume_and_area_gradients_are_the_derivatives_of_the_mesh_volume_and_area(stacks, slices):
     body = _deformed(stacks, slices)
     x, tri = body.positions.copy(), body.triangles

@@ -72,23 +72,17 @@ CACHE = cache_folder()
 numba.config.CACHE_DIR = str(CACHE)
 
 
-def kernel(function=None, *, inline: bool = False):
-    """Compile ``function`` as a physics kernel (see the module docstring). ``inline=True`` for
-    the small per-vertex helpers, so the loops that call them still vectorise."""
-
-    def make(fn):
-        # Only a function read from a file can be cached (not one typed at a prompt or exec'd).
-        source = getattr(fn, "__code__", None)
-        cached = source is not None and os.path.isfile(source.co_filename)
-        options = dict(cache=cached, error_model="numpy", fastmath=FASTMATH, nogil=True)
-        if inline:
-            options["inline"] = "always"
-        return numba.njit(**options)(fn)
-
-    return make(function) if function is not None else make
+def kernel(function):
+    """Compile ``function`` as a physics kernel (see the module docstring). A kernel that calls
+    another is linked with it, and LLVM inlines the small ones (a point, a cross product), so the
+    loops that call them still run several vertices at a time."""
+    # Only a function read from a file can be cached (not one typed at a prompt or exec'd).
+    source = getattr(function, "__code__", None)
+    cached = source is not None and os.path.isfile(source.co_filename)
+    return numba.njit(cache=cached, error_model="numpy", fastmath=FASTMATH, nogil=True)(function)
 
 
-@kernel(inline=True)
+@kernel
 def rows(array, first, count):
     """Columns ``first .. first + count - 1`` of a (3, P) ``array`` as three 1-D views, indexed
     from 0. The hot loops read and write a body through these: LLVM vectorises a loop over

@@ -235,7 +235,7 @@ class SodaModel:
         tick(self, dt, held)
 
 
-@kernel(inline=True)
+@kernel
 def next_wall(last_wall, side):
     """Soda Constructor's wall bookkeeping for one hit on ``side``: (1 if it flips the wave, else 0;
     the new last wall). A hit on another side than the last wall's flips it."""

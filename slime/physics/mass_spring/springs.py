@@ -75,7 +75,7 @@ def muscle_rest_length(springs: Springs, wave_phase: float, wave_amplitude: floa
     return springs.rest_length * (1.0 - np.sin(springs.phase + wave_phase) * springs.amplitude * wave_amplitude)
 
 
-@kernel(inline=True)
+@kernel
 def hooke_scale(length, rest_length, stiffness):
     """The Hooke law's factor k (|d| - L) / |d|: the force on a spring's first end is its vector d
     times it (toward the other end when stretched). A zero-length spring has no direction and pulls

@@ -5,7 +5,7 @@ from __future__ import annotations
 from slime.physics.compiled import kernel
 
 
-@kernel(inline=True)
+@kernel
 def air_drag_at(v, k, rate):
     """a = -a_drag v at vertex k of the body's rows ``v`` (``compiled.rows``), at the rate a_drag (1/s)."""
     return -rate * v[0][k], -rate * v[1][k], -rate * v[2][k]

@@ -135,13 +135,13 @@ def inverse_inertia(second_moment, floor):
     return adj / det
 
 
-@kernel(inline=True)
+@kernel
 def cross(a0, a1, a2, b0, b1, b2):
     """a x b, component by component."""
     return a1 * b2 - a2 * b1, a2 * b0 - a0 * b2, a0 * b1 - a1 * b0
 
 
-@kernel(inline=True)
+@kernel
 def rigid_velocity_at(velocity, omega, centre, px, py, pz):
     """The velocity v_c + omega x (p - c) the point p would have if the body moved rigidly."""
     dx = px - centre[0]

@@ -39,7 +39,7 @@ def volume_pressure(volume, ideal_volume, spread, rest_spread, pressure_scale, r
     return rest_pressure + pressure_scale * limit * error
 
 
-@kernel(inline=True)
+@kernel
 def volume_pressure_at(grad_volume, mass, k, pressure):
     """a = p (dV/dx) / m at vertex k: the pressure pushes each vertex along its area-weighted
     normal. The gradient of the volume sums to zero over the closed surface, so the pressure moves

@@ -18,7 +18,7 @@ import numpy as np
 from slime.physics.compiled import kernel
 
 
-@kernel(inline=True)
+@kernel
 def _frobenius(m):
     total = 0.0
     for i in range(3):
@@ -27,7 +27,7 @@ def _frobenius(m):
     return math.sqrt(total)
 
 
-@kernel(inline=True)
+@kernel
 def _inverse_transpose(m):
     """(M^-1)^T = cof(M) / det M, and det M."""
     cof = np.empty((3, 3))
@@ -49,7 +49,7 @@ def best_rotation(covariance, fallback):
     Newton's iteration X <- (g X + X^-T / g) / 2 from X = A (g = sqrt(|X^-1| / |X|) scales each step;
     Higham 1986), a few 3 x 3 inverses. Otherwise from A's singular value decomposition: R = U V^T,
     with the axis of the smallest singular value flipped when U V^T is a reflection (decided on
-    U V^T itself, since for a flat body det A is rounding noise of either sign). ``fallback`` when A
+    U and V themselves, since for a flat body det A is rounding noise of either sign). ``fallback`` when A
     has no well-defined rotation: not finite, or of rank below 2 (collapsed to a point or a line)."""
     norm = _frobenius(covariance)
     if not norm < np.inf:  # not finite (NaN fails too)
@@ -66,17 +66,74 @@ def best_rotation(covariance, fallback):
                 break
             inverse_t, _ = _inverse_transpose(x)
         return x
-    u, sigma, vt = np.linalg.svd(covariance)
-    if not (sigma[0] > 0.0 and sigma[1] > 1e-6 * sigma[0]):
+    # A = U S V^T from the eigenvectors V of A^T A (S^2 its eigenvalues, largest first).
+    gram = np.empty((3, 3))
+    for r in range(3):
+        for c in range(3):
+            gram[r, c] = (covariance[0, r] * covariance[0, c] + covariance[1, r] * covariance[1, c]
+                          + covariance[2, r] * covariance[2, c])
+    squares, v = symmetric_eigen(gram)
+    sigma0, sigma1 = math.sqrt(max(squares[0], 0.0)), math.sqrt(max(squares[1], 0.0))
+    if not (sigma0 > 0.0 and sigma1 > 1e-6 * sigma0):
         return fallback.copy()
-    rotation = u @ vt
-    if np.linalg.det(rotation) < 0.0:
-        u[:, 2] = -u[:, 2]
-        rotation = u @ vt
+    # U's first two columns are A v / sigma; the third axes, u0 x u1 and v0 x v1, make U and V
+    # proper rotations (the smallest singular value's axis flipped when U V^T would reflect).
+    u = np.empty((3, 3))
+    for r in range(3):
+        u[r, 0] = (covariance[r, 0] * v[0, 0] + covariance[r, 1] * v[1, 0] + covariance[r, 2] * v[2, 0]) / sigma0
+        u[r, 1] = (covariance[r, 0] * v[0, 1] + covariance[r, 1] * v[1, 1] + covariance[r, 2] * v[2, 1]) / sigma1
+    for m in (u, v):
+        m[0, 2] = m[1, 0] * m[2, 1] - m[2, 0] * m[1, 1]
+        m[1, 2] = m[2, 0] * m[0, 1] - m[0, 0] * m[2, 1]
+        m[2, 2] = m[0, 0] * m[1, 1] - m[1, 0] * m[0, 1]
+    rotation = np.empty((3, 3))
+    for r in range(3):
+        for c in range(3):
+            rotation[r, c] = u[r, 0] * v[c, 0] + u[r, 1] * v[c, 1] + u[r, 2] * v[c, 2]
     return rotation
 
 
-@kernel(inline=True)
+@kernel
+def symmetric_eigen(m):
+    """The eigenvalues of a symmetric 3 x 3 matrix, largest first, and its unit eigenvectors (as
+    columns, in the same order), by Jacobi's rotations: each zeroes one off-diagonal pair, until
+    they are rounding noise. (numpy's SVD, compiled, is more code than the rest of the physics:
+    this is enough for a 3 x 3.)"""
+    a = m.copy()
+    v = np.eye(3)
+    for _ in range(50):
+        off = a[0, 1] * a[0, 1] + a[0, 2] * a[0, 2] + a[1, 2] * a[1, 2]
+        if not off > 1e-32 * (a[0, 0] * a[0, 0] + a[1, 1] * a[1, 1] + a[2, 2] * a[2, 2]):
+            break
+        for p, q in ((0, 1), (0, 2), (1, 2)):
+            if a[p, q] == 0.0:
+                continue
+            theta = (a[q, q] - a[p, p]) / (2.0 * a[p, q])
+            t = (1.0 if theta >= 0.0 else -1.0) / (abs(theta) + math.sqrt(theta * theta + 1.0))
+            c = 1.0 / math.sqrt(t * t + 1.0)
+            s = t * c
+            for k in range(3):  # A J, then J^T (A J), and V J
+                a[k, p], a[k, q] = c * a[k, p] - s * a[k, q], s * a[k, p] + c * a[k, q]
+            for k in range(3):
+                a[p, k], a[q, k] = c * a[p, k] - s * a[q, k], s * a[p, k] + c * a[q, k]
+            for k in range(3):
+                v[k, p], v[k, q] = c * v[k, p] - s * v[k, q], s * v[k, p] + c * v[k, q]
+    # Largest first: a sort of three.
+    order = [0, 1, 2]
+    for i in range(3):
+        for j in range(2 - i):
+            if a[order[j], order[j]] < a[order[j + 1], order[j + 1]]:
+                order[j], order[j + 1] = order[j + 1], order[j]
+    values = np.empty(3)
+    vectors = np.empty((3, 3))
+    for c in range(3):
+        values[c] = a[order[c], order[c]]
+        for r in range(3):
+            vectors[r, c] = v[r, order[c]]
+    return values, vectors
+
+
+@kernel
 def shape_restoring_at(x, rest, k, centre, rotation, stiffness):
     """a = k_s (c + R r - x) at vertex k: accelerated toward its goal, its rest offset r turned by
     the best-fit rotation R and placed at the centre of mass c, at the per-mass stiffness k_s

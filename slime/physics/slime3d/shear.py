@@ -38,7 +38,7 @@ from slime.physics.slime3d.shape_matching import shape_restoring_at
 from slime.physics.slime3d.surface import ring_vertex
 
 
-@kernel(inline=True)
+@kernel
 def inverse_square_distance(points, a, b):
     """1 / |p_b - p_a|^2 for columns a and b of a body's rows ``points`` (``compiled.rows``)."""
     d0 = points[0][b] - points[0][a]
@@ -47,7 +47,7 @@ def inverse_square_distance(points, a, b):
     return 1.0 / (d0 * d0 + d1 * d1 + d2 * d2)
 
 
-@kernel(inline=True)
+@kernel
 def share(viscosity, degree, h):
     """(1 - exp(-2 nu d h)) / (2 d h): the fraction of the pull sum w (u_n - u) that one substep
     of length h applies, as a rate (1/s)."""
@@ -74,7 +74,7 @@ def largest_degree(rest, first, stacks, slices):
     return largest
 
 
-@kernel(inline=True)
+@kernel
 def ring_laplacian(up, down, here, j, jm, jp, w_up, w_down, w_side, degree):
     """L at column j of a ring: its neighbours above and below (``up``, ``down``: the rings'
     values, a pole's repeated) and beside (columns ``jm``, ``jp``), weights as ``add_shear``'s."""

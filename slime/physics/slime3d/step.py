@@ -148,13 +148,6 @@ def body_accelerations(model, b, x, v, acc, rotation, volume, work, h, internal_
 
 
 @kernel
-def slime_accelerations(model, x, v, acc, rotation, volume, work, h, internal_only):
-    """``body_accelerations`` for every body of the model."""
-    for b in range(model.first.shape[0]):
-        body_accelerations(model, b, x, v, acc, rotation, volume, work, h, internal_only)
-
-
-@kernel
 def clamp_speed(v, max_speed):
     """Each velocity component held within +-``max_speed`` (m/s)."""
     for d in range(v.shape[0]):
@@ -163,16 +156,22 @@ def clamp_speed(v, max_speed):
 
 
 @kernel
-def lone_substeps(model, x, v, acc, rotation, volume, work, h, substeps, ones, normal, point, restitution, friction,
-                  bounce_threshold, touching, radius, max_speed):
-    """``substeps`` substeps of slimes with nothing but the floor around them (no hand, obstacles,
-    contacts or lids), in one call: each the forces, symplectic Euler, the floor and its adhesion
-    (``normal``... as ``planes.plane_contacts`` takes them; no planes for no floor) and the speed
-    bound. The same kernels ``World3D.substep`` calls one by one when there is more to do between
-    them."""
-    for _ in range(substeps):
-        slime_accelerations(model, x, v, acc, rotation, volume, work, h, False)
+def slime_substeps(model, x, v, acc, rotation, volume, work, h, substeps, forces_only, internal_only, ones, normal,
+                   point, restitution, friction, bounce_threshold, touching, radius, max_speed):
+    """With ``forces_only``: every body's accelerations (``body_accelerations``) into ``acc``, once,
+    for ``World3D.substep`` to go on with (a hand, obstacles, contacts, lids to do between the
+    compiled steps). Otherwise ``substeps`` substeps of slimes with nothing but the floor around
+    them, in one call: each the forces, symplectic Euler, the floor and its adhesion (``normal``...
+    as ``planes.plane_contacts`` takes them; no planes for no floor) and the speed bound.
+    (One entry for both: each compiled entry that calls the forces compiles them all again.)"""
+    nobody = np.int64(-1)  # an int, not the constant -1: numba would compile the adhesion again for it
+    # One call of the forces in the code: each call would be compiled (inlined) on its own.
+    for _ in range(1 if forces_only else substeps):
+        for b in range(model.first.shape[0]):
+            body_accelerations(model, b, x, v, acc, rotation, volume, work, h, internal_only)
+        if forces_only:
+            return
         symplectic_euler(x.T, v.T, acc.T, ones, h, ones)
         plane_contacts(x.T, v.T, ones, normal, point, restitution, friction, bounce_threshold, radius, touching)
-        adhere_all(model, x, v, normal, point, h, -1)
+        adhere_all(model, x, v, normal, point, h, nobody)
         clamp_speed(v, max_speed)

@@ -18,8 +18,8 @@ A triangle (p, q, r) with the doubled area vector N = (q - p) x (r - p) and unit
 and V = (1/3) sum_x (x - c) . dV/dx over the vertices (the divergence theorem, exact for the
 mesh; about the centre c for precision). The first is the divergence theorem's volume
 differentiated: over a closed fan of triangles the terms that depend on the origin cancel. A
-collapsed triangle (no normal) adds nothing to either. Each triangle is worked out once, and each
-vertex gathers the parts of its own triangles (``surface_gradients``).
+collapsed triangle (no normal) adds nothing to either. Each vertex gathers the parts of its own
+six triangles (``surface_gradients``).
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ from slime.physics.compiled import kernel, rows
 SIXTH = 1.0 / 6.0  # a multiplication: a division by 6 costs several
 
 
-@kernel(inline=True)
+@kernel
 def ring_vertex(first, stacks, slices, i, j):
     """The world column of ring-grid node (i, j): rows 0 and ``stacks`` are the poles, and j wraps
     around the ring."""
@@ -48,22 +48,22 @@ def ring_vertex(first, stacks, slices, i, j):
     return first + 1 + (i - 1) * slices + j
 
 
-@kernel(inline=True)
+@kernel
 def point(rows, k):
     """Column k of (three) rows, as a point (x, y, z)."""
     return rows[0][k], rows[1][k], rows[2][k]
 
 
-@kernel(inline=True)
-def ring(rows, start, n):
-    """Columns ``start .. start + n - 1`` of (three) rows, indexed from 0."""
-    return rows[0][start:start + n], rows[1][start:start + n], rows[2][start:start + n]
+@kernel
+def span(rows, start, length):
+    """Columns ``start .. start + length - 1`` of (three) rows, indexed from 0."""
+    return rows[0][start:start + length], rows[1][start:start + length], rows[2][start:start + length]
 
 
-@kernel(inline=True)
+@kernel
 def triangle_parts(p, q, r):
-    """Triangle (p, q, r)'s doubled area vector N (N / 6 is its part of dV/dx at each corner) and u / 2, half its unit
-    normal, both zero for a collapsed triangle (no normal)."""
+    """Triangle (p, q, r)'s doubled area vector N (N / 6 is its part of dV/dx at each corner) and
+    u / 2, half its unit normal, both zero for a collapsed triangle (no normal)."""
     e0, e1, e2 = q[0] - p[0], q[1] - p[1], q[2] - p[2]
     f0, f1, f2 = r[0] - p[0], r[1] - p[1], r[2] - p[2]
     n0 = e1 * f2 - e2 * f1
@@ -74,168 +74,192 @@ def triangle_parts(p, q, r):
     return n0, n1, n2, s * n0, s * n1, s * n2
 
 
-@kernel(inline=True)
-def store_triangle(band, j, t):
-    """Triangle parts ``t`` into column j of six rows of a band."""
-    band[0][j] = t[0]
-    band[1][j] = t[1]
-    band[2][j] = t[2]
-    band[3][j] = t[3]
-    band[4][j] = t[4]
-    band[5][j] = t[5]
-
-
-@kernel(inline=True)
-def edge_cross(h, j, s, t):
-    """u / 2 x (s - t) for the triangle in column j of six band rows ``h``."""
-    h0, h1, h2 = h[3][j], h[4][j], h[5][j]
-    e0, e1, e2 = s[0] - t[0], s[1] - t[1], s[2] - t[2]
+@kernel
+def half_normal_cross(t, s, r):
+    """u / 2 x (s - r) for triangle parts ``t`` (``triangle_parts``): the pull on the corner that
+    faces the edge from r to s."""
+    h0, h1, h2 = t[3], t[4], t[5]
+    e0, e1, e2 = s[0] - r[0], s[1] - r[1], s[2] - r[2]
     return h1 * e2 - h2 * e1, h2 * e0 - h0 * e2, h0 * e1 - h1 * e0
 
 
-@kernel(inline=True)
-def band_rows(bands, i):
-    """Band buffer i (of ``bands`` (2, 12, n)) as the rows (N, u / 2) of its quads' (a, b, c)
-    triangles and those of their (c, b, d) triangles."""
-    b = bands[i % 2]
-    return (b[0], b[1], b[2], b[3], b[4], b[5]), (b[6], b[7], b[8], b[9], b[10], b[11])
-
-
-@kernel(inline=True)
-def gather_volume(above, below, j, jm, k, grad_volume):
-    """Ring vertex k = (i, j)'s dV/dx: the sum of N / 6 over its six triangles, (c, b, d) of quad j - 1,
-    (a, b, c) and (c, b, d) of quad j of the band above, and (a, b, c), (c, b, d) of quad j - 1
-    and (a, b, c) of quad j of the band below (``jm`` is j - 1 round the ring)."""
-    abc_above, cbd_above = above
-    abc_below, cbd_below = below
-    v0, v1, v2 = grad_volume
-    v0[k] = SIXTH * (cbd_above[0][jm] + abc_above[0][j] + cbd_above[0][j] + abc_below[0][jm] + cbd_below[0][jm]
-             + abc_below[0][j])
-    v1[k] = SIXTH * (cbd_above[1][jm] + abc_above[1][j] + cbd_above[1][j] + abc_below[1][jm] + cbd_below[1][jm]
-             + abc_below[1][j])
-    v2[k] = SIXTH * (cbd_above[2][jm] + abc_above[2][j] + cbd_above[2][j] + abc_below[2][jm] + cbd_below[2][jm]
-             + abc_below[2][j])
-
-
-@kernel(inline=True)
-def gather_area_above(above, j, jm, k, up, up_next, left, right, grad_area):
-    """Ring vertex k = (i, j)'s dA/dx from its three triangles in the band above, (c, b, d) of
-    quad j - 1 and (a, b, c), (c, b, d) of quad j (``jm`` is j - 1 round the ring): each one's
-    u / 2 crossed with the edge that faces the vertex. Its neighbours there are the points
-    (i - 1, j), (i - 1, j + 1), (i, j - 1) and (i, j + 1)."""
-    abc, cbd = above
-    a = edge_cross(cbd, jm, left, up)
-    b = edge_cross(abc, j, up, up_next)
-    c = edge_cross(cbd, j, up_next, right)
-    grad_area[0][k] = a[0] + b[0] + c[0]
-    grad_area[1][k] = a[1] + b[1] + c[1]
-    grad_area[2][k] = a[2] + b[2] + c[2]
-
-
-@kernel(inline=True)
-def gather_area_below(below, j, jm, k, left, right, down_prev, down, grad_area):
-    """And the three in the band below, (a, b, c), (c, b, d) of quad j - 1 and (a, b, c) of quad
-    j, added: its neighbours there are (i, j - 1), (i, j + 1), (i + 1, j - 1) and (i + 1, j)."""
-    abc, cbd = below
-    e = edge_cross(abc, jm, down_prev, left)
-    f = edge_cross(cbd, jm, down, down_prev)
-    g = edge_cross(abc, j, right, down)
-    grad_area[0][k] += e[0] + f[0] + g[0]
-    grad_area[1][k] += e[1] + f[1] + g[1]
-    grad_area[2][k] += e[2] + f[2] + g[2]
+@kernel
+def corner_parts(p, q, r, corner):
+    """Triangle (p, q, r)'s parts of dV/dx and dA/dx at its corner 0 (p), 1 (q) or 2 (r):
+    (N / 6, u / 2 x the edge the corner faces)."""
+    t = triangle_parts(p, q, r)
+    if corner == 0:
+        a = half_normal_cross(t, r, q)
+    elif corner == 1:
+        a = half_normal_cross(t, p, r)
+    else:
+        a = half_normal_cross(t, q, p)
+    return SIXTH * t[0], SIXTH * t[1], SIXTH * t[2], a[0], a[1], a[2]
 
 
 @kernel
-def fill_band(x, stacks, slices, i, band):
-    """Band i's triangles, quad by quad, into the band's rows (``band_rows``); a triangle whose
-    corners meet at a pole is all zeros. ``x`` the body's rows."""
+def add_parts(total, part):
+    return (total[0] + part[0], total[1] + part[1], total[2] + part[2],
+            total[3] + part[3], total[4] + part[4], total[5] + part[5])
+
+
+@kernel
+def fan_parts(k, up, up_next, left, right, down_prev, down):
+    """dV/dx and dA/dx at the ring vertex at point k, from its six triangles; its neighbours are
+    the points (i - 1, j), (i - 1, j + 1), (i, j - 1), (i, j + 1), (i + 1, j - 1) and (i + 1, j)
+    of the ring grid. A triangle that meets a pole twice is collapsed and adds nothing."""
+    total = corner_parts(up, left, k, 2)  # (c, b, d) of quad (i - 1, j - 1)
+    total = add_parts(total, corner_parts(up, k, up_next, 1))  # (a, b, c) of quad (i - 1, j)
+    total = add_parts(total, corner_parts(up_next, k, right, 1))  # (c, b, d) of quad (i - 1, j)
+    total = add_parts(total, corner_parts(left, down_prev, k, 2))  # (a, b, c) of quad (i, j - 1)
+    total = add_parts(total, corner_parts(k, down_prev, down, 0))  # (c, b, d) of quad (i, j - 1)
+    return add_parts(total, corner_parts(k, down, right, 0))  # (a, b, c) of quad (i, j)
+
+
+@kernel
+def vertex_gradients(x, stacks, slices, i, j):
+    """dV/dx and dA/dx at ring-grid node (i, j), a pole too, its neighbours found one by one: for
+    the poles, the rings next to them and the seam, whose neighbours are not fixed steps apart."""
+    if i == 0 or i == stacks:
+        # A pole: corner c of every (c, b, d) of the first band, or b of every (a, b, c) of the last.
+        ring = 1 if i == 0 else stacks - 1
+        pole = point(x, ring_vertex(0, stacks, slices, i, 0))
+        total = (0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
+        for m in range(slices):
+            here = point(x, ring_vertex(0, stacks, slices, ring, m))
+            after = point(x, ring_vertex(0, stacks, slices, ring, m + 1))
+            if i == 0:
+                total = add_parts(total, corner_parts(pole, here, after, 0))
+            else:
+                total = add_parts(total, corner_parts(here, pole, after, 1))
+        return total
+    node = (ring_vertex(0, stacks, slices, i, j), ring_vertex(0, stacks, slices, i - 1, j),
+            ring_vertex(0, stacks, slices, i - 1, j + 1), ring_vertex(0, stacks, slices, i, j - 1),
+            ring_vertex(0, stacks, slices, i, j + 1), ring_vertex(0, stacks, slices, i + 1, j - 1),
+            ring_vertex(0, stacks, slices, i + 1, j))
+    return fan_parts(point(x, node[0]), point(x, node[1]), point(x, node[2]), point(x, node[3]), point(x, node[4]),
+                     point(x, node[5]), point(x, node[6]))
+
+
+@kernel
+def store(rows, k, values):
+    """values[0], values[1], values[2] into column k of three rows."""
+    rows[0][k] = values[0]
+    rows[1][k] = values[1]
+    rows[2][k] = values[2]
+
+
+@kernel
+def six_rows(buffer, row, start, length):
+    """Rows ``row .. row + 5`` of a triangle buffer (N, then u / 2, of one triangle of each quad),
+    columns ``start ..``, indexed from 0."""
+    end = start + length
+    return (buffer[row, start:end], buffer[row + 1, start:end], buffer[row + 2, start:end],
+            buffer[row + 3, start:end], buffer[row + 4, start:end], buffer[row + 5, start:end])
+
+
+@kernel
+def store_triangle(rows6, t, parts):
+    """Triangle parts (``triangle_parts``) into column t of six rows."""
+    rows6[0][t] = parts[0]
+    rows6[1][t] = parts[1]
+    rows6[2][t] = parts[2]
+    rows6[3][t] = parts[3]
+    rows6[4][t] = parts[4]
+    rows6[5][t] = parts[5]
+
+
+@kernel
+def stored(rows6, t):
+    """The triangle parts in column t of six rows."""
+    return rows6[0][t], rows6[1][t], rows6[2][t], rows6[3][t], rows6[4][t], rows6[5][t]
+
+
+@kernel
+def block_gradients(x, stacks, slices, first_ring, last_ring, grad_volume, grad_area):
+    """dV/dx and dA/dx at the vertices of rings ``first_ring .. last_ring`` (2 .. stacks - 2: away
+    from the poles), ``x`` and the gradients the body's rows. The triangles of the bands above
+    and below them are worked out once, into a buffer, then each vertex gathers its six. Within
+    the block, quad j and vertex j of a ring are fixed steps apart in memory from their
+    neighbours, so each loop runs along all the block's rings as one row, several vertices at a
+    time; only across the seam is the step different, and the seam's vertices come out wrong
+    here (``surface_gradients`` puts them right)."""
     n = slices
-    abc, cbd = band
-    if 0 < i < stacks - 1:
-        # Away from the poles and the seam, ring by ring, indexed from 0: the loop runs several
-        # quads at a time.
-        top = ring(x, ring_vertex(0, stacks, slices, i, 0), n)
-        bottom = ring(x, ring_vertex(0, stacks, slices, i + 1, 0), n)
-        # One triangle of the quad a loop: a loop that writes many arrays runs one quad at a time.
-        for j in range(n - 1):
-            store_triangle(abc, j, triangle_parts(point(top, j), point(bottom, j), point(top, j + 1)))
-        for j in range(n - 1):
-            store_triangle(cbd, j, triangle_parts(point(top, j + 1), point(bottom, j), point(bottom, j + 1)))
-        columns = range(n - 1, n)
-    else:
-        columns = range(n)
-    nothing = (0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
-    for j in columns:
-        a = point(x, ring_vertex(0, stacks, slices, i, j))
-        b = point(x, ring_vertex(0, stacks, slices, i + 1, j))
-        c = point(x, ring_vertex(0, stacks, slices, i, j + 1))
-        d = point(x, ring_vertex(0, stacks, slices, i + 1, j + 1))
-        store_triangle(abc, j, triangle_parts(a, b, c) if i > 0 else nothing)
-        store_triangle(cbd, j, triangle_parts(c, b, d) if i < stacks - 1 else nothing)
+    start = ring_vertex(0, stacks, slices, first_ring, 0)
+    length = (last_ring - first_ring + 1) * n
+    quads = length + n  # the bands first_ring - 1 .. last_ring
+    # Each quad's (a, b, c) in rows 0-5, its (c, b, d) in rows 6-11, one column before the first
+    # quad so that every vertex's quad before it has a column.
+    buffer = np.empty((12, quads + 1))
+    for r in range(12):
+        buffer[r, 0] = buffer[r, quads] = 0.0
+    abc, cbd = six_rows(buffer, 0, 1, quads), six_rows(buffer, 6, 1, quads)
+    top, bottom = span(x, start - n, quads), span(x, start, quads)
+    # One triangle a loop: a loop that writes many arrays runs one quad at a time. (The last
+    # quad's corner d would be past the block: it is on the seam, and left at zero.)
+    for t in range(quads - 1):
+        store_triangle(abc, t, triangle_parts(point(top, t), point(bottom, t), point(top, t + 1)))
+    for t in range(quads - 1):
+        store_triangle(cbd, t, triangle_parts(point(top, t + 1), point(bottom, t), point(bottom, t + 1)))
+    # The quads a vertex reads, as rows indexed by the vertex: in the band above it, the quad
+    # before it and its own; in the band below, the same.
+    above_prev_cbd, above_abc, above_cbd = six_rows(buffer, 6, 0, length), six_rows(buffer, 0, 1, length), \
+        six_rows(buffer, 6, 1, length)
+    below_prev_abc, below_prev_cbd = six_rows(buffer, 0, n, length), six_rows(buffer, 6, n, length)
+    below_abc = six_rows(buffer, 0, n + 1, length)
+    v, a = span(grad_volume, start, length), span(grad_area, start, length)
+    for d in range(3):
+        # A component a loop, each reading six rows.
+        out, n0, n1, n2 = v[d], above_prev_cbd[d], above_abc[d], above_cbd[d]
+        n3, n4, n5 = below_prev_abc[d], below_prev_cbd[d], below_abc[d]
+        for u in range(length):
+            out[u] = SIXTH * (n0[u] + n1[u] + n2[u] + n3[u] + n4[u] + n5[u])
+    # Its neighbours: (i - 1, j) is up[u], (i - 1, j + 1) up[u + 1], (i, j - 1) here[u],
+    # (i, j + 1) here[u + 2], (i + 1, j - 1) down[u] and (i + 1, j) down[u + 1].
+    up, here, down = span(x, start - n, length + 1), span(x, start - 1, length + 2), span(x, start + n - 1, length + 1)
+    for u in range(length):
+        p = half_normal_cross(stored(above_prev_cbd, u), point(here, u), point(up, u))
+        q = half_normal_cross(stored(above_abc, u), point(up, u), point(up, u + 1))
+        r = half_normal_cross(stored(above_cbd, u), point(up, u + 1), point(here, u + 2))
+        store(a, u, (p[0] + q[0] + r[0], p[1] + q[1] + r[1], p[2] + q[2] + r[2]))
+    for u in range(length):
+        p = half_normal_cross(stored(below_prev_abc, u), point(down, u), point(here, u))
+        q = half_normal_cross(stored(below_prev_cbd, u), point(down, u + 1), point(down, u))
+        r = half_normal_cross(stored(below_abc, u), point(here, u + 2), point(down, u + 1))
+        a[0][u] += p[0] + q[0] + r[0]
+        a[1][u] += p[1] + q[1] + r[1]
+        a[2][u] += p[2] + q[2] + r[2]
+
+
+BLOCK = 1024  # ring vertices in a block of rings: its triangles stay in the cache
 
 
 @kernel
 def surface_gradients(x, first, stacks, slices, grad_volume, grad_area):
     """Fill columns ``first ..`` of ``grad_volume`` with dV/dx and of ``grad_area`` with dA/dx
-    for the body whose UV-sphere vertices start at ``first`` (see the module docstring). Band by
-    band, each triangle is worked out once into a two-band buffer, and each vertex of the ring
-    between the two bands gathers its six triangles: every loop writes its own column only, so
-    the loops along a ring run several vertices at a time."""
+    for the body whose UV-sphere vertices start at ``first`` (see the module docstring): rings
+    2 .. stacks - 2 in blocks of rings (``block_gradients``), then the seam, the poles and the
+    rings next to them vertex by vertex (``vertex_gradients``)."""
     n = slices
     count = (stacks - 1) * n + 2
     xs = rows(x, first, count)
     gv = rows(grad_volume, first, count)
     ga = rows(grad_area, first, count)
-    bands = np.empty((2, 12, n))
-    # The two buffers' rows, made once and swapped ring by ring (a view costs a reference count).
-    first_band, second_band = band_rows(bands, 0), band_rows(bands, 1)
-    fill_band(xs, stacks, slices, 0, first_band)
-    north = (0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
-    for j in range(n):
-        # The north pole is corner c of (c, b, d): it faces the edge d - b.
-        cbd = first_band[1]
-        h = edge_cross(cbd, j, point(xs, ring_vertex(0, stacks, slices, 1, j + 1)),
-                       point(xs, ring_vertex(0, stacks, slices, 1, j)))
-        north = (north[0] + SIXTH * cbd[0][j], north[1] + SIXTH * cbd[1][j], north[2] + SIXTH * cbd[2][j],
-                 north[3] + h[0], north[4] + h[1], north[5] + h[2])
-    for i in range(1, stacks):
-        above, below = (first_band, second_band) if i % 2 == 1 else (second_band, first_band)
-        fill_band(xs, stacks, slices, i, below)
-        row = ring_vertex(0, stacks, slices, i, 0)
-        if 1 < i < stacks - 1:
-            top, here, bottom = ring(xs, row - n, n), ring(xs, row, n), ring(xs, row + n, n)
-            v, a = ring(gv, row, n), ring(ga, row, n)
-            for j in range(1, n - 1):
-                gather_volume(above, below, j, j - 1, j, v)
-            for j in range(1, n - 1):
-                gather_area_above(above, j, j - 1, j, point(top, j), point(top, j + 1), point(here, j - 1),
-                                  point(here, j + 1), a)
-            for j in range(1, n - 1):
-                gather_area_below(below, j, j - 1, j, point(here, j - 1), point(here, j + 1), point(bottom, j - 1),
-                                  point(bottom, j), a)
-            columns = range(0, n, n - 1)  # the seam: 0 and n - 1
-        else:
+    rings = max(1, BLOCK // n)
+    for first_ring in range(2, stacks - 1, rings):
+        block_gradients(xs, stacks, slices, first_ring, min(first_ring + rings - 1, stacks - 2), gv, ga)
+    for i in range(stacks + 1):
+        if i == 0 or i == stacks:
+            columns = range(1)
+        elif i == 1 or i == stacks - 1:
             columns = range(n)
+        else:
+            columns = range(0, n, n - 1)  # the seam
         for j in columns:
-            jm = j - 1 if j > 0 else n - 1
-            gather_volume(above, below, j, jm, row + j, gv)
-            left = point(xs, ring_vertex(0, stacks, slices, i, j - 1))
-            right = point(xs, ring_vertex(0, stacks, slices, i, j + 1))
-            gather_area_above(above, j, jm, row + j, point(xs, ring_vertex(0, stacks, slices, i - 1, j)),
-                              point(xs, ring_vertex(0, stacks, slices, i - 1, j + 1)), left, right, ga)
-            gather_area_below(below, j, jm, row + j, left, right, point(xs, ring_vertex(0, stacks, slices, i + 1, j - 1)),
-                              point(xs, ring_vertex(0, stacks, slices, i + 1, j)), ga)
-    abc = (first_band if (stacks - 1) % 2 == 0 else second_band)[0]
-    south = (0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
-    for j in range(n):
-        # The south pole is corner b of (a, b, c): it faces the edge a - c.
-        h = edge_cross(abc, j, point(xs, ring_vertex(0, stacks, slices, stacks - 1, j)),
-                       point(xs, ring_vertex(0, stacks, slices, stacks - 1, j + 1)))
-        south = (south[0] + SIXTH * abc[0][j], south[1] + SIXTH * abc[1][j], south[2] + SIXTH * abc[2][j],
-                 south[3] + h[0], south[4] + h[1], south[5] + h[2])
-    for pole, parts in ((0, north), (count - 1, south)):
-        gv[0][pole], gv[1][pole], gv[2][pole] = parts[0], parts[1], parts[2]
-        ga[0][pole], ga[1][pole], ga[2][pole] = parts[3], parts[4], parts[5]
+            k = ring_vertex(0, stacks, slices, i, j)
+            parts = vertex_gradients(xs, stacks, slices, i, j)
+            store(gv, k, parts[:3])
+            store(ga, k, parts[3:])
 
 
 @kernel

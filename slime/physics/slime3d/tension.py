@@ -6,7 +6,7 @@ from __future__ import annotations
 from slime.physics.compiled import kernel
 
 
-@kernel(inline=True)
+@kernel
 def surface_tension_at(grad_area, mass, k, tension):
     """a = -gamma (dA/dx) / m at vertex k, at the tension gamma (N/m): minus the gradient of the
     surface area (``surface.py``). The area does not change when the body moves or turns, so its

@@ -22,7 +22,7 @@ def decay_rate(rate, h):
     return -math.expm1(-rate * h) / h
 
 
-@kernel(inline=True)
+@kernel
 def internal_viscosity_at(x, v, k, centre, velocity, omega, rate):
     """a = -mu (v - v_c - omega x (x - c)) at vertex k: velocity relative to the body's rigid
     motion (its centre's velocity v_c and its spin omega) decays at the rate mu (1/s). Internal:

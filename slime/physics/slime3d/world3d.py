@@ -39,7 +39,7 @@ from slime.physics.slime3d.health import healthy_bodies
 from slime.physics.slime3d.moments import body_moments, mass_centroids
 from slime.physics.slime3d.shape_matching import best_rotation
 from slime.physics.slime3d.adhesion import adhere_all
-from slime.physics.slime3d.step import build_model, clamp_speed, lone_substeps, slime_accelerations
+from slime.physics.slime3d.step import build_model, clamp_speed, slime_substeps
 from slime.physics.slime3d.slime_params import SlimeParams, WorldSettings, vector3
 from slime.physics.slime3d.slime_shape import SlimeShape
 
@@ -335,8 +335,7 @@ class World3D:
         the bodies' forces (``slime3d.step``), then the hand's pull, each component held within
         the body's ``max_acceleration``."""
         acc = self._acc
-        slime_accelerations(self.model, self.x, self.v, acc, self.rotation, self._volume, self._work, float(h),
-                            bool(internal_only))
+        self._compiled_substeps(h, 0, forces_only=True, internal_only=internal_only)
         held = self.hand.body
         if internal_only or (held is None and not self.extra_accelerations):
             return acc  # the kernels held the forces within max_acceleration
@@ -384,12 +383,17 @@ class World3D:
         return (self.hand.body is None and self._obstacle_set is None and self._contact_table is None
                 and self._lid is None and not self.extra_accelerations)
 
-    def _lone_substeps(self, h: float, count: int) -> None:
-        """``count`` substeps of length h in one compiled call (``step.lone_substeps``)."""
+    def _compiled_substeps(self, h: float, count: int, forces_only: bool = False, internal_only: bool = False) -> None:
+        """``step.slime_substeps``: ``count`` lone substeps of length h in one compiled call, or with
+        ``forces_only`` the accelerations alone."""
         floor = self.floor if self.floor is not None else self._no_planes
-        lone_substeps(self.model, self.x, self.v, self._acc, self.rotation, self._volume, self._work, float(h), count,
-                      self._ones, floor.normal, floor.point, floor.restitution, floor.friction,
-                      float(floor.bounce_threshold), self._touching, self._zeros, float(self.max_speed))
+        slime_substeps(self.model, self.x, self.v, self._acc, self.rotation, self._volume, self._work, float(h), count,
+                       bool(forces_only), bool(internal_only), self._ones, floor.normal, floor.point, floor.restitution,
+                       floor.friction, float(floor.bounce_threshold), self._touching, self._zeros, float(self.max_speed))
+
+    def _lone_substeps(self, h: float, count: int) -> None:
+        """``count`` substeps of length h of a lone world, in one compiled call."""
+        self._compiled_substeps(h, count)
         for _ in range(count):  # the clock as a substep at a time keeps it
             self.time += h
 
