@@ -79,20 +79,24 @@ def plane_contacts(positions, velocities, inv_mass, normal, point, restitution, 
     faster than ``bounce_threshold`` and stopped otherwise (so a resting particle does not hop);
     its tangential speed loses at most ``friction`` times the change of normal speed (Coulomb),
     never reversing."""
-    dim = positions.shape[1]
+    dim, count = positions.shape[1], positions.shape[0]
+    depth = np.empty(count)
     for p in range(normal.shape[0]):
-        for k in range(positions.shape[0]):
-            if inv_mass[k] <= 0.0:
-                continue
-            depth = radius[k]
-            for d in range(dim):
-                depth -= (positions[k, d] - point[p, d]) * normal[p, d]
-            if not depth > 0.0:
+        # First every particle's depth, component by component (a loop over the particles alone
+        # runs several at a time), then the few that are in.
+        for k in range(count):
+            depth[k] = radius[k]
+        for d in range(dim):
+            n_d, q_d = normal[p, d], point[p, d]
+            for k in range(count):
+                depth[k] -= (positions[k, d] - q_d) * n_d
+        for k in range(count):
+            if not depth[k] > 0.0 or inv_mass[k] <= 0.0:
                 continue
             touching[k] = True
             vn = 0.0
             for d in range(dim):
-                positions[k, d] += depth * normal[p, d]
+                positions[k, d] += depth[k] * normal[p, d]
                 vn += velocities[k, d] * normal[p, d]
             new_vn = vn
             if vn < 0.0:
