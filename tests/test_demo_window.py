@@ -235,3 +235,35 @@ def test_holding_the_button_presses_the_outline_down_and_it_springs_back(xvfb, t
     finally:
         demo.stop()
 
+
+
+@pytest.mark.slow
+def test_the_screenshot_a_tenth_of_a_second_after_a_click_shows_the_dent(xvfb, tmp_path):
+    # The window's own click on the settled jelly, just under its silhouette's top, then the P
+    # key until a screenshot is 0.08 s or more after it: that one, at most 0.17 s after the click,
+    # shows the top at least 8 % of the radius lower than before. The demo logs its simulation
+    # clock at the poke and at each shot, so the test reads how far apart they are in the slime's
+    # own time (a frame of the window under Xvfb here takes about a tenth of a second).
+    demo = Demo(xvfb, tmp_path)
+    try:
+        window = demo.focus()
+        time.sleep(2.0)  # settled
+        before = jelly(demo.screenshot())
+        rows, cols = np.nonzero(before)
+        radius = 0.5 * (cols.max() - cols.min())
+        top = silhouette_top(before)
+        x, y = int(round(0.5 * (cols.max() + cols.min()))), int(round(top + 0.05 * radius))
+        demo.xdo("mousemove", "--window", window, str(x), str(y), "click", "1")
+        poked = float(demo.wait_for(lambda: demo.logged("poked"), "the poke")[0].split()[-1])
+        while True:
+            after = demo.screenshot()
+            since = float(demo.logged("shot")[-1].split()[-1]) - poked
+            if since >= 0.08:
+                break
+        assert since <= 0.17, f"the first shot 0.08 s or more after the poke came at {since:.3f} s"
+        drop = (silhouette_top(jelly(after)) - top) / radius
+        assert drop >= 0.08, (drop, since)
+        demo.xdo("key", "Escape")
+        assert demo.proc.wait(timeout=20) == 0
+    finally:
+        demo.stop()

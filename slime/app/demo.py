@@ -541,6 +541,7 @@ class DemoWindow(mglw.WindowConfig):
             # scaled by the body's mass so a click feels the same at any mass, over one frame.
             self.play.poke(body, hit.point, direction)
             _log(f"poke {hit.point[0]:.3f} {hit.point[1]:.3f} {hit.point[2]:.3f}")
+            _log(f"poked at {self.world.time:.4f}")  # the simulation's clock, seconds
         self._press, self._grab_plane, self._drag_trail = None, None, []
 
     def on_mouse_scroll_event(self, x_offset, y_offset):
@@ -602,6 +603,7 @@ class DemoWindow(mglw.WindowConfig):
         elif key == keys.P:
             path = self.screenshot()
             if path is not None:
+                _log(f"shot at {self.world.time:.4f}")
                 print(path, flush=True)
 
     def _cursor_ray(self):
