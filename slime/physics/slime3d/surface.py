@@ -99,6 +99,7 @@ def corner_parts(p, q, r, corner):
 
 @kernel
 def add_parts(total, part):
+    """Two sets of gradient parts (dV/dx then dA/dx, three components each) summed."""
     return (total[0] + part[0], total[1] + part[1], total[2] + part[2],
             total[3] + part[3], total[4] + part[4], total[5] + part[5])
 
