@@ -25,12 +25,12 @@ import math
 
 import numpy as np
 
+from slime.app.world_play import POKE_IMPULSE  # the window's click, N s per kg
 from slime.obstacle_kinds import Box
 from slime.physics.slime3d.materials import MATERIALS
 from slime.physics.slime3d.slime_body import SlimeBody, SlimeParams
 from slime.physics.slime3d.world3d import World3D
 
-POKE_IMPULSE = 4.0  # N s per kg: the window's click (slime.app.world_play.POKE_IMPULSE)
 SIZES = (16, 32, 64, 128)
 
 
@@ -106,17 +106,23 @@ def drop(params: SlimeParams, height: float = 2.0, seconds: float = 2.0) -> dict
     return {"drop_squash": 1.0 - least / rest_height, "drop_bounce": bounce / height}
 
 
+def seconds_to_rest(world, dt: float, seconds: float) -> float:
+    """Seconds of ``world.step()`` (frames of ``dt``) until its kinetic energy is under 1 % of the
+    start's; inf when not within ``seconds``."""
+    start = world.kinetic_energy()
+    for k in range(round(seconds / dt)):
+        world.step()
+        if world.kinetic_energy() < 0.01 * start:
+            return (k + 1) * dt
+    return math.inf
+
+
 def throw(params: SlimeParams, speed: float = 20.0, seconds: float = 5.0) -> float:
     """Seconds until a slime thrown at ``speed`` (down and sideways) into the floor keeps under 1 %
     of its start's kinetic energy."""
     body = SlimeBody(params.with_(center=(0.0, params.floor_height + 3.0 * params.radius, 0.0)))
     body.velocities[:] = np.array([1.0, -1.0, 0.0]) / math.sqrt(2.0) * speed
-    start = body.kinetic_energy()
-    for k in range(round(seconds / params.dt)):
-        body.step()
-        if body.kinetic_energy() < 0.01 * start:
-            return (k + 1) * params.dt
-    return math.inf
+    return seconds_to_rest(body, params.dt, seconds)
 
 
 def throw_at_wall(params: SlimeParams, speed: float = 20.0, seconds: float = 5.0) -> float:
@@ -126,12 +132,7 @@ def throw_at_wall(params: SlimeParams, speed: float = 20.0, seconds: float = 5.0
     world = World3D.for_slime(params)
     world.add_slime(params.with_(center=(0.0, params.floor_height + 1.5 * r, 0.0)), velocity=(speed, 0.0, 0.0))
     world.add_obstacle(Box(center=(3.5 * r, params.floor_height + 2.0 * r, 0.0), half_size=(0.25 * r, 2.0 * r, 3.0 * r)))
-    start = world.kinetic_energy()
-    for k in range(round(seconds / params.dt)):
-        world.step()
-        if world.kinetic_energy() < 0.01 * start:
-            return (k + 1) * params.dt
-    return math.inf
+    return seconds_to_rest(world, params.dt, seconds)
 
 
 def feel(params: SlimeParams, material: str = "") -> dict:
