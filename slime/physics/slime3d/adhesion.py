@@ -59,8 +59,8 @@ def adhere(model, b, x, v, normal, point, h):
     if not held:
         return
     centre, _, total, _, second_moment, _ = body_moments(x, v, model.mass, model.rest, first, count)
-    d0, d1, d2 = centre[0] - p0, centre[1] - p1, centre[2] - p2
-    turn = np.array([l0 - (d1 * j2 - d2 * j1), l1 - (d2 * j0 - d0 * j2), l2 - (d0 * j1 - d1 * j0)])
+    moved = cross(centre[0] - p0, centre[1] - p1, centre[2] - p2, j0, j1, j2)  # the sums' point to c
+    turn = np.array([l0 - moved[0], l1 - moved[1], l2 - moved[2]])
     push = np.array([j0 / total, j1 / total, j2 / total])
     omega = inverse_inertia(second_moment, model.inertia_floor[b]) @ turn
     for k in range(count):
