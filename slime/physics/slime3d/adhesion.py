@@ -21,7 +21,7 @@ from __future__ import annotations
 import numpy as np
 
 from slime.physics.compiled import kernel, rows
-from slime.physics.slime3d.moments import body_moments, cross, inverse_inertia, rigid_velocity_at
+from slime.physics.slime3d.moments import body_moments, cross, inverse_inertia, rigid_velocity_at, times
 
 ADHESION_REACH = 0.05  # of the radius: the film within which a surface sticks to a plane
 
@@ -62,7 +62,7 @@ def adhere(model, b, x, v, normal, point, h):
     moved = cross(centre[0] - p0, centre[1] - p1, centre[2] - p2, j0, j1, j2)  # the sums' point to c
     turn = np.array([l0 - moved[0], l1 - moved[1], l2 - moved[2]])
     push = np.array([j0 / total, j1 / total, j2 / total])
-    omega = inverse_inertia(second_moment, model.inertia_floor[b]) @ turn
+    omega = times(inverse_inertia(second_moment, model.inertia_floor[b]), turn)
     for k in range(count):
         r = rigid_velocity_at(push, omega, centre, x0[k], x1[k], x2[k])
         v0[k] += r[0]

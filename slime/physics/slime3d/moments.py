@@ -33,7 +33,11 @@ def centres_of_mass(x, mass, first, count):
     """(B, 3) ``centre_of_mass`` of every body (columns ``first[b] ..``, ``count[b]`` of them)."""
     out = np.empty((first.shape[0], 3))
     for b in range(first.shape[0]):
-        out[b] = centre_of_mass(x, mass, first[b], count[b])
+        c = centre_of_mass(x, mass, first[b], count[b])
+        # Element by element: numba's whole-row assignment compiles its shape-mismatch message
+        # (string formatting, over a second) for a mismatch that cannot happen here.
+        for d in range(3):
+            out[b, d] = c[d]
     return out
 
 
@@ -133,6 +137,15 @@ def inverse_inertia(second_moment, floor):
     if not (det > 1e-300 and det < np.inf):
         return np.zeros((3, 3))
     return adj / det
+
+
+@kernel
+def times(matrix, vector):
+    """M v for a 3 x 3 M, written out: numba's ``@`` compiles a general matrix product for it."""
+    v0, v1, v2 = vector[0], vector[1], vector[2]
+    return np.array([matrix[0, 0] * v0 + matrix[0, 1] * v1 + matrix[0, 2] * v2,
+                     matrix[1, 0] * v0 + matrix[1, 1] * v1 + matrix[1, 2] * v2,
+                     matrix[2, 0] * v0 + matrix[2, 1] * v1 + matrix[2, 2] * v2])
 
 
 @kernel

@@ -23,7 +23,7 @@ from slime.physics.planes import plane_contacts
 from slime.physics.slime3d.adhesion import adhere_all
 from slime.physics.slime3d.drag import air_drag_at
 from slime.physics.slime3d.gravity import gravity_at
-from slime.physics.slime3d.moments import body_moments, inverse_inertia
+from slime.physics.slime3d.moments import body_moments, inverse_inertia, times
 from slime.physics.slime3d.pressure import pressure_spread, volume_pressure, volume_pressure_at
 from slime.physics.slime3d.shape_matching import best_rotation, shape_restoring_at
 from slime.physics.slime3d.shear import add_shear
@@ -104,9 +104,13 @@ def body_accelerations(model, b, x, v, acc, rotation, volume, work, h, internal_
     # The body as a whole: where it is, how it moves, how it is turned.
     centre, velocity, _, covariance, second_moment, spin = body_moments(x, v, mass, rest, first, count)
     turned = best_rotation(covariance, rotation[b])
-    rotation[b] = turned
+    # Element by element: numba's whole-array assignment brings its shape-mismatch error message
+    # with it, seconds of compiling string formatting for a case that cannot happen here.
+    for i in range(3):
+        for j in range(3):
+            rotation[b, i, j] = turned[i, j]
     inverse = inverse_inertia(second_moment, model.inertia_floor[b])
-    omega = inverse @ spin
+    omega = times(inverse, spin)
     # The surface: its gradients, its volume and the pressure on it.
     grad_volume, grad_area = work[0], work[1]
     surface_gradients(x, first, model.stacks[b], model.slices[b], grad_volume, grad_area)
