@@ -19,13 +19,22 @@ def test_the_cache_is_named_after_the_kernels_sources(tmp_path, monkeypatch):
     assert compiled.CACHE.name == f"slime-{here}"
     # Another source of a kernel, another folder: numba alone would load a caller compiled with the
     # old callee.
+    package = Path(compiled.__file__).parent.parent
     fake = tmp_path / "physics"
-    (fake / "slime3d").mkdir(parents=True)
-    for path in Path(compiled.__file__).parent.rglob("*.py"):
-        target = fake / path.relative_to(Path(compiled.__file__).parent)
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_bytes(path.read_bytes())
+    for folder in ("physics", "obstacle_kinds"):
+        for path in (package / folder).rglob("*.py"):
+            target = tmp_path / path.relative_to(package)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_bytes(path.read_bytes())
     monkeypatch.setattr(compiled, "_HERE", fake)
+    monkeypatch.setattr(compiled, "_KINDS", tmp_path / "obstacle_kinds")
+    assert compiled.source_hash() == here
+    # The obstacle kinds' contact kernels count too.
+    box = tmp_path / "obstacle_kinds" / "box.py"
+    box.write_text(box.read_text().replace("depth[hits] = abs(delta)", "depth[hits] = 2.0 * abs(delta)"))
+    assert "2.0 * abs(delta)" in box.read_text()
+    assert compiled.source_hash() != here
+    box.write_text(box.read_text().replace("2.0 * abs(delta)", "abs(delta)"))
     assert compiled.source_hash() == here
     tension = fake / "slime3d" / "tension.py"
     tension.write_text(tension.read_text().replace("scale = -tension / mass[k]", "scale = -2.0 * tension / mass[k]"))

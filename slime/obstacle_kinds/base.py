@@ -67,6 +67,24 @@ def rotation_from_degrees(yaw: float = 0.0, pitch: float = 0.0, roll: float = 0.
     return ry @ rx @ rz
 
 
+def pair_contacts(compiled, packed: tuple, x, xp, vertex, which):
+    """Run a kind's compiled contact kernel on the candidate pairs and answer as ``contacts``
+    does: (hit mask, and for the hits their new positions, normals and depths), or (hit, None,
+    None, None). ``compiled(*packed, x, xp, vertex, which, hit, new_x, normal, depth)`` reads the
+    positions as (3, P) columns (the world's own layout: ``x`` comes as their (P, 3) transpose),
+    writes the hits packed in order and returns their count."""
+    pairs = len(vertex)
+    hit = np.zeros(pairs, dtype=np.bool_)
+    new_x, normal, depth = np.empty((pairs, 3)), np.empty((pairs, 3)), np.empty(pairs)
+    if pairs:
+        count = compiled(*packed, np.ascontiguousarray(x.T), np.ascontiguousarray(xp.T),
+                         np.ascontiguousarray(vertex, dtype=np.int64), np.ascontiguousarray(which, dtype=np.int64),
+                         hit, new_x, normal, depth)
+    if not pairs or count == 0:
+        return (hit, *NO_CONTACT)
+    return hit, new_x[:count], normal[:count], depth[:count]
+
+
 def stacked(obstacles, name: str, shape=(3,)) -> np.ndarray:
     """(K, *shape) array of one parameter of K obstacles (K may be 0)."""
     return np.array([getattr(o, name) for o in obstacles], dtype=np.float64).reshape(-1, *shape)

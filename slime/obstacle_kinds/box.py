@@ -8,7 +8,64 @@ from types import SimpleNamespace
 import numpy as np
 
 from slime import limits
-from slime.obstacle_kinds.base import NO_CONTACT, ObstacleKind, number, rotation, rotation_from_degrees, stacked, vector3
+from slime.obstacle_kinds.base import ObstacleKind, number, pair_contacts, rotation, rotation_from_degrees, stacked, vector3
+from slime.physics.compiled import kernel
+
+
+@kernel
+def box_contacts(rotation, center, half, x, xp, vertex, box, hit, new_x, normal, depth):
+    """Each pair k's segment ``xp -> x`` of vertex ``vertex[k]`` ((3, P) columns) against box
+    ``box[k]``, in the box's frame: local = R^T (x - c). The segment enters when its slab interval
+    (the latest entry t over the three axes, the earliest exit) is not empty and starts inside the
+    substep, t in [0, 1]. It goes back to the face it entered by, along that face's normal only
+    (its tangential motion kept); one that started inside (spawned there) leaves by the nearest
+    face. An axis the segment does not move along divides by zero: its interval is (-inf, inf)
+    inside the slab, empty outside, NaN on its boundary, and a NaN interval is no entry (a
+    segment that only grazes a face). Writes ``hit`` (pairs,) and, packed in the hits' order, the
+    position put back on the surface, the outward normal and the depth; returns how many hit."""
+    hits = 0
+    end = np.empty(3)
+    start = np.empty(3)
+    for k in range(vertex.shape[0]):
+        i, o = vertex[k], box[k]
+        for a in range(3):
+            end[a] = (x[0, i] - center[o, 0]) * rotation[o, 0, a] + (x[1, i] - center[o, 1]) * rotation[o, 1, a] \
+                + (x[2, i] - center[o, 2]) * rotation[o, 2, a]
+            start[a] = (xp[0, i] - center[o, 0]) * rotation[o, 0, a] + (xp[1, i] - center[o, 1]) * rotation[o, 1, a] \
+                + (xp[2, i] - center[o, 2]) * rotation[o, 2, a]
+        inside_now = inside_before = True
+        enter, leave, entry_axis, graze = -np.inf, np.inf, 0, False
+        for a in range(3):
+            h = half[o, a]
+            inside_now = inside_now and abs(end[a]) < h
+            inside_before = inside_before and abs(start[a]) < h
+            inv = 1.0 / (end[a] - start[a])
+            t_a, t_b = (-h - start[a]) * inv, (h - start[a]) * inv
+            graze = graze or t_a != t_a or t_b != t_b
+            near, far = min(t_a, t_b), max(t_a, t_b)
+            if near > enter or a == 0:
+                enter, entry_axis = near, a
+            leave = min(leave, far)
+        crossed = not graze and not inside_before and enter <= leave and 0.0 <= enter <= 1.0 and leave > 0.0
+        hit[k] = crossed or (inside_before and inside_now)
+        if not hit[k]:
+            continue
+        nearest_axis = 0
+        for a in range(1, 3):
+            if half[o, a] - abs(end[a]) < half[o, nearest_axis] - abs(end[nearest_axis]):
+                nearest_axis = a
+        axis = entry_axis if crossed else nearest_axis
+        side = 1.0 if end[nearest_axis] >= 0.0 else -1.0
+        if crossed and start[entry_axis] != 0.0:
+            side = 1.0 if start[entry_axis] > 0.0 else -1.0
+        # Along the face's normal only: from the local coordinate to the face's, in world terms.
+        delta = side * half[o, axis] - end[axis]
+        for c in range(3):
+            normal[hits, c] = rotation[o, c, axis] * side  # the box's axis, outward
+            new_x[hits, c] = x[c, i] + normal[hits, c] * side * delta
+        depth[hits] = abs(delta)
+        hits += 1
+    return hits
 
 
 @dataclass(frozen=True)
@@ -75,47 +132,8 @@ class Box(ObstacleKind):
 
     @staticmethod
     def contacts(p, x, xp, vertex, box):
-        """A segment enters the box when its slab interval (the latest entry over the three axes,
-        the earliest exit) is not empty and starts inside the substep. It goes back to the face it
-        entered by, along that face's normal only (its tangential motion kept); one that started
-        inside (spawned there) leaves by the nearest face. Few numpy calls: the pairs are few, and
-        each call's fixed cost is most of the work."""
-        rot, center, half = p.rotation[box], p.center[box], p.half[box]
-        now = x[vertex]
-        ends = np.stack((now, xp[vertex]))
-        ends -= center
-        both = np.einsum("kji,skj->ski", rot, ends)  # R^T (x - c) at the substep's end and start
-        local, local_prev = both
-        inside_now, inside_before = (np.abs(both) < half).all(axis=2)
-        # Slab test on the segment local_prev -> local (t in [0, 1]). An axis the segment does not
-        # move along divides by zero: its interval is (-inf, inf) inside the slab, empty (both ends
-        # the same infinity) outside, NaN on its boundary; a NaN fails every comparison below, as a
-        # segment that only grazes a face should.
-        inv = 1.0 / (local - local_prev)
-        t_a = (-half - local_prev) * inv
-        t_b = (half - local_prev) * inv
-        t_near = np.minimum(t_a, t_b)
-        enter = t_near.max(axis=1)
-        leave = np.maximum(t_a, t_b).min(axis=1)
-        crossed = (enter <= leave) & (enter >= 0.0) & (enter <= 1.0) & (leave > 0.0) & ~inside_before
-        hit = crossed | (inside_before & inside_now)
-        if not hit.any():
-            return (hit, *NO_CONTACT)
-        idx = np.flatnonzero(hit)
-        rows = np.arange(idx.size)
-        loc, h = local[idx], half[idx]
-        entry_axis = np.argmax(t_near[idx], axis=1)
-        nearest_axis = np.argmin(h - np.abs(loc), axis=1)
-        use_entry = crossed[idx]
-        axis = np.where(use_entry, entry_axis, nearest_axis)
-        entry_side = np.sign(local_prev[idx, entry_axis])
-        nearest_side = np.where(loc[rows, nearest_axis] >= 0.0, 1.0, -1.0)
-        side = np.where(use_entry & (entry_side != 0.0), entry_side, nearest_side)
-        # Along the face's normal only: from the local coordinate to the face's, in world terms.
-        delta = side * h[rows, axis] - loc[rows, axis]
-        normal = rot[idx, :, axis] * side[:, None]  # the box's axis, outward
-        new_x = now[idx] + normal * (side * delta)[:, None]
-        return hit, new_x, normal, np.abs(delta)
+        """``box_contacts`` on the pairs; (hit mask, and for the hits: new position, normal, depth)."""
+        return pair_contacts(box_contacts, (p.rotation, p.center, p.half), x, xp, vertex, box)
 
     @staticmethod
     def ray(p, o, d):

@@ -5,10 +5,10 @@ when ``NUMBA_DISABLE_JIT=1`` (normal tracebacks, a debugger steps through it, sa
 The cache. numba keeps each compiled function beside its source and checks only that function's
 own file when it loads it: a kernel that calls a force from another file would keep running the
 old force after the force's file was edited. So the cache lives in a folder named after a hash of
-every file of ``slime/physics`` that holds a kernel (and numba's version): edit any force and the
-whole physics is compiled afresh, once. The folder is ``$NUMBA_CACHE_DIR`` when set, else the user's cache folder
-(``$XDG_CACHE_HOME`` or ``~/.cache``), else the system's temporary folder: an install into a
-read-only site-packages still caches.
+every file of ``slime/physics`` and ``slime/obstacle_kinds`` that holds a kernel (and numba's
+version): edit any force and the whole physics is compiled afresh, once. The folder is
+``$NUMBA_CACHE_DIR`` when set, else the user's cache folder (``$XDG_CACHE_HOME`` or ``~/.cache``),
+else the system's temporary folder: an install into a read-only site-packages still caches.
 
 Options: float64 arithmetic with numpy's error model (a division by zero gives inf or NaN, as
 numpy does, and the checks after the step catch it, rather than raising inside a kernel);
@@ -28,16 +28,18 @@ import numba
 
 FASTMATH = {"reassoc", "contract"}
 _HERE = Path(__file__).resolve().parent
+_KINDS = _HERE.parent / "obstacle_kinds"
 
 
 def source_hash() -> str:
     """A short hash of the sources of the physics' kernels and numba's version: the cache folder's
     name."""
     digest = hashlib.sha256(numba.__version__.encode())
-    for path in sorted(_HERE.rglob("*.py")):
+    # The obstacle kinds' contact kernels are the physics' too, in their kinds' own files.
+    for path in sorted([*_HERE.rglob("*.py"), *_KINDS.glob("*.py")]):
         source = path.read_bytes()
         if b"@kernel" in source or path == Path(__file__).resolve():
-            digest.update(str(path.relative_to(_HERE)).encode())
+            digest.update(str(path.relative_to(_HERE.parent)).encode())
             digest.update(source)
     return digest.hexdigest()[:16]
 

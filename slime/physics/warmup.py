@@ -39,7 +39,8 @@ def _slimes() -> None:
     world = World3D()
     world.add_slime(SlimeParams(radius=0.5, stacks=4, slices=5, center=(0.0, 0.5, 0.0)))
     world.add_slime(SlimeParams(radius=0.5, stacks=4, slices=5, center=(0.9, 0.5, 0.0)))  # touching: contact compiles
-    world.add_obstacle(Box(center=(0.0, -1.0, 0.0), half_size=(1.0, 0.5, 1.0)))
+    # Into the first slime's side: the obstacles' contact kernels compile too.
+    world.add_obstacle(Box(center=(-0.5, 0.5, 0.0), half_size=(0.1, 0.5, 1.0)))
     world.step()
 
 

@@ -40,6 +40,7 @@ import numpy as np
 from slime.obstacle_kinds import KINDS, Ball, Box, Cylinder, ObstacleKind, Plane, rotation_from_degrees
 from slime.obstacle_kinds.base import number as _number
 from slime.obstacle_kinds.base import vector3 as _vector
+from slime.physics.compiled import kernel
 
 __all__ = [
     "Ball",
@@ -159,6 +160,17 @@ def _candidate_pairs(x: np.ndarray, x_prev: np.ndarray, ob_low: np.ndarray, ob_h
     return _vertex_pairs(x, x_prev, ob_low, ob_high, vertex, inside, ob)
 
 
+@kernel
+def within(points, start, margin):
+    """Whether every one of (3, P) ``points`` is within ``margin`` of its ``start`` on each axis
+    (a NaN is not)."""
+    for c in range(3):
+        for i in range(points.shape[1]):
+            if not abs(points[c, i] - start[c, i]) <= margin:
+                return False
+    return True
+
+
 class FramePairs:
     """The broad phase done once a frame instead of once a substep. At the frame's start each
     vertex's box is its position grown by ``margin`` on every side (a bound on how far any
@@ -181,7 +193,6 @@ class FramePairs:
             self.margin = 2.0 * speed * float(frame_time) + FRAME_SLACK
         # A non-finite start needs no test of its own: it fails every ``holds``.
         self.valid = math.isfinite(self.margin)
-        self._scratch = np.empty_like(self.start)
         self.kinds = {}
         if not self.valid or self.start.shape[1] == 0:
             return
@@ -201,27 +212,36 @@ class FramePairs:
         """Whether these pairs still cover the substep from (P, 3) ``x_prev`` to ``x``."""
         if not self.valid or obstacle_set is not self.obstacles or x.shape != self.start.T.shape:
             return False
-        for points in (x, x_prev):
-            moved = np.subtract(points.T, self.start, out=self._scratch)
-            # A NaN compares false, so it fails the check too.
-            if not (moved.max() <= self.margin and -moved.min() <= self.margin):
-                self.valid = False
-                return False
+        if not (within(x.T, self.start, self.margin) and within(x_prev.T, self.start, self.margin)):
+            self.valid = False
+            return False
         return True
 
 
 # ---------------------------------------------------------------------------------- response
-def _respond(v, vertex, normal, friction, restitution):
-    """Velocity of vertices put on a surface: approaching normal speed removed (bounced above the
-    threshold), tangential speed cut by Coulomb friction, never reversed."""
-    vel = v[vertex]
-    vn = np.einsum("ij,ij->i", vel, normal)
-    tangent = vel - vn[:, None] * normal
-    bounce = np.where(-vn > BOUNCE_THRESHOLD, restitution, 0.0)
-    new_vn = np.where(vn < 0.0, -bounce * vn, vn)
-    speed_t = np.sqrt(np.einsum("ij,ij->i", tangent, tangent))
-    keep = np.clip(1.0 - friction * np.abs(new_vn - vn) / np.where(speed_t > 0.0, speed_t, 1.0), 0.0, 1.0)
-    v[vertex] = tangent * keep[:, None] + new_vn[:, None] * normal
+@kernel
+def respond(v, vertex, normal, friction, restitution, threshold):
+    """The velocity of each vertex ``vertex[k]`` ((3, P) columns of ``v``) put on a surface of
+    outward ``normal[k]``: its approaching normal speed v_n < 0 goes (bounced back, times
+    ``restitution``, when faster than ``threshold``), and its tangential speed |v_t| loses at most
+    ``friction[k]`` times the change of v_n (Coulomb), never reversing:
+
+        v_n' = -e v_n if -v_n > threshold else 0 (for v_n < 0; else v_n' = v_n),
+        v_t' = v_t max(0, 1 - mu |v_n' - v_n| / |v_t|)."""
+    for k in range(vertex.shape[0]):
+        i = vertex[k]
+        n0, n1, n2 = normal[k, 0], normal[k, 1], normal[k, 2]
+        vn = v[0, i] * n0 + v[1, i] * n1 + v[2, i] * n2
+        t0, t1, t2 = v[0, i] - vn * n0, v[1, i] - vn * n1, v[2, i] - vn * n2
+        new_vn = vn
+        if vn < 0.0:
+            new_vn = -(restitution if -vn > threshold else 0.0) * vn
+        speed_t = np.sqrt(t0 * t0 + t1 * t1 + t2 * t2)
+        keep = 1.0 - friction[k] * abs(new_vn - vn) / (speed_t if speed_t > 0.0 else 1.0)
+        keep = min(max(keep, 0.0), 1.0)
+        v[0, i] = t0 * keep + new_vn * n0
+        v[1, i] = t1 * keep + new_vn * n1
+        v[2, i] = t2 * keep + new_vn * n2
 
 
 def collide_obstacles(x: np.ndarray, v: np.ndarray, x_prev: np.ndarray, obstacle_set, restitution: float = 0.0,
@@ -267,7 +287,7 @@ def _collide(x, v, x_prev, ob: ObstacleSet, restitution: float, frame: FramePair
             first[1:] = hv[order][1:] != hv[order][:-1]
             chosen = order[first]
             x[hv[chosen]] = new_x[chosen]
-            _respond(v, hv[chosen], normal[chosen], group.friction[hw[chosen]], restitution)
+            respond(v.T, hv[chosen], normal[chosen], group.friction[hw[chosen]], restitution, BOUNCE_THRESHOLD)
             count += chosen.size
             rest = order[~first]
             vertex, which = hv[rest], hw[rest]
