@@ -67,6 +67,19 @@ class Demo:
             assert im.size == WINDOW
             return np.asarray(im.convert("RGB"))
 
+    def clock(self, word: str) -> float:
+        """The simulation's time (s) on the demo's last ``<word> at T`` line."""
+        return float(self.logged(word)[-1].split()[-1])
+
+    def screenshot_after(self, start: float, seconds: float) -> np.ndarray:
+        """The first screenshot taken at least ``seconds`` of simulated time after ``start``: the
+        window's frames come slower on a loaded machine, and the physics' clock with them."""
+        while True:
+            image = self.screenshot()
+            if self.clock("shot at") >= start + seconds:
+                return image
+            time.sleep(0.05)
+
     def stop(self) -> None:
         """Kill the demo if a failed test left it running."""
         if self.proc.poll() is None:
@@ -199,15 +212,15 @@ def silhouette_top(mask: np.ndarray) -> float:
 @pytest.mark.slow
 def test_holding_the_button_presses_the_outline_down_and_it_springs_back(xvfb, tmp_path):
     # Held still on the body just under its top, the left button pushes a finger in along
-    # the view ray. On the demo's own screenshots: 0.5 s into the press the silhouette's top is
-    # down by at least 20 % of the radius (half the silhouette's width at rest), it stays down
-    # while held, and a second after the release it is back. A quick click stays a poke (test
+    # the view ray. On the demo's own screenshots, by the simulation's clock: 0.5 s into the
+    # press the silhouette's top is down by at least 20 % of the radius (half the silhouette's
+    # width at rest), it stays down while held, and a second after the release it is back. A quick click stays a poke (test
     # above), a drag a grab; this one logs neither.
     demo = Demo(xvfb, tmp_path)
     try:
         window = demo.focus()
-        time.sleep(3.0)  # settled from its start
-        before = jelly(demo.screenshot())
+        time.sleep(3.0)
+        before = jelly(demo.screenshot_after(0.0, 3.0))  # settled from its start
         rows, cols = np.nonzero(before)
         radius = 0.5 * (cols.max() - cols.min())
         top = silhouette_top(before)
@@ -215,15 +228,13 @@ def test_holding_the_button_presses_the_outline_down_and_it_springs_back(xvfb, t
         x, y = int(round(0.5 * (cols.max() + cols.min()))), int(round(top + 0.05 * radius))
         assert before[y, x]
         demo.xdo("mousemove", "--window", window, str(x), str(y), "mousedown", "1")
-        demo.wait_for(lambda: demo.logged("press"), "the press")
-        time.sleep(0.5)
-        held = jelly(demo.screenshot())
-        time.sleep(0.5)
-        still = jelly(demo.screenshot())
+        demo.wait_for(lambda: demo.logged("pressed at"), "the press")
+        pressed = demo.clock("pressed at")
+        held = jelly(demo.screenshot_after(pressed, 0.5))
+        still = jelly(demo.screenshot_after(pressed, 1.0))
         demo.xdo("mouseup", "1")
-        demo.wait_for(lambda: demo.lines.count("unpress"), "the release")
-        time.sleep(1.0)
-        after = jelly(demo.screenshot())
+        demo.wait_for(lambda: demo.logged("released at"), "the release")
+        after = jelly(demo.screenshot_after(demo.clock("released at"), 1.0))
 
         drops = [(silhouette_top(img) - top) / radius for img in (held, still, after)]
         assert drops[0] >= 0.2, drops  # pressed down by a fifth of the radius in half a second

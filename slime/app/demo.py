@@ -211,6 +211,7 @@ class DemoWindow(mglw.WindowConfig):
         if time.perf_counter() - pressed_at >= HOLD_DELAY:
             self.play.press(body, hit.point, direction)
             _log(f"press {hit.point[0]:.3f} {hit.point[1]:.3f} {hit.point[2]:.3f}")
+            _log(f"pressed at {self.world.time:.4f}")  # the simulation's clock, seconds
 
     def _rebuild(self, **changes) -> None:
         """Every slime at another resolution (remade in its rest shape where it is)."""
@@ -526,6 +527,7 @@ class DemoWindow(mglw.WindowConfig):
         if self.play.pressing:
             self.play.unpress()  # the dent springs back
             _log("unpress")
+            _log(f"released at {self.world.time:.4f}")
         elif self._grab_plane is not None and self.play.holding is not None:
             velocity = np.zeros(3)
             if len(self._drag_trail) >= 2:

@@ -292,7 +292,9 @@ class SceneWindow(mglw.WindowConfig):
         fps_y = margin if hud_box[2] <= room else below_hud
         panel_top = fps_y + fh + margin
         panel_w, panel_h = (v * ratio for v in self._panel_size)
-        if hud and panel_w and size[0] - margin - panel_w < hud_box[0] + hud_box[2] + margin:
+        # A panel not drawn yet has no width: it goes below the HUD until its first frame says
+        # it fits beside it, rather than over the HUD for a frame.
+        if hud and (not panel_w or size[0] - margin - panel_w < hud_box[0] + hud_box[2] + margin):
             panel_top = max(panel_top, below_hud)
         return {"hud": hud_box, "hud_scale": hud_scale, "fps": (size[0] - fw - margin, fps_y, fw, fh),
                 "panel_top": panel_top, "panel_bottom": panel_top + panel_h if panel_w else 0.0}
