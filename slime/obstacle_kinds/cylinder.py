@@ -2,33 +2,111 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from types import SimpleNamespace
 
 import numpy as np
 
 from slime import limits
-from slime.obstacle_kinds.base import NO_CONTACT, ObstacleKind, number, rotation, rotation_from_degrees, stacked, vector3
+from slime.obstacle_kinds.base import ObstacleKind, number, pair_contacts, rotation, rotation_from_degrees, stacked, vector3
+from slime.physics.compiled import kernel
 
 SEGMENTS = 48  # around the drawn cylinder
 
 
+@kernel
 def _radial_interval(p0, p2, d0, d2, radius):
     """The t interval in which the line ``p + t d`` (local x and z) is within ``radius`` of the
-    axis: a quadratic's roots; a line along the axis is inside for every t or for none, and a
-    tangent or missing line for none."""
+    axis: the roots of a t^2 + 2 b t + c = 0 (a = d.d, b = p.d, c = p.p - radius^2 over x and z);
+    a line along the axis (a = 0) is inside for every t or for none, and a tangent or missing
+    line (discriminant <= 0) for none. A NaN discriminant gives a NaN interval."""
     a = d0 * d0 + d2 * d2
     b = p0 * d0 + p2 * d2
     c = p0 * p0 + p2 * p2 - radius * radius
+    if a == 0.0:
+        return (-np.inf, np.inf) if c < 0.0 else (np.inf, -np.inf)
     disc = b * b - a * c
-    along = a == 0.0
-    with np.errstate(divide="ignore", invalid="ignore"):
-        root = np.sqrt(np.maximum(disc, 0.0))
-        low, high = (-b - root) / a, (-b + root) / a
-    missed = ~along & (disc <= 0.0)
-    low = np.where(along, np.where(c < 0.0, -np.inf, np.inf), np.where(missed, np.inf, low))
-    high = np.where(along, np.where(c < 0.0, np.inf, -np.inf), np.where(missed, -np.inf, high))
-    return low, high
+    if disc <= 0.0:
+        return np.inf, -np.inf
+    root = np.sqrt(disc)
+    return (-b - root) / a, (-b + root) / a
+
+
+@kernel
+def cylinder_contacts(rotation, center, radius, half, x, xp, vertex, which, hit, new_x, normal, depth):
+    """Each pair k's segment ``xp -> x`` of vertex ``vertex[k]`` ((3, P) columns) against cylinder
+    ``which[k]``, in its frame: local = R^T (x - c), the axis local y. The segment is inside the
+    solid where its interval inside the caps' slab (|y| <= h) and its interval within the radius
+    (``_radial_interval``) overlap; it enters when that overlap is not empty and starts inside
+    the substep, t in [0, 1], and the later of the two entries says whether through a cap or the
+    side. Through a cap it goes back to the cap's plane along the axis; through the side onto the
+    side along the radius of its entry point (+x when that is on the axis), keeping its motion
+    around and along the cylinder. One that started inside (spawned there) leaves by the surface
+    nearest its start: one put on the surface last substep may measure inside by a rounding
+    error, and its nearest surface then is the one it lies on (not the far cap of a thin disc it
+    is moving into). A segment not moving along the axis divides by zero: its slab interval is
+    (-inf, inf) between the caps, empty outside, NaN on a cap's plane; a NaN interval (that
+    grazing, or NaN or inf positions) is no entry. Writes ``hit`` (pairs,) and, packed in the
+    hits' order, the position put back on the surface, the outward normal and the depth;
+    returns how many hit."""
+    hits = 0
+    end = np.empty(3)
+    start = np.empty(3)
+    for k in range(vertex.shape[0]):
+        i, o = vertex[k], which[k]
+        r, h = radius[o], half[o]
+        for a in range(3):
+            end[a] = (x[0, i] - center[o, 0]) * rotation[o, 0, a] + (x[1, i] - center[o, 1]) * rotation[o, 1, a] \
+                + (x[2, i] - center[o, 2]) * rotation[o, 2, a]
+            start[a] = (xp[0, i] - center[o, 0]) * rotation[o, 0, a] + (xp[1, i] - center[o, 1]) * rotation[o, 1, a] \
+                + (xp[2, i] - center[o, 2]) * rotation[o, 2, a]
+        r2_now = end[0] * end[0] + end[2] * end[2]
+        r2_prev = start[0] * start[0] + start[2] * start[2]
+        inside_now = r2_now < r * r and abs(end[1]) < h
+        inside_before = r2_prev < r * r and abs(start[1]) < h
+        d0, d1, d2 = end[0] - start[0], end[1] - start[1], end[2] - start[2]
+        inv = 1.0 / d1
+        t_a, t_b = (-h - start[1]) * inv, (h - start[1]) * inv
+        slab_in, slab_out = min(t_a, t_b), max(t_a, t_b)
+        side_in, side_out = _radial_interval(start[0], start[2], d0, d2, r)
+        enter, leave = max(slab_in, side_in), min(slab_out, side_out)
+        graze = t_a != t_a or t_b != t_b or side_in != side_in or side_out != side_out
+        crossed = not graze and not inside_before and enter <= leave and 0.0 <= enter <= 1.0 and leave > 0.0
+        hit[k] = crossed or (inside_before and inside_now)
+        if not hit[k]:
+            continue
+        if crossed:
+            through_side = side_in > slab_in
+        else:
+            through_side = r - np.sqrt(r2_prev) < h - abs(start[1])
+        n0, n1, n2 = 0.0, 1.0 if start[1] >= 0.0 else -1.0, 0.0  # the cap's side: where it came from
+        m0, m1, m2 = 0.0, n1 * h - end[1], 0.0
+        if through_side:
+            # The end point moved onto the surface on its entry point's side.
+            p0, p2 = start[0], start[2]
+            if crossed:
+                p0, p2 = p0 + enter * d0, p2 + enter * d2
+            entry_r = math.hypot(p0, p2)
+            u0, u2 = 1.0, 0.0
+            if entry_r > 1e-12:
+                u0, u2 = p0 / entry_r, p2 / entry_r
+            radial = end[0] * u0 + end[2] * u2
+            on0, on2 = r * u0 + (end[0] - radial * u0), r * u2 + (end[2] - radial * u2)
+            on_r = math.hypot(on0, on2)
+            if not on_r > 1e-12:
+                on_r = 1.0
+            n0, n1, n2 = on0 / on_r, 0.0, on2 / on_r
+            m0, m1, m2 = r * n0 - end[0], 0.0, r * n2 - end[2]
+            gap = r - np.sqrt(r2_now)
+            depth[hits] = gap if gap > 0.0 or gap != gap else 0.0  # np.maximum's: NaN stays NaN
+        else:
+            depth[hits] = abs(m1)
+        for c in range(3):
+            normal[hits, c] = rotation[o, c, 0] * n0 + rotation[o, c, 1] * n1 + rotation[o, c, 2] * n2
+            new_x[hits, c] = x[c, i] + (rotation[o, c, 0] * m0 + rotation[o, c, 1] * m1 + rotation[o, c, 2] * m2)
+        hits += 1
+    return hits
 
 
 @dataclass(frozen=True)
@@ -91,66 +169,8 @@ class Cylinder(ObstacleKind):
 
     @staticmethod
     def contacts(p, x, xp, vertex, which):
-        """A segment enters the cylinder where its interval inside the caps' slab and its interval
-        within the radius (a quadratic) overlap, starting inside the substep: the later of the two
-        entries says whether it came through a cap or the side. Through a cap it goes back to the
-        cap's plane along the axis; through the side back onto the side along the radius of its
-        entry point, keeping its motion around and along the cylinder. One that started inside
-        (spawned there) leaves by the surface nearest its start."""
-        rot, center, radius, half = p.rotation[which], p.center[which], p.radius[which], p.half[which]
-        now = x[vertex]
-        ends = np.stack((now, xp[vertex]))
-        ends -= center
-        local, prev = np.einsum("kji,skj->ski", rot, ends)  # R^T (x - c) at the substep's end and start
-        r2_now = local[:, 0] ** 2 + local[:, 2] ** 2
-        r2_prev = prev[:, 0] ** 2 + prev[:, 2] ** 2
-        inside_now = (r2_now < radius * radius) & (np.abs(local[:, 1]) < half)
-        inside_before = (r2_prev < radius * radius) & (np.abs(prev[:, 1]) < half)
-        d = local - prev
-        # As a box's slab: a NaN (a segment lying on a cap's plane) fails every comparison below.
-        inv = 1.0 / d[:, 1]
-        t_a, t_b = (-half - prev[:, 1]) * inv, (half - prev[:, 1]) * inv
-        slab_in, slab_out = np.minimum(t_a, t_b), np.maximum(t_a, t_b)
-        side_in, side_out = _radial_interval(prev[:, 0], prev[:, 2], d[:, 0], d[:, 2], radius)
-        enter = np.maximum(slab_in, side_in)
-        leave = np.minimum(slab_out, side_out)
-        crossed = (enter <= leave) & (enter >= 0.0) & (enter <= 1.0) & (leave > 0.0) & ~inside_before
-        hit = crossed | (inside_before & inside_now)
-        if not hit.any():
-            return (hit, *NO_CONTACT)
-        idx = np.flatnonzero(hit)
-        loc, before, rad, h, r_now = local[idx], prev[idx], radius[idx], half[idx], np.sqrt(r2_now[idx])
-        use_entry = crossed[idx]
-        # A vertex inside at the start leaves by the surface nearest where it started: one put on
-        # the surface last substep may measure inside by a rounding error, and its nearest
-        # surface then is the one it lies on (not the far cap of a thin disc it is moving into).
-        through_side = np.where(use_entry, side_in[idx] > slab_in[idx],
-                                rad - np.sqrt(r2_prev[idx]) < h - np.abs(before[:, 1]))
-        # Cap: the axial coordinate to the cap's, on the side the vertex came from.
-        cap_side = np.sign(before[:, 1])
-        cap_side = np.where(cap_side == 0.0, 1.0, cap_side)
-        cap_delta = cap_side * h - loc[:, 1]
-        # Side: the end point moved onto the surface on its entry point's side.
-        entry = np.where(use_entry[:, None], before + enter[idx, None] * d[idx], before)
-        entry_r = np.hypot(entry[:, 0], entry[:, 2])
-        safe = np.where(entry_r > 1e-12, entry_r, 1.0)
-        n0 = np.where(entry_r > 1e-12, entry[:, 0] / safe, 1.0)
-        n2 = np.where(entry_r > 1e-12, entry[:, 2] / safe, 0.0)
-        radial = loc[:, 0] * n0 + loc[:, 2] * n2
-        on0, on2 = rad * n0 + (loc[:, 0] - radial * n0), rad * n2 + (loc[:, 2] - radial * n2)
-        on_r = np.hypot(on0, on2)
-        on_r = np.where(on_r > 1e-12, on_r, 1.0)
-        out0, out2 = on0 / on_r, on2 / on_r
-        zero = np.zeros(idx.size)
-        normal_local = np.where(through_side[:, None], np.stack((out0, zero, out2), axis=1),
-                                np.stack((zero, cap_side, zero), axis=1))
-        move_local = np.where(through_side[:, None], np.stack((rad * out0 - loc[:, 0], zero, rad * out2 - loc[:, 2]), axis=1),
-                              np.stack((zero, cap_delta, zero), axis=1))
-        r = rot[idx]
-        normal = np.einsum("kij,kj->ki", r, normal_local)
-        new_x = now[idx] + np.einsum("kij,kj->ki", r, move_local)
-        depth = np.where(through_side, np.maximum(rad - r_now, 0.0), np.abs(cap_delta))
-        return hit, new_x, normal, depth
+        """``cylinder_contacts`` on the pairs; (hit mask, and for the hits: new position, normal, depth)."""
+        return pair_contacts(cylinder_contacts, (p.rotation, p.center, p.radius, p.half), x, xp, vertex, which)
 
     @staticmethod
     def ray(p, o, d):
@@ -162,7 +182,9 @@ class Cylinder(ObstacleKind):
         inside = np.abs(lo[:, 1]) <= p.half
         slab_in = np.where(parallel, np.where(inside, -np.inf, np.inf), np.minimum(t_a, t_b))
         slab_out = np.where(parallel, np.where(inside, np.inf, -np.inf), np.maximum(t_a, t_b))
-        side_in, side_out = _radial_interval(lo[:, 0], lo[:, 2], ld[:, 0], ld[:, 2], p.radius)
+        # The contact kernel's radial interval, one obstacle at a time (a ray meets a few).
+        side = [_radial_interval(lo[k, 0], lo[k, 2], ld[k, 0], ld[k, 2], p.radius[k]) for k in range(len(p.radius))]
+        side_in, side_out = np.array(side, dtype=np.float64).reshape(-1, 2).T
         t_near, t_far = np.maximum(slab_in, side_in), np.minimum(slab_out, side_out)
         return np.where((t_near <= t_far) & (t_near >= 0.0), t_near, np.inf)
 

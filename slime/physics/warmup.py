@@ -28,7 +28,7 @@ def mark_compiled() -> None:
 
 
 def _slimes() -> None:
-    from slime.physics.slime3d.obstacles import Box
+    from slime.physics.slime3d.obstacles import Ball, Box, Cylinder
     from slime.physics.slime3d.slime_body import SlimeBody, SlimeParams
     from slime.physics.slime3d.world3d import World3D
 
@@ -39,8 +39,10 @@ def _slimes() -> None:
     world = World3D()
     world.add_slime(SlimeParams(radius=0.5, stacks=4, slices=5, center=(0.0, 0.5, 0.0)))
     world.add_slime(SlimeParams(radius=0.5, stacks=4, slices=5, center=(0.9, 0.5, 0.0)))  # touching: contact compiles
-    # Into the first slime's side: the obstacles' contact kernels compile too.
+    # Into the first slime's sides and top: the obstacles' contact kernels compile too.
     world.add_obstacle(Box(center=(-0.5, 0.5, 0.0), half_size=(0.1, 0.5, 1.0)))
+    world.add_obstacle(Ball(center=(0.0, 0.5, 0.5), radius=0.15))
+    world.add_obstacle(Cylinder(center=(0.0, 1.0, 0.0), radius=0.2, half_height=0.1))
     world.step()
 
 
