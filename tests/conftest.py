@@ -52,10 +52,13 @@ def ctx():
 
 
 @pytest.fixture
-def xvfb():
-    """A private X server for one test; yields its display name (":N")."""
+def xvfb(monkeypatch):
+    """A private X server for one test; yields its display name (":N"). The windows a test opens
+    on it draw at most 30 frames a second (``SLIME_MAX_FPS``): Xvfb has no vsync, and a window
+    drawing as fast as it can takes both cores from the tests running beside it."""
     tool("Xvfb")
     tool("xdotool")
+    monkeypatch.setenv("SLIME_MAX_FPS", "30")
     with private_xvfb() as name:
         if name is None:
             missing("a working Xvfb (it exited at start)")

@@ -82,3 +82,46 @@ def test_pinning_holds_whatever_the_frames_say():
     assert q.index == 0 and q.adaptive
     with pytest.raises(ValueError, match="quality level"):
         q.pin(len(LEVELS))
+
+
+def test_a_paced_window_sleeps_out_the_rest_of_each_frame(monkeypatch):
+    from slime.app import window_common
+
+    clock, slept = [0.0], []
+    monkeypatch.setattr(window_common.time, "perf_counter", lambda: clock[0])
+    monkeypatch.setattr(window_common.time, "sleep", lambda s: (slept.append(s), clock.__setitem__(0, clock[0] + s)))
+    monkeypatch.setenv("SLIME_MAX_FPS", "50")
+    pacer = window_common.FramePacer()
+    pacer.wait()  # the first frame has nothing to wait for
+    clock[0] += 0.005  # a frame drawn in 5 ms waits 15 more
+    pacer.wait()
+    clock[0] += 0.030  # a slow one does not wait
+    pacer.wait()
+    assert slept == [pytest.approx(0.015)]
+    monkeypatch.delenv("SLIME_MAX_FPS")
+    unpaced = window_common.FramePacer()
+    clock[0] += 0.001
+    unpaced.wait()
+    unpaced.wait()
+    assert len(slept) == 1 and unpaced.max_fps is None
+
+
+@pytest.mark.parametrize("value", ["fast", "0", "-30", "0.5", "inf", "nan"])
+def test_a_bad_max_fps_is_one_warning_and_no_pacing(monkeypatch, capsys, value):
+    from slime.app.window_common import FramePacer
+
+    monkeypatch.setenv("SLIME_MAX_FPS", value)
+    assert FramePacer().period == 0.0
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "SLIME_MAX_FPS" in err[0] and "not paced" in err[0], err
+
+
+def test_the_demo_paced_below_60_fps_budgets_its_quality_for_that_pace(monkeypatch):
+    from helpers import headless_demo
+
+    monkeypatch.setenv("SLIME_MAX_FPS", "30")
+    with headless_demo(size=(160, 120)) as window:
+        assert window.quality.budget == pytest.approx(1 / 30)  # a paced frame is not a slow one
+    monkeypatch.setenv("SLIME_MAX_FPS", "120")
+    with headless_demo(size=(160, 120)) as window:
+        assert window.quality.budget == pytest.approx(1 / 60)

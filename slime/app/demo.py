@@ -31,10 +31,10 @@ import numpy as np
 import moderngl_window as mglw
 
 from slime import limits
-from slime.app.quality import LEVEL_NAMES, LEVELS, QualityController
+from slime.app.quality import LEVEL_NAMES, LEVELS, TARGET_FPS, QualityController
 from slime.app.render_common import held_to_limits
 from slime.app.render_slime import default_camera, follow
-from slime.app.window_common import (FpsCounter, draw_shader_errors, no_display, open_panel, save_screenshot,
+from slime.app.window_common import (FpsCounter, FramePacer, draw_shader_errors, no_display, open_panel, save_screenshot,
                                      shader_failure, window_failed)
 from slime.app.world_play import POKE_IMPULSE, WorldPlay, single_slime_world
 from slime.app.world_view import WorldView
@@ -130,7 +130,10 @@ class DemoWindow(mglw.WindowConfig):
         self.look_open = False  # the panel's look section starts folded
 
         quality = getattr(argv, "quality", "adaptive") or "adaptive"
-        self.quality = QualityController(pinned=None if quality == "adaptive" else LEVEL_NAMES.index(quality))
+        self._pacer = FramePacer()
+        # Paced below the quality's 60 FPS, the frames' budget is the pace's: a paced frame is not a slow one.
+        target = min(TARGET_FPS, self._pacer.max_fps or TARGET_FPS)
+        self.quality = QualityController(target_fps=target, pinned=None if quality == "adaptive" else LEVEL_NAMES.index(quality))
         self.bench_seconds = float(getattr(argv, "bench_seconds", 0.0) or 0.0)
         self._bench = None  # (start time, frame count at start) once the warm-up is over
 
@@ -270,6 +273,7 @@ class DemoWindow(mglw.WindowConfig):
             self._bench_tick()
         if self.max_frames and self.frame_count >= self.max_frames:
             self.wnd.close()
+        self._pacer.wait()
 
     def _draw_notice(self) -> None:
         if self.notice is None:

@@ -23,7 +23,7 @@ import sys
 
 import moderngl_window as mglw
 
-from slime.app.window_common import (FpsCounter, draw_shader_errors, no_display, open_panel, save_screenshot,
+from slime.app.window_common import (FpsCounter, FramePacer, draw_shader_errors, no_display, open_panel, save_screenshot,
                                      setup_problem, shader_failure, window_failed)
 from slime.render.context import has_display
 from slime.render.draw2d import Renderer2D, scene_view
@@ -148,6 +148,7 @@ class SceneWindow(mglw.WindowConfig):
         self.fps = 0.0
         self.fps_label = ""
         self._fps = FpsCounter()
+        self._pacer = FramePacer()
         # Optional: without it the parameters are HUD text driven by [ ] - =.
         self.panel = None
         if self.scene.parameters():
@@ -268,6 +269,7 @@ class SceneWindow(mglw.WindowConfig):
         draw_shader_errors(self.text, self.shader_watch.errors, size, ratio)
         if os.environ.get("SLIME_SCENE_LOG"):
             self._log_layout(ratio, layout["hud"] if hud else None, layout["fps"], help_box)
+        self._pacer.wait()
 
     def _layout(self, size, ratio: float, hud: list[str]) -> dict:
         """Where this frame's HUD (top-left), FPS readout (top-right) and panel (top-right, under

@@ -32,6 +32,43 @@ WINDOW_BACKENDS = {
 }
 
 
+MAX_FPS_VARIABLE = "SLIME_MAX_FPS"
+
+
+class FramePacer:
+    """At most ``max_fps`` frames a second (``$SLIME_MAX_FPS``; unpaced by default): a frame that
+    finished early sleeps out the rest of its time. A display's vsync paces a window already;
+    where the swap does not wait (Xvfb, vsync off in the driver) the window otherwise draws the
+    same picture again and again as fast as it can, on every core (software GL renders on all
+    of them). The physics follows the clock, so pacing changes no motion, only how often it is
+    drawn."""
+
+    def __init__(self, max_fps: float | None = None):
+        if max_fps is None:
+            text = os.environ.get(MAX_FPS_VARIABLE, "").strip()
+            try:
+                max_fps = float(text) if text else None
+            except ValueError:
+                max_fps = None
+            if text and not (max_fps and 1.0 <= max_fps < float("inf")):
+                print(f"slime: warning: {MAX_FPS_VARIABLE}={text!r} is not a number of frames a second (1 or more); "
+                      "frames are not paced", file=sys.stderr)
+                max_fps = None
+        self.max_fps = max_fps
+        self.period = 1.0 / max_fps if max_fps else 0.0
+        self._last = None
+
+    def wait(self) -> None:
+        """Call once a frame, at its end."""
+        if not self.period:
+            return
+        now = time.perf_counter()
+        if self._last is not None and now - self._last < self.period:
+            time.sleep(self.period - (now - self._last))
+            now = time.perf_counter()
+        self._last = now
+
+
 def no_display(who: str, instead: str) -> int:
     """One line on stderr saying no window can open here and what to do ``instead``; returns the
     exit status for it."""
