@@ -438,7 +438,7 @@ def compile_physics(stream=None) -> None:
     from tqdm import tqdm
 
     stream = stream or sys.stderr
-    print("slime: compiling the physics, first run only (about 30 s)", file=stream, flush=True)
+    print("slime: compiling the physics, first run only (about 25 s)", file=stream, flush=True)
     stages = warmup.stages()
     with tqdm(total=len(stages), file=stream, disable=not stream.isatty(), leave=False, unit="part") as bar:
         for name, run in stages:

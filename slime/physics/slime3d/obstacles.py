@@ -26,9 +26,11 @@ each block's box against each obstacle's world bounding box: ``P / 64 x K`` comp
 pays a few array reductions. A world does that broad phase once a frame instead (``FramePairs``:
 each vertex grown by how far it can go in the frame), and each substep only checks that no vertex
 went further, falling back to its own broad phase when one did: in a pile of slimes against walls
-the obstacles cost about a sixth less. Every test is vectorised over (vertex, obstacle) pairs;
-the only Python loops are over the kinds and over the few rounds that settle a vertex
-touching two obstacles at once (a corner of a bowl of boxes).
+the obstacles cost about a sixth less. The broad phases are numpy over blocks; each kind's
+narrow phase is a compiled loop over its candidate pairs (the built-in kinds' ``*_contacts``
+kernels), as are the response (``respond``) and the frame's check (``within``); the only Python
+loops are over the kinds and over the few rounds that settle a vertex touching two obstacles at
+once (a corner of a bowl of boxes).
 """
 
 from __future__ import annotations
