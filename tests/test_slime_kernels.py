@@ -99,7 +99,8 @@ def _shear_of(body, v, stiffness, viscosity, displaced=None):
 def _floating_modes():
     body = SlimeBody(SlimeParams(stacks=24, slices=24, gravity=(0.0, 0.0, 0.0), center=(0.0, 50.0, 0.0)))
     count = body.shape.count
-    unit = (body.rest_offsets / np.linalg.norm(body.rest_offsets, axis=1, keepdims=True)).T
+    # (3, P) in the world's own layout, so the kernels run as compiled for it (no second copy).
+    unit = np.ascontiguousarray((body.rest_offsets / np.linalg.norm(body.rest_offsets, axis=1, keepdims=True)).T)
     ripple = unit * np.where(np.arange(count) % 2 == 0, 1.0, -1.0)  # neighbours against each other
     breathing = unit.copy()  # the whole body swelling: a wavelength of the diameter
     return body, ripple, breathing

@@ -47,7 +47,9 @@ def mass_centroids(points: np.ndarray, mass: np.ndarray, start) -> np.ndarray:
     body i's vertices start at ``start[i]`` and run to the next one's start."""
     first = np.asarray(start, dtype=np.int64).reshape(-1)
     count = np.diff(np.append(first, len(mass)))
-    return centres_of_mass(np.asarray(points, dtype=np.float64).T, np.asarray(mass, dtype=np.float64), first, count)
+    # (3, P) contiguous, the world's own layout: one compiled copy of the kernel serves every caller.
+    columns = np.ascontiguousarray(np.asarray(points, dtype=np.float64).T)
+    return centres_of_mass(columns, np.asarray(mass, dtype=np.float64), first, count)
 
 
 @kernel
