@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import io
 import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -105,3 +107,21 @@ def test_a_window_with_no_display_says_so_before_compiling(monkeypatch, capsys):
     monkeypatch.delenv("DISPLAY", raising=False)
     assert cli.main([]) == 2
     assert "no display" in capsys.readouterr().err
+
+
+def test_kernels_compile_at_llvm_level_2_unless_the_user_or_the_program_chose():
+    code = "from slime.physics import compiled; import numba; print(int(numba.config.OPT), compiled.CACHE.name)"
+    env = {k: v for k, v in os.environ.items() if k != "NUMBA_OPT"}
+
+    def level_and_cache(program: str, **extra) -> tuple[str, str]:
+        done = subprocess.run([sys.executable, "-c", program], env={**env, **extra}, capture_output=True, text=True,
+                              timeout=60)
+        assert done.returncode == 0, done.stderr
+        return tuple(done.stdout.split())
+
+    default = level_and_cache(code)
+    assert default[0] == "2"
+    chosen = level_and_cache(code, NUMBA_OPT="3")
+    assert chosen[0] == "3" and chosen[1] != default[1]  # code compiled at one level is never loaded at another
+    # A program that imported numba first keeps numba's own configuration.
+    assert level_and_cache("import numba; " + code) == chosen

@@ -15,22 +15,26 @@ numpy does, and the checks after the step catch it, rather than raising inside a
 ``fastmath`` only reassociates and contracts (sums vectorise, multiply-adds fuse) and keeps NaN and
 inf meaning what they mean. Serial: ``parallel`` threads halve the step on an idle machine and
 collapse on a loaded one. LLVM's optimisation level is 2, not numba's default 3 (``NUMBA_OPT``
-still chooses): measured here, the step runs as fast or faster at 2 (the loops vectorise at
-both), and the first run compiles about 3 s sooner.
+still chooses): the loops vectorise at both, the step is no slower at 2, and the first run's
+compile is shorter (README's Speed section).
 """
 
 from __future__ import annotations
 
 import hashlib
 import os
+import sys
 import tempfile
 from pathlib import Path
 
-# Before numba reads its configuration; a level the user set is kept.
-os.environ.setdefault("NUMBA_OPT", "2")
+# numba reads its configuration when first imported and again whenever a NUMBA_ variable changes:
+# the level is set only before that first import, so a level the user set is kept, and so is the
+# configuration of a program that imported numba before slime (the cache's folder name carries
+# whichever level is in force).
+if "numba" not in sys.modules:
+    os.environ.setdefault("NUMBA_OPT", "2")
 import numba  # noqa: E402
 
-numba.core.config.reload_config()  # where numba was imported already
 FASTMATH = {"reassoc", "contract"}
 _HERE = Path(__file__).resolve().parent
 _KINDS = _HERE.parent / "obstacle_kinds"
