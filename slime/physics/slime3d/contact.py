@@ -38,10 +38,11 @@ B, a k-d tree past ``_DENSE_BODIES`` bodies). Per pair it then bounds runs of ``
 consecutive vertices (short arcs of a ring) by spheres: the blocks that can hold a side's
 outermost vertex give the exact plane, and only the blocks, then the vertices, that can reach
 that plane within the frame (relative speed and wobble times ``horizon``, plus a small slack)
-become candidates, sorted by pair and side. Per substep ``collide_slimes`` measures only the
-candidates against their pair's current plane (``contact_planes``, a compiled pass over the
-candidates), so bodies that are apart cost nothing per substep. ``damp_contacts`` runs once
-per frame. tests/contact_pile_cost.py measures each part in a pile of 16 slimes of 32 x 32 in a
+become candidates, sorted by pair and side (the blocks and vertices in compiled passes,
+``block_bounds`` and ``plane_candidates``; the pairs of bodies in numpy). Per substep
+``collide_slimes`` measures only the candidates against their pair's current plane
+(``contact_planes``, a compiled pass over the candidates), so bodies that are apart cost nothing
+per substep. ``damp_contacts`` runs once per frame. tests/contact_pile_cost.py measures each part in a pile of 16 slimes of 32 x 32 in a
 box.
 
 How a world calls it: ``table = BodyTable(...)`` when bodies are added or removed; each frame
@@ -182,7 +183,9 @@ def _body_pairs(centroid: np.ndarray, reach: np.ndarray) -> tuple[np.ndarray, np
         d = centroid[:, None, :] - centroid[None, :, :]
         near = np.einsum("abk,abk->ab", d, d) < (reach[:, None] + reach[None, :]) ** 2
         first, second = np.nonzero(np.triu(near, 1))
-        return first, second
+        # nonzero gives strided views of one (pairs, 2) array: contiguous copies, so that the
+        # kernels they go to are compiled for one layout.
+        return np.ascontiguousarray(first), np.ascontiguousarray(second)
     from scipy.spatial import cKDTree
 
     pairs = cKDTree(centroid).query_pairs(2.0 * float(reach.max()), output_type="ndarray")
@@ -212,59 +215,195 @@ def _blocks(table: BodyTable):
     return np.concatenate(starts), np.concatenate([[0], np.cumsum(counts)])
 
 
-def _block_vertices(block_start, block_len, blocks):
-    """The vertices of the given blocks, in order, and for each the position of its block."""
-    count = block_len.take(blocks)
-    item = np.repeat(np.arange(blocks.size), count)
-    vertex = block_start.take(blocks).take(item) + (np.arange(item.size) - (np.cumsum(count) - count).take(item))
-    return vertex, item
+@kernel
+def _larger(a, b):
+    """The larger of ``a`` and ``b``, NaN where either is (numpy's ``maximum``): a broken body's
+    bound stays NaN, and the broad phase sees it."""
+    if a != a or b != b:
+        return a + b
+    return a if a >= b else b
 
 
-def _along(columns, vertex, c, first, normal, pair) -> np.ndarray:
-    """(x[vertex] - c[first[pair]]) . normal[pair] for each entry, from the three position
-    ``columns``: gathering from contiguous columns is several times faster than gathering rows of
-    the (P, 3) view, and the broad phase does it for every candidate."""
-    origin = first.take(pair)
-    out = np.zeros(vertex.size)
-    for a in range(3):
-        term = columns[a].take(vertex)
-        term -= c[:, a].take(origin)
-        term *= normal[:, a].take(pair)
-        out += term
-    return out
+@kernel
+def block_bounds(x, v, c, vc, stop, block_start, body_blocks):
+    """Bounds of every block and body, from (3, P) positions ``x`` and velocities ``v``, the
+    bodies' (B, 3) centroids ``c`` and centroid velocities ``vc``: each block's centre (3, blocks),
+    the mean of its vertices, and radius, its farthest vertex from that centre; each body's reach,
+    how far from its centroid any of its blocks' spheres goes (a sphere about the centroid that
+    holds the body); each body's wobble, the fastest any vertex moves relative to its centroid
+    (how fast the body can change shape, so how far a vertex can stray from where the bounds put
+    it). The sums run in the order numpy's ``reduceat`` and ``einsum`` take them (a block's first
+    vertex plus the rest left to right; x, z, then y for a dot product with a centre), so these are
+    the bounds that numpy would compute, to a fused multiply-add's last bit."""
+    bodies = stop.shape[0]
+    blocks = block_start.shape[0]
+    centre = np.empty((3, blocks))
+    radius = np.empty(blocks)
+    reach = np.empty(bodies)
+    wobble = np.empty(bodies)
+    for b in range(bodies):
+        first_block, end_block = body_blocks[b], body_blocks[b + 1]
+        c0, c1, c2 = c[b, 0], c[b, 1], c[b, 2]
+        far = -np.inf
+        for j in range(first_block, end_block):
+            begin = block_start[j]
+            end = block_start[j + 1] if j + 1 < end_block else stop[b]
+            s0 = s1 = s2 = 0.0
+            for k in range(begin + 1, end):
+                s0 += x[0, k]
+                s1 += x[1, k]
+                s2 += x[2, k]
+            n = end - begin
+            m0 = (x[0, begin] + s0) / n
+            m1 = (x[1, begin] + s1) / n
+            m2 = (x[2, begin] + s2) / n
+            spread = -np.inf
+            for k in range(begin, end):
+                d0 = x[0, k] - m0
+                d1 = x[1, k] - m1
+                d2 = x[2, k] - m2
+                spread = _larger(spread, d0 * d0 + d1 * d1 + d2 * d2)
+            r = np.sqrt(spread)
+            centre[0, j] = m0
+            centre[1, j] = m1
+            centre[2, j] = m2
+            radius[j] = r
+            t0 = (m0 - c0) * (m0 - c0)
+            t1 = (m1 - c1) * (m1 - c1)
+            t2 = (m2 - c2) * (m2 - c2)
+            far = _larger(far, np.sqrt((t0 + t2) + t1) + r)
+        reach[b] = far
+        u0, u1, u2 = vc[b, 0], vc[b, 1], vc[b, 2]
+        fastest = -np.inf
+        for k in range(block_start[first_block], stop[b]):
+            d0 = v[0, k] - u0
+            d1 = v[1, k] - u1
+            d2 = v[2, k] - u2
+            fastest = _larger(fastest, d0 * d0 + d1 * d1 + d2 * d2)
+        wobble[b] = np.sqrt(fastest)
+    return centre, radius, reach, wobble
+
+
+@kernel
+def _block_end(block_start, body_blocks, stop, body, j):
+    """One past the last vertex of block ``j`` of ``body``."""
+    return block_start[j + 1] if j + 1 < body_blocks[body + 1] else stop[body]
+
+
+@kernel
+def _block_along(centre, j, o0, o1, o2, n0, n1, n2):
+    """(centre of block ``j`` - o) . n, summed x, z, then y (numpy's ``einsum`` order)."""
+    t0 = (centre[0, j] - o0) * n0
+    t1 = (centre[1, j] - o1) * n1
+    t2 = (centre[2, j] - o2) * n2
+    return (t0 + t2) + t1
+
+
+@kernel
+def _side_extent(x, centre, radius, block_start, body_blocks, stop, body, sign, o0, o1, o2, n0, n1, n2, gap):
+    """How far ``body``'s outermost vertex reaches toward the other body of its pair, along the
+    pair's normal n from the first body's centroid o (``sign`` +1: ``body`` is the first, measured
+    along n; -1: the second, measured back from the other centroid, ``gap`` away, along -n). Only
+    the blocks whose spheres reach past every block's near end can hold that vertex: their
+    vertices are measured, the others skipped."""
+    floor = -np.inf
+    for j in range(body_blocks[body], body_blocks[body + 1]):
+        along = _block_along(centre, j, o0, o1, o2, n0, n1, n2)
+        toward = along if sign > 0.0 else gap - along
+        floor = _larger(floor, toward - radius[j])
+    extent = -np.inf
+    for j in range(body_blocks[body], body_blocks[body + 1]):
+        along = _block_along(centre, j, o0, o1, o2, n0, n1, n2)
+        toward = along if sign > 0.0 else gap - along
+        if toward + radius[j] >= floor:
+            for k in range(block_start[j], _block_end(block_start, body_blocks, stop, body, j)):
+                along = (x[0, k] - o0) * n0 + (x[1, k] - o1) * n1 + (x[2, k] - o2) * n2
+                extent = _larger(extent, along if sign > 0.0 else gap - along)
+    return extent
+
+
+@kernel
+def plane_candidates(x, c, centre, radius, block_start, body_blocks, stop, first, second, normal, gap, margin):
+    """The vertices of each pair (``first[p]``, ``second[p]``) that can reach the pair's plane
+    within ``margin[p]``: the plane crosses the pair's unit ``normal[p]`` (first toward second)
+    halfway through the overlap of the two bodies' extents along it (``_side_extent``), and a
+    vertex is kept when it lies within ``margin[p]`` of that plane or beyond it. Blocks first
+    (a block whose sphere, ``centre`` and ``radius``, stays farther than the margin holds no such
+    vertex), then the kept blocks' vertices. A pair whose centroids coincide (``gap[p]`` 0) has no
+    plane and keeps nothing. ``x`` (3, P), ``c`` (B, 3) centroids. Returns (vertex, pair, side),
+    sorted by pair, then side (+1.0 the first body's vertices, -1.0 the second's), then vertex."""
+    pairs = first.shape[0]
+    bound = 0
+    for p in range(pairs):
+        bound += body_blocks[first[p] + 1] - body_blocks[first[p]]
+        bound += body_blocks[second[p] + 1] - body_blocks[second[p]]
+    kept_block = np.empty(bound, dtype=np.int64)
+    kept_pair = np.empty(bound, dtype=np.int64)
+    kept_side = np.empty(bound)
+    kept_body = np.empty(bound, dtype=np.int64)
+    offset = np.empty(pairs)
+    blocks = 0
+    vertices = 0
+    for p in range(pairs):
+        a, b, g = first[p], second[p], gap[p]
+        o0, o1, o2 = c[a, 0], c[a, 1], c[a, 2]
+        n0, n1, n2 = normal[p, 0], normal[p, 1], normal[p, 2]
+        near = _side_extent(x, centre, radius, block_start, body_blocks, stop, a, 1.0, o0, o1, o2, n0, n1, n2, g)
+        far = _side_extent(x, centre, radius, block_start, body_blocks, stop, b, -1.0, o0, o1, o2, n0, n1, n2, g)
+        # The plane's distance from c_first along n.
+        plane = 0.5 * ((near - far) + g)
+        offset[p] = plane
+        if not g > 0.0:
+            continue
+        for body, sign in ((a, 1.0), (b, -1.0)):
+            for j in range(body_blocks[body], body_blocks[body + 1]):
+                along = _block_along(centre, j, o0, o1, o2, n0, n1, n2)
+                if sign * (along - plane) + radius[j] > -margin[p]:
+                    kept_block[blocks] = j
+                    kept_pair[blocks] = p
+                    kept_side[blocks] = sign
+                    kept_body[blocks] = body
+                    blocks += 1
+                    vertices += _block_end(block_start, body_blocks, stop, body, j) - block_start[j]
+    vertex = np.empty(vertices, dtype=np.int64)
+    pair = np.empty(vertices, dtype=np.int64)
+    side = np.empty(vertices)
+    count = 0
+    for i in range(blocks):
+        j, p, sign = kept_block[i], kept_pair[i], kept_side[i]
+        a = first[p]
+        o0, o1, o2 = c[a, 0], c[a, 1], c[a, 2]
+        n0, n1, n2 = normal[p, 0], normal[p, 1], normal[p, 2]
+        for k in range(block_start[j], _block_end(block_start, body_blocks, stop, kept_body[i], j)):
+            along = (x[0, k] - o0) * n0 + (x[1, k] - o1) * n1 + (x[2, k] - o2) * n2
+            if sign * (along - offset[p]) > -margin[p]:
+                vertex[count] = k
+                pair[count] = p
+                side[count] = sign
+                count += 1
+    return vertex[:count], pair[:count], side[:count]
 
 
 def broad_phase(table: BodyTable, x: np.ndarray, v: np.ndarray, horizon: float, centroids=None) -> Candidates:
     """Candidates for the next ``horizon`` seconds (one frame): the pairs of bodies that can touch
     by then and, per pair, the vertices that can reach the pair's plane by then, at the current
     speeds. Bounds first: each body's sphere, then blocks of ``_BLOCK`` vertices against the
-    pair's plane (placed within bounds from the blocks' extents), then the blocks' vertices."""
+    pair's plane (placed within bounds from the blocks' extents), then the blocks' vertices
+    (``block_bounds`` and ``plane_candidates``, compiled; the pairs of bodies in numpy).
+    ``x``, ``v``: (P, 3), best the transpose of a (3, P) C-contiguous array (the world's), which
+    the kernels read without a copy."""
     if table.count < 2:
         return Candidates.none()
     horizon = float(horizon)
-    c = body_centroids(table, x) if centroids is None else np.asarray(centroids, dtype=np.float64)
+    c = body_centroids(table, x) if centroids is None else centroids
+    c = np.ascontiguousarray(c, dtype=np.float64)
     if table.blocks is None:
         table.blocks = _blocks(table)
     block_start, body_blocks = table.blocks
-    block_len = np.diff(np.r_[block_start, x.shape[0]])
-    # Column by column (contiguous): numpy reduces and broadcasts rows of (P, 3) arrays slowly.
-    xs = [np.ascontiguousarray(x[:, a]) for a in range(3)]
-    centre_cols = [np.add.reduceat(col, block_start) / block_len for col in xs]
-    spread = np.zeros(x.shape[0])
-    for col, mid in zip(xs, centre_cols):
-        d = col - np.repeat(mid, block_len)
-        spread += d * d
-    block_radius = np.sqrt(np.maximum.reduceat(spread, block_start))
-    centre = np.stack(centre_cols, axis=1)
-    sizes = table.stop - table.start
-    wobble2 = np.zeros(x.shape[0])
+    columns = np.ascontiguousarray(np.asarray(x, dtype=np.float64).T)
     vc = mass_centroids(v, table.mass, table.start)
-    for a in range(3):
-        d = v[:, a] - np.repeat(vc[:, a], sizes)
-        wobble2 += d * d
-    wobble = np.sqrt(np.maximum.reduceat(wobble2, table.start))
-    to_centroid = centre - np.repeat(c, np.diff(body_blocks), axis=0)
-    reach = np.maximum.reduceat(np.sqrt(np.einsum("ij,ij->i", to_centroid, to_centroid)) + block_radius, body_blocks[:-1])
+    centre, block_radius, reach, wobble = block_bounds(
+        columns, np.ascontiguousarray(np.asarray(v, dtype=np.float64).T), c, vc, table.stop, block_start, body_blocks)
     if not (np.all(np.isfinite(reach)) and np.all(np.isfinite(wobble)) and np.all(np.isfinite(vc))):
         return Candidates.none()
     slack = _SLACK * table.radius
@@ -275,42 +414,8 @@ def broad_phase(table: BodyTable, x: np.ndarray, v: np.ndarray, horizon: float, 
     normal, gap = pair_axes(c, first, second)
     closing = np.linalg.norm(vc[first] - vc[second], axis=1) + wobble[first] + wobble[second]
     margin = 2.0 * closing * horizon + slack[first] + slack[second]
-    # Every block of both bodies of each pair, pair by pair, first's then second's.
-    body = np.stack([first, second], axis=1).reshape(-1)
-    nblocks = body_blocks[body + 1] - body_blocks[body]
-    entry = np.repeat(np.arange(body.size), nblocks)
-    block = body_blocks[body][entry] + (np.arange(entry.size) - (np.cumsum(nblocks) - nblocks)[entry])
-    pair = entry // 2
-    side = np.where(entry % 2 == 0, 1.0, -1.0)
-    # Each block's span along the pair's axis, measured from c_first, and toward the other body.
-    along = np.einsum("ij,ij->i", np.take(centre, block, axis=0) - np.take(c, first.take(pair), axis=0), np.take(normal, pair, axis=0))
-    radius = block_radius.take(block)
-    toward = side * along + (side < 0.0) * gap.take(pair)
-    starts = np.flatnonzero(np.r_[True, entry[1:] != entry[:-1]])  # (pair, side) runs, in order
-    # The outermost vertex of each side lies in a block reaching past every block's near end.
-    floor = np.full(body.size, -np.inf)
-    floor[entry[starts]] = np.maximum.reduceat(toward - radius, starts)
-    top = np.flatnonzero(toward + radius >= floor.take(entry))
-    top_vertex, top_item = _block_vertices(block_start, block_len, block.take(top))
-    top_entry = entry.take(top).take(top_item)
-    top_toward = _along(xs, top_vertex, c, first, normal, top_entry // 2)
-    top_side = np.where(top_entry % 2 == 0, 1.0, -1.0)
-    top_toward = top_side * top_toward + (top_side < 0.0) * gap.take(top_entry // 2)
-    extent = np.full(body.size, -np.inf)
-    np.maximum.at(extent, top_entry, top_toward)
-    extent = extent.reshape(-1, 2)
-    # The plane's offset from c_first: (extent_first - extent_second + gap) / 2; keep what can
-    # reach it within the margin, blocks first, then their vertices.
-    with np.errstate(invalid="ignore"):
-        offset = 0.5 * (extent[:, 0] - extent[:, 1] + gap)
-    reach = side * (along - offset.take(pair)) + radius
-    keep = np.flatnonzero((reach > -margin.take(pair)) & (gap.take(pair) > 0.0))
-    block, pair, side = block.take(keep), pair.take(keep), side.take(keep)
-    vertex, item = _block_vertices(block_start, block_len, block)
-    pair, side = pair.take(item), side.take(item)
-    along = _along(xs, vertex, c, first, normal, pair)
-    keep = np.flatnonzero(side * (along - offset.take(pair)) > -margin.take(pair))
-    vertex, pair, side = vertex.take(keep), pair.take(keep), side.take(keep)
+    vertex, pair, side = plane_candidates(columns, c, centre, block_radius, block_start, body_blocks, table.stop,
+                                          first, second, np.ascontiguousarray(normal), gap, margin)
     used = np.zeros(first.size, dtype=bool)
     used[pair] = True
     # Renumber the pairs that kept candidates (order, and so the sorting, unchanged).
