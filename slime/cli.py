@@ -11,7 +11,7 @@ import threading
 from contextlib import contextmanager
 from pathlib import Path
 
-from slime.fileio import OUTPUT_FOLDER, check_output
+from slime.fileio import OUTPUT_FOLDER, check_output, remove_own_temporaries
 from slime.limits import CAMERA_ELEVATION, FRAMES, RESOLUTION, SIZE, span
 from slime.arguments import (
     UsageError, frame_count, parse_camera, parse_poke, parse_size, resolution, window_backend,
@@ -485,9 +485,11 @@ def main(argv: list[str] | None = None) -> int:
             sys.stdout.flush()  # here, so a closed pipe is caught below and not at interpreter exit
         return status
     except _Terminated:
+        remove_own_temporaries()
         print("slime: terminated", file=sys.stderr)
         return 128 + signal.SIGTERM
     except KeyboardInterrupt as exc:  # a command may say what it left unwritten
+        remove_own_temporaries()
         print(f"slime: interrupted{': ' + str(exc) if str(exc) else ''}", file=sys.stderr)
         return 130
     except BrokenPipeError:

@@ -111,6 +111,26 @@ def remove_stale_temporaries(folder) -> None:
             pass  # someone else removed it, or it is not ours to remove: the write goes on
 
 
+# Folders this process has made temporaries in, noted before each one exists: an interrupt that
+# lands between a temporary's creation and the code that would remove it (a signal is handled
+# between any two bytecodes) still finds it (``remove_own_temporaries``).
+_TEMPORARY_FOLDERS: set = set()
+
+
+def remove_own_temporaries() -> None:
+    """Remove every temporary this process left (for an interrupted command, on its way out)."""
+    for folder in list(_TEMPORARY_FOLDERS):
+        try:
+            mine = list(Path(folder).glob(f".*.slime-{os.getpid()}-*"))
+        except OSError:
+            continue
+        for path in mine:
+            try:
+                path.unlink()
+            except OSError:
+                pass
+
+
 @contextmanager
 def atomic_path(path, suffix: str = ".tmp") -> Iterator[Path]:
     """Yield a temporary path beside ``path`` (ending in ``suffix``: a muxer that picks its format by
@@ -123,6 +143,7 @@ def atomic_path(path, suffix: str = ".tmp") -> Iterator[Path]:
     if not folder.is_dir():
         raise OSError(f"{path}: folder {folder} does not exist")
     remove_stale_temporaries(folder)
+    _TEMPORARY_FOLDERS.add(folder)
     try:
         fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.slime-{os.getpid()}-", suffix=suffix, dir=folder)
     except OSError as exc:

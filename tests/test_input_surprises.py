@@ -191,6 +191,28 @@ def test_sigterm_is_handled_like_sigint(tmp_path, signum, status, word):
     _no_files_but(tmp_path)
 
 
+@pytest.mark.parametrize("interrupt, status, word", [(cli._Terminated, 143, "terminated"),
+                                                     (KeyboardInterrupt, 130, "interrupted")])
+def test_an_interrupt_the_moment_a_temporary_exists_leaves_nothing(tmp_path, monkeypatch, capsys, interrupt, status,
+                                                                  word):
+    # The signal is handled between any two bytecodes: here, as the temporary is made and before
+    # the code that would remove it has started. The command still leaves nothing on its way out.
+    import tempfile
+
+    from slime import fileio
+
+    made = tempfile.mkstemp
+
+    def made_then_interrupted(*args, **kwargs):
+        made(*args, **kwargs)
+        raise interrupt
+
+    monkeypatch.setattr(fileio.tempfile, "mkstemp", made_then_interrupted)
+    assert cli.main(["render", "--frames", "1", "--size", "32x24", "--output", str(tmp_path / "x.png")]) == status
+    assert capsys.readouterr().err.strip() == f"slime: {word}"
+    _no_files_but(tmp_path)
+
+
 # --- scene names and scene files ----------------------------------------------------------------------
 
 def test_an_unknown_scene_lists_every_name_and_how_files_are_given(tmp_path, capsys):
