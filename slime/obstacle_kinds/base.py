@@ -15,6 +15,7 @@ from typing import ClassVar
 import numpy as np
 
 from slime.limits import vector3 as limits_vector3
+from slime.physics.compiled import kernel
 
 ORTHONORMAL_TOLERANCE = 1e-6
 NO_CONTACT = (None, None, None)
@@ -76,13 +77,22 @@ def pair_contacts(compiled, packed: tuple, x, xp, vertex, which):
     pairs = len(vertex)
     hit = np.zeros(pairs, dtype=np.bool_)
     new_x, normal, depth = np.empty((pairs, 3)), np.empty((pairs, 3)), np.empty(pairs)
-    if pairs:
-        count = compiled(*packed, np.ascontiguousarray(x.T), np.ascontiguousarray(xp.T),
-                         np.ascontiguousarray(vertex, dtype=np.int64), np.ascontiguousarray(which, dtype=np.int64),
-                         hit, new_x, normal, depth)
-    if not pairs or count == 0:
+    count = compiled(*packed, np.ascontiguousarray(x.T), np.ascontiguousarray(xp.T),
+                     np.ascontiguousarray(vertex, dtype=np.int64), np.ascontiguousarray(which, dtype=np.int64),
+                     hit, new_x, normal, depth) if pairs else 0
+    if count == 0:
         return (hit, *NO_CONTACT)
     return hit, new_x[:count], normal[:count], depth[:count]
+
+
+@kernel
+def to_local(rotation, center, o, points, i, out):
+    """Write into ``out`` (3,) column ``i`` of (3, P) ``points`` in the frame of turned obstacle
+    ``o`` (``rotation`` (K, 3, 3), whose columns are its axes, and ``center`` (K, 3)):
+    R^T (p - c)."""
+    for a in range(3):
+        out[a] = ((points[0, i] - center[o, 0]) * rotation[o, 0, a] + (points[1, i] - center[o, 1]) * rotation[o, 1, a]
+                  + (points[2, i] - center[o, 2]) * rotation[o, 2, a])
 
 
 def stacked(obstacles, name: str, shape=(3,)) -> np.ndarray:

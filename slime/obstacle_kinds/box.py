@@ -8,7 +8,8 @@ from types import SimpleNamespace
 import numpy as np
 
 from slime import limits
-from slime.obstacle_kinds.base import ObstacleKind, number, pair_contacts, rotation, rotation_from_degrees, stacked, vector3
+from slime.obstacle_kinds.base import (ObstacleKind, number, pair_contacts, rotation, rotation_from_degrees, stacked,
+                                      to_local, vector3)
 from slime.physics.compiled import kernel
 
 
@@ -28,11 +29,8 @@ def box_contacts(rotation, center, half, x, xp, vertex, box, hit, new_x, normal,
     start = np.empty(3)
     for k in range(vertex.shape[0]):
         i, o = vertex[k], box[k]
-        for a in range(3):
-            end[a] = (x[0, i] - center[o, 0]) * rotation[o, 0, a] + (x[1, i] - center[o, 1]) * rotation[o, 1, a] \
-                + (x[2, i] - center[o, 2]) * rotation[o, 2, a]
-            start[a] = (xp[0, i] - center[o, 0]) * rotation[o, 0, a] + (xp[1, i] - center[o, 1]) * rotation[o, 1, a] \
-                + (xp[2, i] - center[o, 2]) * rotation[o, 2, a]
+        to_local(rotation, center, o, x, i, end)
+        to_local(rotation, center, o, xp, i, start)
         inside_now = inside_before = True
         enter, leave, entry_axis, graze = -np.inf, np.inf, 0, False
         for a in range(3):

@@ -9,7 +9,8 @@ from types import SimpleNamespace
 import numpy as np
 
 from slime import limits
-from slime.obstacle_kinds.base import ObstacleKind, number, pair_contacts, rotation, rotation_from_degrees, stacked, vector3
+from slime.obstacle_kinds.base import (ObstacleKind, number, pair_contacts, rotation, rotation_from_degrees, stacked,
+                                      to_local, vector3)
 from slime.physics.compiled import kernel
 
 SEGMENTS = 48  # around the drawn cylinder
@@ -56,11 +57,8 @@ def cylinder_contacts(rotation, center, radius, half, x, xp, vertex, which, hit,
     for k in range(vertex.shape[0]):
         i, o = vertex[k], which[k]
         r, h = radius[o], half[o]
-        for a in range(3):
-            end[a] = (x[0, i] - center[o, 0]) * rotation[o, 0, a] + (x[1, i] - center[o, 1]) * rotation[o, 1, a] \
-                + (x[2, i] - center[o, 2]) * rotation[o, 2, a]
-            start[a] = (xp[0, i] - center[o, 0]) * rotation[o, 0, a] + (xp[1, i] - center[o, 1]) * rotation[o, 1, a] \
-                + (xp[2, i] - center[o, 2]) * rotation[o, 2, a]
+        to_local(rotation, center, o, x, i, end)
+        to_local(rotation, center, o, xp, i, start)
         r2_now = end[0] * end[0] + end[2] * end[2]
         r2_prev = start[0] * start[0] + start[2] * start[2]
         inside_now = r2_now < r * r and abs(end[1]) < h
