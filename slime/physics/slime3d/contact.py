@@ -300,6 +300,12 @@ def _block_along(centre, j, o0, o1, o2, n0, n1, n2):
 
 
 @kernel
+def _vertex_along(x, k, o0, o1, o2, n0, n1, n2):
+    """(x_k - o) . n for column ``k`` of (3, P) ``x``, summed x, y, then z."""
+    return (x[0, k] - o0) * n0 + (x[1, k] - o1) * n1 + (x[2, k] - o2) * n2
+
+
+@kernel
 def _side_extent(x, centre, radius, block_start, body_blocks, stop, body, sign, o0, o1, o2, n0, n1, n2, gap):
     """How far ``body``'s outermost vertex reaches toward the other body of its pair, along the
     pair's normal n from the first body's centroid o (``sign`` +1: ``body`` is the first, measured
@@ -317,7 +323,7 @@ def _side_extent(x, centre, radius, block_start, body_blocks, stop, body, sign, 
         toward = along if sign > 0.0 else gap - along
         if toward + radius[j] >= floor:
             for k in range(block_start[j], _block_end(block_start, body_blocks, stop, body, j)):
-                along = (x[0, k] - o0) * n0 + (x[1, k] - o1) * n1 + (x[2, k] - o2) * n2
+                along = _vertex_along(x, k, o0, o1, o2, n0, n1, n2)
                 extent = _larger(extent, along if sign > 0.0 else gap - along)
     return extent
 
@@ -375,7 +381,7 @@ def plane_candidates(x, c, centre, radius, block_start, body_blocks, stop, first
         o0, o1, o2 = c[a, 0], c[a, 1], c[a, 2]
         n0, n1, n2 = normal[p, 0], normal[p, 1], normal[p, 2]
         for k in range(block_start[j], _block_end(block_start, body_blocks, stop, kept_body[i], j)):
-            along = (x[0, k] - o0) * n0 + (x[1, k] - o1) * n1 + (x[2, k] - o2) * n2
+            along = _vertex_along(x, k, o0, o1, o2, n0, n1, n2)
             if sign * (along - offset[p]) > -margin[p]:
                 vertex[count] = k
                 pair[count] = p
