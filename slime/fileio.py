@@ -82,13 +82,13 @@ def _process_alive(pid: int) -> bool:
     return True
 
 
-def stale_temporaries(folder) -> list[Path]:
-    """The temporaries in ``folder`` left by writers that are gone (see the module docstring)."""
-    stale, now = [], time.time()
+def _temporaries(folder) -> list[tuple[Path, int, float]]:
+    """(path, the writing process's id, modified time) of each temporary file in ``folder``."""
     try:
         entries = list(os.scandir(folder))
     except OSError:
         return []
+    found = []
     for entry in entries:
         match = _TEMP.match(entry.name)
         if not match:
@@ -97,18 +97,28 @@ def stale_temporaries(folder) -> list[Path]:
             info = entry.stat(follow_symlinks=False)
         except OSError:
             continue
-        if (stat.S_ISREG(info.st_mode) and now - info.st_mtime > STALE_TEMP_SECONDS
-                and not _process_alive(int(match["pid"]))):
-            stale.append(Path(entry.path))
-    return stale
+        if stat.S_ISREG(info.st_mode):
+            found.append((Path(entry.path), int(match["pid"]), info.st_mtime))
+    return found
 
 
-def remove_stale_temporaries(folder) -> None:
-    for path in stale_temporaries(folder):
+def stale_temporaries(folder) -> list[Path]:
+    """The temporaries in ``folder`` left by writers that are gone (see the module docstring)."""
+    now = time.time()
+    return [path for path, pid, modified in _temporaries(folder)
+            if now - modified > STALE_TEMP_SECONDS and not _process_alive(pid)]
+
+
+def _remove(paths) -> None:
+    for path in paths:
         try:
             path.unlink()
         except OSError:
             pass  # someone else removed it, or it is not ours to remove: the write goes on
+
+
+def remove_stale_temporaries(folder) -> None:
+    _remove(stale_temporaries(folder))
 
 
 # Folders this process has made temporaries in, noted before each one exists: an interrupt that
@@ -120,15 +130,7 @@ _TEMPORARY_FOLDERS: set = set()
 def remove_own_temporaries() -> None:
     """Remove every temporary this process left (for an interrupted command, on its way out)."""
     for folder in list(_TEMPORARY_FOLDERS):
-        try:
-            mine = list(Path(folder).glob(f".*.slime-{os.getpid()}-*"))
-        except OSError:
-            continue
-        for path in mine:
-            try:
-                path.unlink()
-            except OSError:
-                pass
+        _remove([path for path, pid, _ in _temporaries(folder) if pid == os.getpid()])
 
 
 @contextmanager
