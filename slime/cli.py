@@ -7,11 +7,10 @@ import os
 import re
 import signal
 import sys
-import threading
-from contextlib import contextmanager
 from pathlib import Path
 
 from slime.fileio import OUTPUT_FOLDER, check_output, remove_own_temporaries
+from slime.interrupts import Terminated, interruptible
 from slime.limits import CAMERA_ELEVATION, FRAMES, RESOLUTION, SIZE, span
 from slime.arguments import (
     UsageError, frame_count, parse_camera, parse_poke, parse_size, resolution, window_backend,
@@ -202,8 +201,8 @@ def _cmd_simulate(args) -> int:
             gltf.write(output, recording, floor=not args.no_floor)
         else:
             save_npz_atomic(output, **arrays)
-    except KeyboardInterrupt:
-        raise KeyboardInterrupt(f"{output} not written") from None
+    except KeyboardInterrupt as exc:  # SIGTERM stays SIGTERM (``interrupts.Terminated``)
+        raise type(exc)(f"{output} not written") from None
     shape = arrays["positions"].shape
     print(f"wrote {output}: {shape[0] - 1} ticks, {shape[1]} points")
     return 0
@@ -448,27 +447,6 @@ def compile_physics(stream=None) -> None:
     warmup.mark_compiled()
 
 
-class _Terminated(KeyboardInterrupt):
-    """SIGTERM (`kill`, `timeout`), raised where the command is, so it unwinds as Ctrl-C does: a
-    file being written is removed (fileio.atomic_path), not left as a temporary."""
-
-
-def _raise_terminated(signum, frame):
-    raise _Terminated
-
-
-@contextmanager
-def _terminate_as_interrupt():
-    if threading.current_thread() is not threading.main_thread():
-        yield  # only the main thread may set a handler (a test calling main() from a thread)
-        return
-    previous = signal.signal(signal.SIGTERM, _raise_terminated)
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGTERM, previous)
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     argv = list(sys.argv[1:] if argv is None else argv)
@@ -478,15 +456,15 @@ def main(argv: list[str] | None = None) -> int:
     if args.command is None:
         args = parser.parse_args(["demo"])
     try:
-        with _terminate_as_interrupt():
+        with interruptible():
             if _needs_physics(args):
                 compile_physics()
             status = COMMANDS[args.command](args) or 0
             sys.stdout.flush()  # here, so a closed pipe is caught below and not at interpreter exit
         return status
-    except _Terminated:
+    except Terminated as exc:
         remove_own_temporaries()
-        print("slime: terminated", file=sys.stderr)
+        print(f"slime: terminated{': ' + str(exc) if str(exc) else ''}", file=sys.stderr)
         return 128 + signal.SIGTERM
     except KeyboardInterrupt as exc:  # a command may say what it left unwritten
         remove_own_temporaries()

@@ -18,6 +18,7 @@ import pytest
 
 from slime import cli
 from slime.limits import FRAMES
+from slime.interrupts import Terminated
 from slime.paths import ASSETS
 
 
@@ -191,7 +192,7 @@ def test_sigterm_is_handled_like_sigint(tmp_path, signum, status, word):
     _no_files_but(tmp_path)
 
 
-@pytest.mark.parametrize("interrupt, status, word", [(cli._Terminated, 143, "terminated"),
+@pytest.mark.parametrize("interrupt, status, word", [(Terminated, 143, "terminated"),
                                                      (KeyboardInterrupt, 130, "interrupted")])
 def test_an_interrupt_the_moment_a_temporary_exists_leaves_nothing(tmp_path, monkeypatch, capsys, interrupt, status,
                                                                   word):
@@ -210,6 +211,35 @@ def test_an_interrupt_the_moment_a_temporary_exists_leaves_nothing(tmp_path, mon
     monkeypatch.setattr(fileio.tempfile, "mkstemp", made_then_interrupted)
     assert cli.main(["render", "--frames", "1", "--size", "32x24", "--output", str(tmp_path / "x.png")]) == status
     assert capsys.readouterr().err.strip() == f"slime: {word}"
+    _no_files_but(tmp_path)
+
+
+@pytest.mark.parametrize("signum, status, word", [(signal.SIGTERM, 143, "terminated"),
+                                                  (signal.SIGINT, 130, "interrupted")])
+@pytest.mark.parametrize("command", [["render", "--frames", "500", "--size", "32x24", "--output", "film.gif"],
+                                     ["simulate", "slime", "--ticks", "500", "--output", "run.npz"]])
+def test_a_signal_whose_exception_is_swallowed_still_stops_the_command(tmp_path, monkeypatch, capsys, signum, status,
+                                                                       word, command):
+    # Code under a C extension may catch and clear the exception a signal handler raises: the
+    # signal must not be lost there, or the render runs on to its last frame.
+    from slime.physics.slime3d.slime_body import SlimeBody
+
+    stepped, step = [], SlimeBody.step
+
+    def step_then_signal_swallowed(body):
+        step(body)
+        stepped.append(1)
+        if len(stepped) == 3:
+            try:
+                signal.getsignal(signum)(signum, None)
+            except KeyboardInterrupt:
+                pass
+
+    monkeypatch.setattr(SlimeBody, "step", step_then_signal_swallowed)
+    monkeypatch.chdir(tmp_path)
+    assert cli.main(command) == status
+    assert capsys.readouterr().err.strip().startswith(f"slime: {word}")
+    assert len(stepped) <= 4  # stopped at the frame after the signal
     _no_files_but(tmp_path)
 
 

@@ -1,0 +1,53 @@
+"""Ctrl-C (SIGINT) and SIGTERM (`kill`, `timeout`) for the command line: both unwind the command as
+an exception, so that a file being written is removed (``fileio.atomic_path``), not left behind.
+
+A handler's exception is raised in whatever Python code the main thread is running when the
+signal arrives, and code beneath a C extension may catch and clear it (an attribute lookup that
+treats any error as "absent" does): the signal would then be lost, and a long render would run to
+its end. So the handler also notes the signal, and every long loop calls ``check`` once a frame
+or tick (``render_common.progress_bar`` does it in ``update``), which raises it again if it was
+swallowed."""
+
+from __future__ import annotations
+
+import signal
+import threading
+from contextlib import contextmanager
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM, raised where the command is, so it unwinds as Ctrl-C does."""
+
+
+_pending: list[type[KeyboardInterrupt]] = []  # the signal received and not yet raised out of a check
+
+
+def _on_signal(signum, frame):
+    interrupt = Terminated if signum == signal.SIGTERM else KeyboardInterrupt
+    _pending[:] = [interrupt]
+    raise interrupt
+
+
+def check() -> None:
+    """Raise the interrupt of a signal whose own exception was swallowed on its way out."""
+    if _pending:
+        interrupt = _pending.pop()
+        raise interrupt
+
+
+@contextmanager
+def interruptible():
+    """SIGINT and SIGTERM raise ``KeyboardInterrupt`` and ``Terminated`` inside the block. Only
+    the main thread may set handlers: elsewhere (a test calling the command from a thread) the
+    block runs with the handlers it has."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    _pending.clear()
+    previous = {signum: signal.signal(signum, _on_signal) for signum in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        yield
+    finally:
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
+        _pending.clear()
