@@ -38,23 +38,29 @@ def adhere(model, b, x, v, normal, point, h):
     x0, x1, x2 = rows(x, first, count)
     v0, v1, v2 = rows(v, first, count)
     m = model.mass[first:first + count]
-    # The films' impulses, summed about the body's first vertex (moved to the centre below).
+    # The films' impulses, summed about the body's first vertex p (moved to the centre below). A
+    # plane's impulses all lie along its normal n, so their sum is (sum of i_k) n and their turn
+    # about p is (sum of i_k (x_k - p)) x n: four sums a plane, over the vertices, several at a time.
     j0 = j1 = j2 = l0 = l1 = l2 = 0.0
     p0, p1, p2 = x0[0], x1[0], x2[0]
     for p in range(normal.shape[0]):
         n0, n1, n2 = normal[p, 0], normal[p, 1], normal[p, 2]
         q0, q1, q2 = point[p, 0], point[p, 1], point[p, 2]
+        total = r0 = r1 = r2 = 0.0
         for k in range(count):
             height = (x0[k] - q0) * n0 + (x1[k] - q1) * n1 + (x2[k] - q2) * n2
             vn = v0[k] * n0 + v1[k] * n1 + v2[k] * n2
-            # Within the film and leaving it; anything else (NaN too) takes no impulse.
-            holds = height < reach and vn > 0.0
             film = 1.0 - max(height, 0.0) / reach
-            impulse = -m[k] * min(vn, pull * film) if holds else 0.0
-            f0, f1, f2 = impulse * n0, impulse * n1, impulse * n2
-            torque = cross(x0[k] - p0, x1[k] - p1, x2[k] - p2, f0, f1, f2)
-            j0, j1, j2 = j0 + f0, j1 + f1, j2 + f2
-            l0, l1, l2 = l0 + torque[0], l1 + torque[1], l2 + torque[2]
+            # Within the film and leaving it; anything else (NaN too) takes no impulse.
+            impulse = -m[k] * min(vn, pull * film)
+            impulse = impulse if height < reach and vn > 0.0 else 0.0
+            total += impulse
+            r0 += impulse * (x0[k] - p0)
+            r1 += impulse * (x1[k] - p1)
+            r2 += impulse * (x2[k] - p2)
+        turn = cross(r0, r1, r2, n0, n1, n2)
+        j0, j1, j2 = j0 + total * n0, j1 + total * n1, j2 + total * n2
+        l0, l1, l2 = l0 + turn[0], l1 + turn[1], l2 + turn[2]
     held = j0 != 0.0 or j1 != 0.0 or j2 != 0.0
     if not held:
         return
