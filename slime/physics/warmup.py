@@ -58,6 +58,12 @@ def _springs() -> None:
                       planes=Planes.floor(dim), gravity=-np.eye(dim)[1])
         world.step()
     SodaModel.create(np.array([[0.1, 0.2], [0.3, 0.4]]), [[0, 1]], [0.2]).tick()
+    from slime.physics.mass_spring.yoyo import chain_step
+
+    for natural in (False, True):  # the springs scene's bob chain
+        bobs = Particles.create(np.array([[0.0, 0.0], [1.0, 0.0]]))
+        chain_step(bobs, np.array([-1, 0]), np.array([1, -1]), 0.1, 0.5, natural, True, True, True,
+                   anchor=np.zeros(2), speed_limit=10.0)
 
 
 def stages() -> list:

@@ -21,7 +21,8 @@ from __future__ import annotations
 import numpy as np
 
 from slime.physics.mass_spring.particles import Particles
-from slime.physics.mass_spring.springs import hooke_forces
+from slime.physics.compiled import kernel
+from slime.physics.mass_spring.springs import hooke_forces, hooke_scale
 
 
 def ruby_round(x) -> np.ndarray:
@@ -142,46 +143,70 @@ def chain_step(
     frame, the child has not (and in a ring, bob 0's parent, the last bob, has not; the last bob's
     child, bob 0, has). This Gauss-Seidel order changes the motion (it is what makes a long chain
     trail behind the mouse), and in natural-length mode the update is non-linear in the parent's
-    new location, so no array-wide formula reproduces it. A chain has tens of bobs; each
-    iteration is a handful of operations on 2-vectors.
+    new location, so no array-wide formula reproduces it. A chain has tens of bobs, each a handful
+    of operations on 2-vectors: the loop is compiled (``_chain_frame``), one call a frame.
 
     ``speed_limit`` (pixels per frame, None for none) caps each bob's speed before it moves; see
     :func:`cap_speed` for why the chain needs it. Returns how many bobs the cap slowed.
     """
     p = particles
-    x, v = p.positions, p.velocities
-    mass = p.mass
-    damping = p.velocity_scale
-    has_mass = p.inv_mass > 0.0
-    gravity = None if gravity is None else np.asarray(gravity, dtype=np.float64)
-    wind = None if wind is None else np.asarray(wind, dtype=np.float64)
+    dim = p.dim
+    vector = lambda value: np.zeros(dim) if value is None else np.asarray(value, dtype=np.float64).reshape(dim)  # noqa: E731
+    return _chain_frame(p.positions, p.velocities, np.ascontiguousarray(p.mass, dtype=np.float64),
+                        np.ascontiguousarray(p.velocity_scale, dtype=np.float64), p.inv_mass > 0.0,
+                        np.asarray(parent, dtype=np.int64), np.asarray(child, dtype=np.int64), float(stiffness),
+                        float(rest_length), bool(natural), bool(use_mass), bool(pull_parent), bool(pull_child),
+                        anchor is not None, vector(anchor), vector(wind), vector(gravity),
+                        np.inf if speed_limit is None else float(speed_limit))
 
-    def accelerate(acc, force, k):
-        # The spring experiments article divides each force by the mass as it arrives (mass mode) and sums accelerations.
-        return acc + (force / mass[k] if use_mass else force)
 
+@kernel
+def _pull(acc, x, k, target, stiffness, rest_length, natural, mass, use_mass):
+    """Add bob k's spring pull toward the point ``target`` (D,) to ``acc``: the one Hooke law
+    (``springs.hooke_scale``), or exactly k * gap for rest length 0, divided by the bob's mass as
+    it arrives in mass mode."""
+    if natural:
+        length = 0.0
+        for d in range(acc.shape[0]):
+            gap = target[d] - x[k, d]
+            length += gap * gap
+        scale = hooke_scale(np.sqrt(length), rest_length, stiffness)
+    else:
+        scale = stiffness
+    for d in range(acc.shape[0]):
+        force = (target[d] - x[k, d]) * scale
+        acc[d] += force / mass if use_mass else force
+
+
+@kernel
+def _chain_frame(x, v, mass, damping, has_mass, parent, child, stiffness, rest_length, natural, use_mass, pull_parent,
+                 pull_child, anchored, anchor, wind, gravity, speed_limit):
+    """``chain_step``'s frame, bob after bob: what reaches the bob, then the velocity with its
+    damping, gravity and the cap, then the location."""
     capped = 0
-    for k in range(p.count):
+    acc = np.empty(x.shape[1])
+    for k in range(x.shape[0]):
         if not has_mass[k]:
             continue
-        acc = np.zeros(p.dim)
-        if anchor is not None and k == 0:
-            acc = accelerate(acc, spring_pull(x[k], anchor, stiffness, rest_length, natural), k)
+        for d in range(acc.shape[0]):
+            acc[d] = 0.0
+        if anchored and k == 0:
+            _pull(acc, x, k, anchor, stiffness, rest_length, natural, mass[k], use_mass)
         if pull_parent and parent[k] >= 0:
-            acc = accelerate(acc, spring_pull(x[k], x[parent[k]], stiffness, rest_length, natural), k)
+            _pull(acc, x, k, x[parent[k]], stiffness, rest_length, natural, mass[k], use_mass)
         if pull_child and child[k] >= 0:
-            acc = accelerate(acc, spring_pull(x[k], x[child[k]], stiffness, rest_length, natural), k)
-        if wind is not None:
-            acc = accelerate(acc, wind, k)
-        v[k] = (v[k] + acc) * damping[k]
-        if gravity is not None:
-            v[k] += gravity
-        if speed_limit is not None:
-            capped += cap_speed(v[k], speed_limit)
-        x[k] = x[k] + v[k]
+            _pull(acc, x, k, x[child[k]], stiffness, rest_length, natural, mass[k], use_mass)
+        for d in range(x.shape[1]):
+            acc[d] += wind[d] / mass[k] if use_mass else wind[d]
+            v[k, d] = (v[k, d] + acc[d]) * damping[k] + gravity[d]
+        if cap_speed(v[k], speed_limit):
+            capped += 1
+        for d in range(x.shape[1]):
+            x[k, d] += v[k, d]
     return capped
 
 
+@kernel
 def cap_speed(velocity: np.ndarray, limit: float) -> bool:
     """Scale ``velocity`` (D,) down in place to length ``limit`` when it is longer; True if it was.
 
@@ -199,10 +224,14 @@ def cap_speed(velocity: np.ndarray, limit: float) -> bool:
     the bobs (once a spring pulls harder than the cap, the bob's velocity flips every frame), or,
     for a chain nothing anchors, a drift of at most the cap per frame that a :func:`fence` stops.
     """
-    speed2 = float(velocity @ velocity)
+    speed2 = 0.0
+    for d in range(velocity.shape[0]):
+        speed2 += velocity[d] * velocity[d]
     if speed2 <= limit * limit:
         return False
-    velocity *= limit / np.sqrt(speed2)
+    shrink = limit / np.sqrt(speed2)
+    for d in range(velocity.shape[0]):
+        velocity[d] *= shrink
     return True
 
 
