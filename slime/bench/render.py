@@ -16,14 +16,14 @@ from slime.render.images import read_rgba
 SIZE = (800, 600)
 
 
-def _case(ctx, stacks, slices, frames: int, samples: int) -> dict:
+def _case(ctx, stacks, slices, frames: int, samples: int, warm: int = 5) -> dict:
     from slime.app.render_slime import HeadlessSlime
 
     scene = HeadlessSlime(size=SIZE, stacks=stacks, slices=slices, samples=samples, ctx=ctx)
     body, renderer, target, camera = scene.body, scene.renderer, scene.target, scene.camera
     try:
         top = lambda: body.positions[np.argmax(body.positions[:, 1])].copy()  # noqa: E731
-        for _ in range(5):  # warm-up: shader compilation, first uploads, caches
+        for _ in range(warm):  # warm-up: shader compilation, first uploads, caches
             scene.frame()
         parts = np.zeros(3)  # physics, normals + upload, draw + readback
         start = time.perf_counter()
@@ -61,12 +61,12 @@ def run(quick: bool = False) -> list[dict]:
     from slime.render.context import create_headless_context
 
     ctx = create_headless_context()
-    frames = 20 if quick else 120
+    frames, warm = (8, 2) if quick else (120, 5)  # quick: a smoke run, every row but few frames
     rows = []
     try:
         for samples in (0, 4):  # llvmpipe pays ~2x for 4x MSAA; windows get it from the driver
             for stacks, slices in ((None, None), (64, 64), (128, 128)):
-                rows.append(_case(ctx, stacks, slices, frames, samples=samples))
+                rows.append(_case(ctx, stacks, slices, frames, samples=samples, warm=warm))
     finally:
         ctx.release()
     return rows
