@@ -18,13 +18,14 @@ from slime.physics.compiled import kernel, rows
 def centre_of_mass(x, mass, first, count):
     """c = sum m x / M over the body's columns of ``x`` (3, P): where it is as a whole (or, given
     the velocities, how fast it goes)."""
+    x0, x1, x2 = rows(x, first, count)
+    m = mass[first:first + count]
     total = cx = cy = cz = 0.0
-    for k in range(first, first + count):
-        m = mass[k]
-        total += m
-        cx += m * x[0, k]
-        cy += m * x[1, k]
-        cz += m * x[2, k]
+    for k in range(count):
+        total += m[k]
+        cx += m[k] * x0[k]
+        cy += m[k] * x1[k]
+        cz += m[k] * x2[k]
     return np.array([cx, cy, cz]) / total
 
 

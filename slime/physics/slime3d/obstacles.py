@@ -166,11 +166,12 @@ def _candidate_pairs(x: np.ndarray, x_prev: np.ndarray, ob_low: np.ndarray, ob_h
 def within(points, start, margin):
     """Whether every one of (3, P) ``points`` is within ``margin`` of its ``start`` on each axis
     (a NaN is not)."""
+    # Counted, not returned at the first: a loop that may stop early is not run several at a time.
+    outside = 0
     for c in range(3):
         for i in range(points.shape[1]):
-            if not abs(points[c, i] - start[c, i]) <= margin:
-                return False
-    return True
+            outside += 0 if abs(points[c, i] - start[c, i]) <= margin else 1
+    return outside == 0
 
 
 class FramePairs:
