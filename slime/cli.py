@@ -437,13 +437,27 @@ def compile_physics(stream=None) -> None:
     from tqdm import tqdm
 
     stream = stream or sys.stderr
-    print("slime: compiling the physics, first run only (about 25 s)", file=stream, flush=True)
-    stages = warmup.stages()
-    with tqdm(total=len(stages), file=stream, disable=not stream.isatty(), leave=False, unit="part") as bar:
-        for name, run in stages:
-            bar.set_description(name)
-            run()
+    print("slime: compiling the physics, first run only (about 20 s)", file=stream, flush=True)
+    (first_name, first), *rest = warmup.stages()
+    beside = warmup.start_beside(rest)
+    try:
+        with tqdm(total=1 + len(rest), file=stream, disable=not stream.isatty(), leave=False, unit="part") as bar:
+            bar.set_description(first_name)
+            first()
             bar.update(1)
+            if beside is not None:
+                bar.set_description(", ".join(name for name, _ in rest))
+            if beside is not None and beside.wait() == 0:
+                bar.update(len(rest))
+            else:  # run here, where a failure shows its traceback
+                for name, run in rest:
+                    bar.set_description(name)
+                    run()
+                    bar.update(1)
+    finally:
+        if beside is not None and beside.poll() is None:
+            beside.kill()
+            beside.wait()
     warmup.mark_compiled()
 
 

@@ -5,9 +5,17 @@ load them from the cache (``compiled.py``) in a fraction of a second.
 ``stages()`` lists (name, run) pairs; running them all compiles every kernel for the types the
 program calls them with, and ``mark_compiled()`` notes it in the cache folder, which is named after
 the kernels' sources: an edit is a new folder, not yet marked.
+
+numba compiles on one core. The first stage, the slime's forces, is most of the work and the
+others do not call it, so ``start_beside`` runs the others in a second Python process at the same
+time: on two cores the first run compiles in the time of the slime's forces alone. Both processes
+write the same cache, numba replacing each file whole.
 """
 
 from __future__ import annotations
+
+import subprocess
+import sys
 
 import numpy as np
 
@@ -27,15 +35,23 @@ def mark_compiled() -> None:
         pass  # no cache to write: nothing to remember either
 
 
-def _slimes() -> None:
-    from slime.physics.slime3d.obstacles import Ball, Box, Cylinder
+def _slime() -> None:
     from slime.physics.slime3d.slime_body import SlimeBody, SlimeParams
-    from slime.physics.slime3d.world3d import World3D
 
     body = SlimeBody(SlimeParams(stacks=4, slices=4))
     body.step()
     body.volume()
     body.orientation()
+
+
+def _world() -> None:
+    """Everything a world's substep calls but the slimes' forces (``_slime`` compiles those): the
+    forces are left out of this world's steps, its slimes moved by the floor, contacts and
+    obstacles alone."""
+    from slime.physics.slime3d.obstacles import Ball, Box, Cylinder
+    from slime.physics.slime3d.slime_body import SlimeParams
+    from slime.physics.slime3d.world3d import World3D
+
     world = World3D()
     world.add_slime(SlimeParams(radius=0.5, stacks=4, slices=5, center=(0.0, 0.5, 0.0)))
     world.add_slime(SlimeParams(radius=0.5, stacks=4, slices=5, center=(0.9, 0.5, 0.0)))  # touching: contact compiles
@@ -43,6 +59,7 @@ def _slimes() -> None:
     world.add_obstacle(Box(center=(-0.5, 0.5, 0.0), half_size=(0.1, 0.5, 1.0)))
     world.add_obstacle(Ball(center=(0.0, 0.5, 0.5), radius=0.15))
     world.add_obstacle(Cylinder(center=(0.0, 1.0, 0.0), radius=0.2, half_height=0.1))
+    world._compiled_substeps = lambda h, count, forces_only=False, internal_only=False: None
     world.step()
 
 
@@ -66,6 +83,31 @@ def _springs() -> None:
                    anchor=np.zeros(2), speed_limit=10.0)
 
 
+def _world_and_springs() -> None:
+    _world()
+    _springs()
+
+
 def stages() -> list:
-    """(what it compiles, a function that compiles it) in the order to run them."""
-    return [("the slime's forces and contacts", _slimes), ("the spring engine", _springs)]
+    """(what it compiles, a function that compiles it): the slime's forces first, then what
+    ``start_beside`` may run at the same time."""
+    return [("the slime's forces", _slime), ("contacts, obstacles and the spring engine", _world_and_springs)]
+
+
+def start_beside(stages) -> subprocess.Popen | None:
+    """Run ``stages`` in a second Python process, started now (wait for it, and run them here if
+    it did not end with 0); None, to run them here, when one is not a stage of this module (as a
+    test's stand-in is) or no process could be started."""
+    names = [run.__name__ for _, run in stages]
+    if not names or any(globals().get(name) is not run for name, (_, run) in zip(names, stages)):
+        return None
+    try:
+        return subprocess.Popen([sys.executable, "-m", __name__, *names], stdin=subprocess.DEVNULL,
+                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    except OSError:
+        return None
+
+
+if __name__ == "__main__":
+    for name in sys.argv[1:]:
+        globals()[name]()
