@@ -6,6 +6,7 @@ import argparse
 import os
 import re
 import signal
+import subprocess
 import sys
 from pathlib import Path
 
@@ -426,6 +427,16 @@ def _needs_physics(args) -> bool:
     return True
 
 
+def _ended_well(process, timeout: float) -> bool:
+    """Whether ``process`` ends with 0 within ``timeout`` seconds (one that does not is killed)."""
+    try:
+        return process.wait(timeout=timeout) == 0
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
+        return False
+
+
 def compile_physics(stream=None) -> None:
     """On the first run after an install or an edit of a force, compile the physics now, with one
     line and a progress bar on stderr (a line alone where stderr is not a terminal); later runs
@@ -447,7 +458,7 @@ def compile_physics(stream=None) -> None:
             bar.update(1)
             if beside is not None:
                 bar.set_description(", ".join(name for name, _ in rest))
-            if beside is not None and beside.wait() == 0:
+            if beside is not None and _ended_well(beside, warmup.BESIDE_TIMEOUT):
                 bar.update(len(rest))
             else:  # run here, where a failure shows its traceback
                 for name, run in rest:

@@ -94,6 +94,13 @@ def test_stages_the_second_process_could_not_run_are_run_here(tmp_path, monkeypa
     monkeypatch.setattr(warmup, "start_beside", lambda stages: failing)
     cli.compile_physics(io.StringIO())
     assert ran == [1, 2] and failing.returncode == 3
+    # One that hangs is stopped after the timeout, and its stages run here too.
+    (tmp_path / "compiled").unlink()
+    hanging = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    monkeypatch.setattr(warmup, "start_beside", lambda stages: hanging)
+    monkeypatch.setattr(warmup, "BESIDE_TIMEOUT", 0.5)
+    cli.compile_physics(io.StringIO())
+    assert ran == [1, 2, 1, 2] and hanging.returncode is not None and hanging.returncode != 0
 
 
 def test_the_later_stages_run_in_a_second_process():

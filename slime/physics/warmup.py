@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from pathlib import Path
 
 import numpy as np
 
@@ -101,11 +102,17 @@ def start_beside(stages) -> subprocess.Popen | None:
     names = [run.__name__ for _, run in stages]
     if not names or any(globals().get(name) is not run for name, (_, run) in zip(names, stages)):
         return None
+    # Started in the folder that holds this slime package: ``-m`` looks in the working folder
+    # first, where the user may have a folder of their own named slime.
+    home = Path(__file__).resolve().parents[2]
     try:
-        return subprocess.Popen([sys.executable, "-m", __name__, *names], stdin=subprocess.DEVNULL,
+        return subprocess.Popen([sys.executable, "-m", __name__, *names], cwd=home, stdin=subprocess.DEVNULL,
                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     except OSError:
         return None
+
+
+BESIDE_TIMEOUT = 300.0  # s: a second process still compiling after this is stopped, its stages run here
 
 
 if __name__ == "__main__":
