@@ -517,7 +517,20 @@ def main(argv: list[str] | None = None) -> int:
         if isinstance(exc, GLUnavailable):
             print(f"slime: error: {_one_line(exc)}", file=sys.stderr)
             return 3
+        if _is_compile_error(exc) and not os.environ.get("SLIME_DEBUG"):
+            # An edited force that numba cannot compile: numba's own message names the function,
+            # the file and the line; the Python frames above it (the warm-up, the world's step)
+            # would only bury it.
+            print(f"slime: error: the physics does not compile (numba says):\n{str(exc).strip()}\n"
+                  "slime: NUMBA_DISABLE_JIT=1 runs the same source as plain Python, with a normal traceback "
+                  "(docs/2-add-a-force.md)", file=sys.stderr)
+            return 1
         raise
+
+
+def _is_compile_error(exc: BaseException) -> bool:
+    numba_errors = sys.modules.get("numba.core.errors")
+    return numba_errors is not None and isinstance(exc, numba_errors.NumbaError)
 
 
 def _one_line(exc: BaseException) -> str:

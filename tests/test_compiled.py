@@ -103,6 +103,22 @@ def test_stages_the_second_process_could_not_run_are_run_here(tmp_path, monkeypa
     assert ran == [1, 2, 1, 2] and hanging.returncode is not None and hanging.returncode != 0
 
 
+def test_a_force_that_does_not_compile_is_numbas_message_and_a_hint_not_a_traceback(tmp_path, monkeypatch, capsys):
+    import numba
+
+    def broken_force():
+        return undefined_name  # noqa: F821 (the student's mistake)
+
+    monkeypatch.setattr(warmup, "_MARK", tmp_path / "compiled")
+    monkeypatch.setattr(warmup, "stages", lambda: [("the forces", lambda: numba.njit(broken_force)())])
+    assert cli.main(["simulate", "slime", "--ticks", "1", "--output", str(tmp_path / "run.npz")]) == 1
+    err = capsys.readouterr().err
+    assert err.splitlines()[1] == "slime: error: the physics does not compile (numba says):", err
+    assert "NameError: name 'undefined_name' is not defined" in err  # what, in numba's words
+    assert "NUMBA_DISABLE_JIT=1" in err and "Traceback" not in err
+    assert not (tmp_path / "run.npz").exists() and not (tmp_path / "compiled").exists()
+
+
 def test_the_later_stages_run_in_a_second_process():
     (_, first), *rest = warmup.stages()
     beside = warmup.start_beside(rest)
