@@ -483,6 +483,9 @@ def main(argv: list[str] | None = None) -> int:
     try:
         with interruptible():
             if _needs_physics(args):
+                from slime.physics.threads import threads_from_environment
+
+                threads_from_environment()  # a bad $SLIME_THREADS is said now, not when a world is made
                 compile_physics()
             status = COMMANDS[args.command](args) or 0
             sys.stdout.flush()  # here, so a closed pipe is caught below and not at interpreter exit

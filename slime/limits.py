@@ -15,6 +15,7 @@ import numpy as np
 # surface; 512 x 512 is 262 000 points, several seconds a frame: past it nothing is gained.
 RESOLUTION = (3, 512)
 SUBSTEPS = (1, 1000)  # symplectic Euler substeps per frame
+THREADS = (1, 64)  # $SLIME_THREADS: threads for a world's forces (slime/physics/threads.py)
 # SlimeBody.spike(amount): the scatter, in radii, the body is built (and tested) to come back from.
 SPIKE = (0.0, 1.0)
 

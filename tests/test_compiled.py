@@ -154,6 +154,10 @@ for scene in ("pile", "duel", "ramp"):
     world = load_world(scene).world
     world.step(); world.poke(0, world.x[:, 0], (0.0, -100.0, 0.0)); world.step()
     world.grab(1, 0); world.drag_to((0.0, 3.0, 0.0)); world.step(); world.release(); world.step()
+from slime.bench.world import packed_world
+threaded = packed_world(9, threads=2)
+assert threaded._groups is not None
+threaded.step()
 from slime.scenes import SCENES
 for module, factory in SCENES.values():
     scene = getattr(importlib.import_module(module), factory)()
@@ -168,7 +172,7 @@ print(sorted(key for key in after if after[key] - before.get(key, set())))
 @pytest.mark.skipif(os.environ.get("NUMBA_DISABLE_JIT") == "1", reason="nothing is compiled")
 def test_the_stages_compile_every_kernel_the_programs_call():
     # After the first run's stages, a slime poked, dragged, pressed and squashed, the bundled 3D
-    # scenes, and every 2D scene call no kernel with types the stages did not compile: nothing
+    # scenes, a world on two threads, and every 2D scene call no kernel with types the stages did not compile: nothing
     # compiles after the first run said it was done.
     done = subprocess.run([sys.executable, "-c", _PROGRAMS], capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr

@@ -90,6 +90,16 @@ def build_model(shapes, firsts, total: int, gravity) -> SlimeModel:
         gravity=np.asarray(gravity, dtype=np.float64).reshape(3).copy())
 
 
+PER_VERTEX = ("mass", "rest", "max_acceleration", "gravity")  # SlimeModel's fields not per body (and gravity)
+
+
+def bodies_of(model: SlimeModel, first: int, end: int) -> SlimeModel:
+    """The model of bodies ``first .. end - 1`` alone: their per-body arrays sliced (views), the
+    per-vertex ones, which the world's columns index, whole. The kernels take it as they take the
+    whole (same types: nothing compiles anew)."""
+    return model._replace(**{name: getattr(model, name)[first:end] for name in model._fields if name not in PER_VERTEX})
+
+
 @kernel
 def body_accelerations(model, b, x, v, acc, rotation, volume, work, h, internal_only):
     """Write the acceleration of body ``b``'s vertices into ``acc`` (3, P) for a substep of length

@@ -39,7 +39,8 @@ from slime.physics.slime3d.health import healthy_bodies
 from slime.physics.slime3d.moments import body_moments, mass_centroids
 from slime.physics.slime3d.shape_matching import best_rotation
 from slime.physics.slime3d.adhesion import adhere_all
-from slime.physics.slime3d.step import build_model, clamp_speed, slime_substeps
+from slime.physics.slime3d.step import bodies_of, build_model, clamp_speed, slime_substeps
+from slime.physics.threads import balanced_groups, check_threads, pool, threads_from_environment
 from slime.physics.slime3d.slime_params import SlimeParams, WorldSettings, vector3
 from slime.physics.slime3d.slime_shape import SlimeShape
 
@@ -108,7 +109,7 @@ class World3D:
     def __init__(self, gravity=_SLIME.gravity, floor_height: float | None = _SLIME.floor_height,
                  floor_friction: float = _SLIME.floor_friction, floor_restitution: float = _SLIME.floor_restitution,
                  dt: float = _SLIME.dt, substeps: int = _SLIME.substeps, max_speed: float = _SLIME.max_speed,
-                 max_acceleration: float = _SLIME.max_acceleration):
+                 max_acceleration: float = _SLIME.max_acceleration, threads: int | None = None):
         # Validated the way a slime's own settings are.
         settings = SlimeParams(gravity=gravity, floor_height=0.0 if floor_height is None else floor_height,
                                floor_friction=floor_friction, floor_restitution=floor_restitution, dt=dt,
@@ -124,6 +125,8 @@ class World3D:
         # (``stability.py``); set with the bodies (``lay_out``).
         self.min_substeps = self.substeps = settings.substeps
         self.max_speed, self.max_acceleration = settings.max_speed, settings.max_acceleration
+        # Threads for the bodies' forces (``physics/threads.py``): $SLIME_THREADS unless given.
+        self.threads = threads_from_environment() if threads is None else check_threads(threads, "threads")
         self.obstacles: list = []
         # Forces of your own, run every substep after the slimes' own (none in the internal-only
         # view): each called as fn(world, acc, h) and adding accelerations into acc (3, P).
@@ -254,6 +257,10 @@ class World3D:
             self._good_rotation[index] = st.good_rotation
             start = stop
         self.model = build_model([b.shape for b in self.bodies], [b.start for b in self.bodies], total, self.gravity)
+        # The bodies' groups for the force threads, each (its model, its first body, the end).
+        groups = balanced_groups([b.shape.count for b in self.bodies], self.threads)
+        self._groups = [(bodies_of(self.model, first, end), first, end) for first, end in groups] if len(groups) > 1 \
+            else None
         self.substeps = max([self.min_substeps] + [b.shape.substeps_needed for b in self.bodies])
         self._max_acceleration = self.model.max_acceleration[None, :]
         for index, st in enumerate(states):
@@ -335,7 +342,15 @@ class World3D:
         the bodies' forces (``slime3d.step``), then the hand's pull, each component held within
         the body's ``max_acceleration``."""
         acc = self._acc
-        self._compiled_substeps(h, 0, forces_only=True, internal_only=internal_only)
+        if self._groups is None:
+            self._compiled_substeps(h, 0, forces_only=True, internal_only=internal_only)
+        else:
+            # The first group on this thread, while the pool's threads take the others.
+            runs = [pool(self.threads - 1).submit(self._compiled_substeps, h, 0, True, internal_only, group)
+                    for group in self._groups[1:]]
+            self._compiled_substeps(h, 0, True, internal_only, self._groups[0])
+            for run in runs:
+                run.result()
         held = self.hand.body
         if internal_only or (held is None and not self.extra_accelerations):
             return acc  # the kernels held the forces within max_acceleration
@@ -383,11 +398,17 @@ class World3D:
         return (self.hand.body is None and self._obstacle_set is None and self._contact_table is None
                 and self._lid is None and not self.extra_accelerations)
 
-    def _compiled_substeps(self, h: float, count: int, forces_only: bool = False, internal_only: bool = False) -> None:
+    def _compiled_substeps(self, h: float, count: int, forces_only: bool = False, internal_only: bool = False,
+                           group=None) -> None:
         """``step.slime_substeps``: ``count`` lone substeps of length h in one compiled call, or with
-        ``forces_only`` the accelerations alone."""
+        ``forces_only`` the accelerations alone, of every body or of a ``group`` (its model, its
+        first body, the end)."""
         floor = self.floor if self.floor is not None else self._no_planes
-        slime_substeps(self.model, self.x, self.v, self._acc, self.rotation, self._volume, self._work, float(h), count,
+        model, rotation, volume = self.model, self.rotation, self._volume
+        if group is not None:
+            model, first, end = group
+            rotation, volume = rotation[first:end], volume[first:end]
+        slime_substeps(model, self.x, self.v, self._acc, rotation, volume, self._work, float(h), count,
                        bool(forces_only), bool(internal_only), self._ones, floor.normal, floor.point, floor.restitution,
                        floor.friction, float(floor.bounce_threshold), self._touching, self._zeros, float(self.max_speed))
 
