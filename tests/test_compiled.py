@@ -179,6 +179,20 @@ def test_the_stages_compile_every_kernel_the_programs_call():
     assert done.stdout.strip() == "[]", done.stdout
 
 
+def test_an_uncompiled_run_compiles_nothing_and_marks_nothing(tmp_path, monkeypatch):
+    # NUMBA_DISABLE_JIT=1 (docs/2's way to a normal traceback) runs the kernels as Python: no
+    # stage, no line, and no mark, so that the next compiled run still compiles first, saying so.
+    monkeypatch.setattr(warmup, "_MARK", tmp_path / "compiled")
+    monkeypatch.setattr(compiled.numba.config, "DISABLE_JIT", True)
+    monkeypatch.setattr(warmup, "stages", lambda: pytest.fail("compiled with the JIT off"))
+    out = _Terminal()
+    cli.compile_physics(out)
+    warmup.mark_compiled()
+    assert out.getvalue() == "" and not (tmp_path / "compiled").exists()
+    monkeypatch.setattr(compiled.numba.config, "DISABLE_JIT", False)
+    assert not warmup.is_compiled()
+
+
 def test_every_stage_runs_on_the_compiled_physics():
     # The stages themselves run (compiled already by conftest, so this is quick) without error.
     for name, run in warmup.stages():

@@ -78,6 +78,11 @@ def cache_folder() -> Path:
     return roots[-1] / name  # numba then warns and runs uncached
 
 
+def jit_disabled() -> bool:
+    """``NUMBA_DISABLE_JIT=1``: the kernels run as plain Python and nothing is compiled."""
+    return bool(numba.config.DISABLE_JIT)
+
+
 CACHE = cache_folder()
 # numba reads its cache folder when a function is decorated: set before any kernel below is made.
 numba.config.CACHE_DIR = str(CACHE)

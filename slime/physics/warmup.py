@@ -20,16 +20,21 @@ from pathlib import Path
 
 import numpy as np
 
-from slime.physics.compiled import CACHE
+from slime.physics.compiled import CACHE, jit_disabled
 
 _MARK = CACHE / "compiled"
 
 
 def is_compiled() -> bool:
-    return _MARK.exists()
+    """Whether every kernel of these sources is in the cache; True when nothing is compiled at
+    all (``NUMBA_DISABLE_JIT=1``: the kernels run as Python), and then nothing is marked either,
+    so the next compiled run still compiles first, saying so."""
+    return jit_disabled() or _MARK.exists()
 
 
 def mark_compiled() -> None:
+    if jit_disabled():
+        return
     try:
         _MARK.write_text("every kernel of these sources compiled\n")
     except OSError:
