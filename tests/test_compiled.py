@@ -193,6 +193,29 @@ def test_an_uncompiled_run_compiles_nothing_and_marks_nothing(tmp_path, monkeypa
     assert not warmup.is_compiled()
 
 
+def test_the_caches_used_longest_ago_are_removed_after_a_compile(tmp_path):
+    # Each edit of a force compiles into a new folder: a term of edits would fill the disk.
+    root = tmp_path / "numba"
+    current = root / "slime-current"
+    current.mkdir(parents=True)
+    for age in range(6):
+        folder = root / f"slime-old{age}"
+        folder.mkdir()
+        (folder / "kernel.nbi").write_bytes(b"x")
+        if age % 2 == 0:  # used: its mark's time; never finished: the folder's
+            (folder / "compiled").write_text("")
+            os.utime(folder / "compiled", (1000.0 * (10 - age),) * 2)
+        else:
+            os.utime(folder, (1000.0 * (10 - age),) * 2)
+    (root / "other-project").mkdir()
+    (root / "slime-link").symlink_to(root / "other-project", target_is_directory=True)
+    (root / "slime-file").write_text("not a cache")
+    removed = warmup.prune_caches(current, keep=4)
+    assert sorted(p.name for p in removed) == ["slime-old3", "slime-old4", "slime-old5"]
+    assert sorted(p.name for p in root.iterdir()) == ["other-project", "slime-current", "slime-file", "slime-link",
+                                                      "slime-old0", "slime-old1", "slime-old2"]
+
+
 def test_every_stage_runs_on_the_compiled_physics():
     # The stages themselves run (compiled already by conftest, so this is quick) without error.
     for name, run in warmup.stages():

@@ -14,6 +14,8 @@ write the same cache, numba replacing each file whole.
 
 from __future__ import annotations
 
+import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -23,22 +25,59 @@ import numpy as np
 from slime.physics.compiled import CACHE, jit_disabled
 
 _MARK = CACHE / "compiled"
+# Compiled caches kept in the cache folder's folder, this one among them: each edit of a force
+# compiles into a new one (several MB), and a student editing all term would fill the disk.
+KEEP_CACHES = 4
 
 
 def is_compiled() -> bool:
-    """Whether every kernel of these sources is in the cache; True when nothing is compiled at
-    all (``NUMBA_DISABLE_JIT=1``: the kernels run as Python), and then nothing is marked either,
-    so the next compiled run still compiles first, saying so."""
-    return jit_disabled() or _MARK.exists()
+    """Whether every kernel of these sources is in the cache (and if so, its mark touched: the
+    caches used last are the ones kept); True when nothing is compiled at all
+    (``NUMBA_DISABLE_JIT=1``: the kernels run as Python), and then nothing is marked either, so
+    the next compiled run still compiles first, saying so."""
+    if jit_disabled():
+        return True
+    if not _MARK.exists():
+        return False
+    try:
+        os.utime(_MARK)
+    except OSError:
+        pass  # a cache that cannot be written to is still read
+    return True
 
 
 def mark_compiled() -> None:
+    """Note that every kernel is compiled, and remove the caches of other sources used longest
+    ago (``prune_caches``)."""
     if jit_disabled():
         return
     try:
         _MARK.write_text("every kernel of these sources compiled\n")
     except OSError:
-        pass  # no cache to write: nothing to remember either
+        return  # no cache to write: nothing to remember either
+    prune_caches(_MARK.parent, KEEP_CACHES)
+
+
+def prune_caches(current: Path, keep: int) -> list[Path]:
+    """Remove the compiled caches beside ``current`` (the folders named ``slime-*``, real folders,
+    not links) but the ``keep - 1`` used last (by their mark, else by the folder); returns what it
+    removed. Another folder's contents, and ``current``, are never touched."""
+    caches = []
+    for folder in current.parent.glob("slime-*"):
+        if folder == current or folder.is_symlink() or not folder.is_dir():
+            continue
+        try:
+            mark = folder / "compiled"
+            used = (mark if mark.is_file() else folder).stat().st_mtime
+        except OSError:
+            continue
+        caches.append((used, folder.name, folder))
+    caches.sort(reverse=True)
+    removed = []
+    for _, _, folder in caches[max(keep - 1, 0):]:
+        shutil.rmtree(folder, ignore_errors=True)
+        removed.append(folder)
+    return removed
 
 
 def _slime() -> None:
