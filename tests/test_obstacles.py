@@ -366,3 +366,25 @@ def test_a_broken_frame_start_turns_the_frame_pairs_off():
         x[3, 0] = np.nan
         frame = FramePairs(x, np.zeros((5, 3)), ob, 1.0 / 60.0)
         assert not frame.holds(x, x, ob) and not frame.valid
+
+
+@pytest.mark.parametrize("scene", ["ramp", "pillars", "pile"])
+def test_the_frame_pairs_on_the_worlds_shared_blocks_are_the_pairs_of_every_vertex(scene):
+    # One broad phase a frame for contacts and obstacles: the blocks the world bounds for its
+    # slimes' contacts (spheres, as boxes) find every (vertex, obstacle) pair that blocks of the
+    # vertices' own boxes find, frame after frame, with the slimes falling, landing and sliding.
+    from slime.physics.slime3d.contact import frame_blocks
+    from slime.scenes.world_scene import load_world
+
+    world = load_world(scene).world
+    for frame in range(45):
+        world.step()
+        if frame % 4:
+            continue
+        shared = FramePairs(world.x.T, world.v, world._obstacle_set, world.dt,
+                            frame_blocks(world._table, world.x.T, world.v.T))
+        own = FramePairs(world.x.T, world.v, world._obstacle_set, world.dt)
+        assert shared.kinds.keys() == own.kinds.keys()
+        for kind, (vertex, which) in own.kinds.items():
+            found = set(zip(shared.kinds[kind][0].tolist(), shared.kinds[kind][1].tolist()))
+            assert found == set(zip(vertex.tolist(), which.tolist())), (scene, frame, kind)

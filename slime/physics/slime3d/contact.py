@@ -46,7 +46,8 @@ per substep. ``damp_contacts`` runs once per frame. tests/contact_pile_cost.py m
 part in a pile of 16 slimes of 32 x 32 in a box.
 
 How a world calls it: ``table = BodyTable(...)`` when bodies are added or removed; each frame
-``candidates = broad_phase(table, x, v, dt, centroids)`` and the pairs' normals for the frame
+``blocks = frame_blocks(table, x, v)`` (which the obstacles' ``FramePairs`` reads too),
+``candidates = broad_phase(table, x, v, dt, blocks=blocks)`` and the pairs' normals for the frame
 (``candidates.normals``, see ``World3D``), then per substep, after the integrator,
 ``collide_slimes(table, candidates, x, v)`` (with held normals the planes need no centroids;
 without, pass the substep's), and after the substeps ``damp_contacts(table, candidates, x, v,
@@ -65,8 +66,8 @@ from slime.physics.slime3d.moments import mass_centroids
 
 from slime.physics.slime3d.sphere import vertex_count
 
-__all__ = ["BodyTable", "Candidates", "body_centroids", "broad_phase", "collide_slimes", "damp_contacts",
-           "pair_axes"]
+__all__ = ["BodyTable", "Candidates", "FrameBlocks", "body_centroids", "broad_phase", "collide_slimes", "damp_contacts",
+           "frame_blocks", "pair_axes"]
 
 _DENSE_BODIES = 512  # up to this many bodies the body pairs come from a dense B x B test
 CONTACT_DAMPING = 10.0  # 1/s: the dashpot between touching slimes' centroids (see _dashpot)
@@ -168,6 +169,41 @@ class Candidates:
     def none(cls) -> "Candidates":
         z = np.zeros(0, dtype=np.int64)
         return cls(z, z, z, z, np.zeros(0))
+
+
+@dataclass
+class FrameBlocks:
+    """The world's broad-phase blocks, bounded once at a frame's start and shared by both broad
+    phases: the slimes' (which pairs of bodies, and which of their vertices, can meet a pair's
+    plane: ``broad_phase``) and the obstacles' (which vertices can reach which obstacle:
+    ``obstacles.FramePairs``). A block is a run of ``_BLOCK`` consecutive vertices of one body
+    (an arc of a ring: compact), the last of a body taking what is left."""
+
+    start: np.ndarray  # (blocks,) each block's first vertex
+    end: np.ndarray  # (blocks,) one past its last
+    body_blocks: np.ndarray  # (B + 1,) each body's first block, then the number of blocks
+    centre: np.ndarray  # (3, blocks) the mean of the block's vertices
+    radius: np.ndarray  # (blocks,) its farthest vertex from that mean
+    centroids: np.ndarray  # (B, 3) the bodies' centres of mass
+    velocity: np.ndarray  # (B, 3) and their velocities
+    reach: np.ndarray  # (B,) how far from its centroid a body's blocks go
+    wobble: np.ndarray  # (B,) the fastest any vertex moves relative to its body's centroid
+
+
+def frame_blocks(table: BodyTable, x: np.ndarray, v: np.ndarray, centroids=None) -> FrameBlocks:
+    """The table's blocks and their bounds for positions ``x`` and velocities ``v`` (P, 3) (best
+    the transposes of (3, P) C-contiguous arrays, read without a copy): ``block_bounds``."""
+    c = body_centroids(table, x) if centroids is None else centroids
+    c = np.ascontiguousarray(c, dtype=np.float64)
+    if table.blocks is None:
+        table.blocks = _blocks(table)
+    block_start, body_blocks = table.blocks
+    vc = mass_centroids(v, table.mass, table.start)
+    centre, radius, reach, wobble = block_bounds(
+        np.ascontiguousarray(np.asarray(x, dtype=np.float64).T), np.ascontiguousarray(np.asarray(v, dtype=np.float64).T),
+        c, vc, table.stop, block_start, body_blocks)
+    end = np.append(block_start[1:], table.stop[-1] if table.count else 0)
+    return FrameBlocks(block_start, end, body_blocks, centre, radius, c, vc, reach, wobble)
 
 
 def body_centroids(table: BodyTable, x: np.ndarray) -> np.ndarray:
@@ -390,26 +426,23 @@ def plane_candidates(x, c, centre, radius, block_start, body_blocks, stop, first
     return vertex[:count], pair[:count], side[:count]
 
 
-def broad_phase(table: BodyTable, x: np.ndarray, v: np.ndarray, horizon: float, centroids=None) -> Candidates:
+def broad_phase(table: BodyTable, x: np.ndarray, v: np.ndarray, horizon: float, centroids=None,
+                blocks: FrameBlocks | None = None) -> Candidates:
     """Candidates for the next ``horizon`` seconds (one frame): the pairs of bodies that can touch
     by then and, per pair, the vertices that can reach the pair's plane by then, at the current
     speeds. Bounds first: each body's sphere, then blocks of ``_BLOCK`` vertices against the
     pair's plane (placed within bounds from the blocks' extents), then the blocks' vertices
-    (``block_bounds`` and ``plane_candidates``, compiled; the pairs of bodies in numpy).
-    ``x``, ``v``: (P, 3), best the transpose of a (3, P) C-contiguous array (the world's), which
-    the kernels read without a copy."""
+    (``frame_blocks``, which a world makes once a frame for its obstacles too, and
+    ``plane_candidates``, compiled; the pairs of bodies in numpy). ``x``, ``v``: (P, 3), best
+    the transpose of a (3, P) C-contiguous array (the world's), which the kernels read without a
+    copy."""
     if table.count < 2:
         return Candidates.none()
     horizon = float(horizon)
-    c = body_centroids(table, x) if centroids is None else centroids
-    c = np.ascontiguousarray(c, dtype=np.float64)
-    if table.blocks is None:
-        table.blocks = _blocks(table)
-    block_start, body_blocks = table.blocks
+    if blocks is None:
+        blocks = frame_blocks(table, x, v, centroids)
+    c, vc, reach, wobble = blocks.centroids, blocks.velocity, blocks.reach, blocks.wobble
     columns = np.ascontiguousarray(np.asarray(x, dtype=np.float64).T)
-    vc = mass_centroids(v, table.mass, table.start)
-    centre, block_radius, reach, wobble = block_bounds(
-        columns, np.ascontiguousarray(np.asarray(v, dtype=np.float64).T), c, vc, table.stop, block_start, body_blocks)
     if not (np.all(np.isfinite(reach)) and np.all(np.isfinite(wobble)) and np.all(np.isfinite(vc))):
         return Candidates.none()
     slack = _SLACK * table.radius
@@ -420,8 +453,8 @@ def broad_phase(table: BodyTable, x: np.ndarray, v: np.ndarray, horizon: float, 
     normal, gap = pair_axes(c, first, second)
     closing = np.linalg.norm(vc[first] - vc[second], axis=1) + wobble[first] + wobble[second]
     margin = 2.0 * closing * horizon + slack[first] + slack[second]
-    vertex, pair, side = plane_candidates(columns, c, centre, block_radius, block_start, body_blocks, table.stop,
-                                          first, second, np.ascontiguousarray(normal), gap, margin)
+    vertex, pair, side = plane_candidates(columns, c, blocks.centre, blocks.radius, blocks.start, blocks.body_blocks,
+                                          table.stop, first, second, np.ascontiguousarray(normal), gap, margin)
     used = np.zeros(first.size, dtype=bool)
     used[pair] = True
     # Renumber the pairs that kept candidates (order, and so the sorting, unchanged).

@@ -24,9 +24,10 @@ vertices (a slime's vertices are stored ring after ring, so a block is a compact
 each block's box against each obstacle's world bounding box: ``P / 64 x K`` comparisons. Only the vertices of overlapping
 (block, obstacle) pairs reach the narrow phase, so a world where no slime is near an obstacle
 pays a few array reductions. A world does that broad phase once a frame instead (``FramePairs``:
-each vertex grown by how far it can go in the frame), and each substep only checks that no vertex
-went further, falling back to its own broad phase when one did: in a pile of slimes against walls
-the obstacles cost about a sixth less. The broad phases are numpy over blocks; each kind's
+each vertex grown by how far it can go in the frame), on the blocks it bounds once a frame for
+the slimes' contacts as well (``contact.FrameBlocks``: one broad phase for both), and each
+substep only checks that no vertex went further, falling back to its own broad phase when one
+did. The broad phases are numpy over blocks; each kind's
 narrow phase is a compiled loop over its candidate pairs (the built-in kinds' ``*_contacts``
 kernels), as are the response (``respond``) and the frame's check (``within``); the only Python
 loops are over the kinds and over the few rounds that settle a vertex touching two obstacles at
@@ -131,12 +132,22 @@ def _block_pairs(ob_low: np.ndarray, ob_high: np.ndarray, block_low: np.ndarray,
     return block, obs[which]
 
 
-def _block_vertices(block: np.ndarray, count: int) -> tuple:
-    """(pairs, _BLOCK) vertex indices of each block (clipped to the last vertex) and which of
-    them are real (the last block may be short)."""
-    vertex = block[:, None] * _BLOCK + np.arange(_BLOCK)[None]
-    inside = vertex < count
-    np.minimum(vertex, count - 1, out=vertex)
+def _chunks(count: int) -> tuple:
+    """Blocks of ``_BLOCK`` consecutive vertices of ``count``, as (first, end) arrays: for points
+    that no world has bounded (``FrameBlocks``), and for the substep's own broad phase."""
+    start = np.arange(0, count, _BLOCK)
+    return start, np.minimum(start + _BLOCK, count)
+
+
+def _block_vertices(block: np.ndarray, start: np.ndarray, end: np.ndarray) -> tuple:
+    """(pairs, width) vertex indices of each block (clipped to its last vertex; width the
+    longest block) and which of them are real (a block may be short)."""
+    if block.size == 0:
+        return np.zeros((0, 1), np.int64), np.zeros((0, 1), bool)
+    first, stop = start[block], end[block]
+    vertex = first[:, None] + np.arange(int((end - start).max()))[None]
+    inside = vertex < stop[:, None]
+    np.minimum(vertex, (stop - 1)[:, None], out=vertex)
     return vertex, inside
 
 
@@ -158,7 +169,7 @@ def _candidate_pairs(x: np.ndarray, x_prev: np.ndarray, ob_low: np.ndarray, ob_h
     ``blocks`` their ``_swept_blocks`` (made once a substep, for every kind of obstacle). Only the
     vertices of blocks that meet an obstacle are tested one by one."""
     block, ob = _block_pairs(ob_low, ob_high, *blocks)
-    vertex, inside = _block_vertices(block, x.shape[1])
+    vertex, inside = _block_vertices(block, *_chunks(x.shape[1]))
     return _vertex_pairs(x, x_prev, ob_low, ob_high, vertex, inside, ob)
 
 
@@ -179,7 +190,9 @@ class FramePairs:
     vertex's box is its position grown by ``margin`` on every side (a bound on how far any
     vertex will move in the frame: twice the fastest speed times the frame, plus
     ``FRAME_SLACK``), and the (vertex, obstacle) pairs whose boxes meet are kept, found block by
-    block as the substep's own broad phase finds them and in its order. While no vertex is
+    block as the substep's own broad phase finds them. The blocks are the world's
+    (``contact.FrameBlocks``, bounded once a frame for the slimes' contacts too: each block's
+    sphere, as a box), or runs of ``_BLOCK`` vertices where none are given. While no vertex is
     further than ``margin`` from where it started the frame (checked each substep on both ends of
     the swept segment: a few reductions), every pair the substep's broad phase would find is among
     them, and the narrow phase, which tests the segment exactly, finds the same contacts without
@@ -187,7 +200,7 @@ class FramePairs:
     re-layout), ``collide_obstacles`` falls back to the substep's own broad phase: never a missed
     contact."""
 
-    def __init__(self, x: np.ndarray, v: np.ndarray, obstacle_set, frame_time: float):
+    def __init__(self, x: np.ndarray, v: np.ndarray, obstacle_set, frame_time: float, blocks=None):
         ob = _as_set(obstacle_set)
         self.obstacles = ob
         self.start = np.array(np.asarray(x).T)  # (3, P), contiguous
@@ -199,7 +212,12 @@ class FramePairs:
         self.kinds = {}
         if not self.valid or self.start.shape[1] == 0:
             return
-        blocks = _block_bounds(self.start, np.minimum), _block_bounds(self.start, np.maximum)
+        if blocks is None:
+            start, end = _chunks(self.start.shape[1])
+            bounds = _block_bounds(self.start, np.minimum), _block_bounds(self.start, np.maximum)
+        else:
+            start, end = blocks.start, blocks.end
+            bounds = blocks.centre - blocks.radius, blocks.centre + blocks.radius
         for kind, group in ob.groups.items():
             if group.low is None:
                 continue
@@ -207,8 +225,8 @@ class FramePairs:
             # A vertex's box grown by the margin meets an obstacle's box when the obstacle's, grown
             # by it, holds the vertex: the substep's broad phase, run on the grown obstacles.
             grown_low, grown_high = ob_low - self.margin, ob_high + self.margin
-            block, which = _block_pairs(grown_low, grown_high, *blocks)
-            vertex, inside = _block_vertices(block, self.start.shape[1])
+            block, which = _block_pairs(grown_low, grown_high, *bounds)
+            vertex, inside = _block_vertices(block, start, end)
             self.kinds[kind] = _vertex_pairs(self.start, self.start, grown_low, grown_high, vertex, inside, which)
 
     def holds(self, x: np.ndarray, x_prev: np.ndarray, obstacle_set) -> bool:

@@ -30,7 +30,8 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
-from slime.physics.slime3d.contact import BodyTable, body_centroids, broad_phase, collide_slimes, damp_contacts, pair_axes
+from slime.physics.slime3d.contact import (BodyTable, FrameBlocks, body_centroids, broad_phase, collide_slimes,
+                                          damp_contacts, frame_blocks, pair_axes)
 from slime.physics.slime3d.hand import BodyView, Hand, poke as hand_poke, spike as hand_spike
 from slime.physics.integrate import symplectic_euler
 from slime.physics.slime3d.obstacles import FramePairs, ObstacleSet, collide_obstacles
@@ -268,15 +269,16 @@ class World3D:
                 self._track(index)
         self.triangles = (np.concatenate([b.triangles + b.start for b in self.bodies])
                           if self.bodies else np.zeros((0, 3), dtype=np.int64))
-        self._contact_table = None
         self._candidates = None
         self._pair_faces = (np.zeros(0, dtype=np.int64), np.zeros((0, 3)))  # held contact faces (sorted keys)
-        if len(self.bodies) > 1:
-            self._contact_table = BodyTable(
-                start=[b.start for b in self.bodies], stop=[b.stop for b in self.bodies],
-                stacks=[b.shape.stacks for b in self.bodies], slices=[b.shape.slices for b in self.bodies],
-                radius=[b.params.radius for b in self.bodies], mass=self.mass,
-                friction=[b.params.contact_friction for b in self.bodies])
+        # The bodies' layout for the broad phases: its blocks are bounded once a frame for the
+        # obstacles and, with two bodies or more, for their contacts.
+        self._table = BodyTable(
+            start=[b.start for b in self.bodies], stop=[b.stop for b in self.bodies],
+            stacks=[b.shape.stacks for b in self.bodies], slices=[b.shape.slices for b in self.bodies],
+            radius=[b.params.radius for b in self.bodies], mass=self.mass,
+            friction=[b.params.contact_friction for b in self.bodies]) if self.bodies else None
+        self._contact_table = self._table if len(self.bodies) > 1 else None
         self._set_lids([st.lid for st in states])
 
 
@@ -418,12 +420,13 @@ class World3D:
         for _ in range(count):  # the clock as a substep at a time keeps it
             self.time += h
 
-    def _find_contacts(self) -> None:
-        """The broad phase of slime-slime contact, once a frame: which bodies and vertices can
-        touch within it (``contact.broad_phase``)."""
-        centroids = body_centroids(self._contact_table, self.x.T)
-        self._candidates = broad_phase(self._contact_table, self.x.T, self.v.T, self.dt, centroids)
-        self._candidates.normals = self._held_normals(self._candidates, centroids)
+    def _find_contacts(self, blocks: FrameBlocks | None = None) -> None:
+        """The broad phase of slime-slime contact, once a frame, on the frame's ``blocks`` (bounded
+        now when not given): which bodies and vertices can touch within it (``contact.broad_phase``)."""
+        if blocks is None:
+            blocks = frame_blocks(self._contact_table, self.x.T, self.v.T)
+        self._candidates = broad_phase(self._contact_table, self.x.T, self.v.T, self.dt, blocks=blocks)
+        self._candidates.normals = self._held_normals(self._candidates, blocks.centroids)
 
     def _held_normals(self, candidates, centroids) -> np.ndarray:
         """Each candidate pair's contact plane normal for this frame. Two jellies pressed
@@ -459,10 +462,14 @@ class World3D:
         h = self.dt / self.substeps
         with np.errstate(all="ignore"):
             self.contacts = 0  # the most vertices in slime-slime contact in one substep of this frame
+            # One broad phase a frame for both: the blocks bounded once, for the contacts and the obstacles.
+            blocks = (frame_blocks(self._table, self.x.T, self.v.T)
+                      if self._table is not None and (self._contact_table is not None or self._obstacle_set is not None)
+                      else None)
             if self._contact_table is not None:
-                self._find_contacts()
+                self._find_contacts(blocks)
             if self._obstacle_set is not None:
-                self._obstacle_frame = FramePairs(self.x.T, self.v, self._obstacle_set, self.dt)
+                self._obstacle_frame = FramePairs(self.x.T, self.v, self._obstacle_set, self.dt, blocks)
             if self._lone():
                 self._lone_substeps(h, self.substeps)
             else:
