@@ -100,11 +100,18 @@ def _as_set(obstacles) -> ObstacleSet:
 
 
 # ---------------------------------------------------------------------------------- broad phase
+def _chunks(count: int) -> tuple:
+    """Blocks of ``_BLOCK`` consecutive vertices of ``count``, as (first, end) arrays: for points
+    that no world has bounded (``FrameBlocks``), and for the substep's own broad phase."""
+    start = np.arange(0, count, _BLOCK)
+    return start, np.minimum(start + _BLOCK, count)
+
+
 def _block_bounds(points: np.ndarray, reduce) -> np.ndarray:
     """(3, blocks) ``reduce`` (np.minimum or np.maximum) of (3, P) ``points`` over blocks of
-    ``_BLOCK`` consecutive vertices, the last block taking what is left (``reduceat``: a
-    reduction along short rows is several times slower)."""
-    return reduce.reduceat(points, np.arange(0, points.shape[1], _BLOCK), axis=1)
+    ``_BLOCK`` consecutive vertices (``_chunks``), the last block taking what is left
+    (``reduceat``: a reduction along short rows is several times slower)."""
+    return reduce.reduceat(points, _chunks(points.shape[1])[0], axis=1)
 
 
 def _swept_blocks(x: np.ndarray, x_prev: np.ndarray) -> tuple:
@@ -130,13 +137,6 @@ def _block_pairs(ob_low: np.ndarray, ob_high: np.ndarray, block_low: np.ndarray,
                  & (ob_high[obs].T[:, None, :] >= block_low[:, :, None]), axis=0)  # (blocks, obs)
     block, which = np.divmod(np.flatnonzero(hit), obs.size)
     return block, obs[which]
-
-
-def _chunks(count: int) -> tuple:
-    """Blocks of ``_BLOCK`` consecutive vertices of ``count``, as (first, end) arrays: for points
-    that no world has bounded (``FrameBlocks``), and for the substep's own broad phase."""
-    start = np.arange(0, count, _BLOCK)
-    return start, np.minimum(start + _BLOCK, count)
 
 
 def _block_vertices(block: np.ndarray, start: np.ndarray, end: np.ndarray) -> tuple:
