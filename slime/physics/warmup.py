@@ -6,10 +6,14 @@ load them from the cache (``compiled.py``) in a fraction of a second.
 program calls them with, and ``mark_compiled()`` notes it in the cache folder, which is named after
 the kernels' sources: an edit is a new folder, not yet marked.
 
-numba compiles on one core. The first stage, the slime's forces, is most of the work and the
-others do not call it, so ``start_beside`` runs the others in a second Python process at the same
-time: on two cores the first run compiles in the time of the slime's forces alone. Both processes
-write the same cache, numba replacing each file whole.
+numba compiles on one core, and most of the work is the slime's step: the surface's gradients,
+then the forces that read them, then the substep that calls the forces. So the first run compiles
+in two processes (``start_beside``), both writing the same cache (numba replaces each file whole):
+this one compiles the slime as it runs, the surface first; the other compiles the step's other
+parts, stepping a slime with the step's entry points and the surface run as Python
+(``_step_parts``), so that every part they call compiles for the very types the compiled step
+passes it. When this process's step reaches a part, it loads it from the cache. Then the other
+compiles the world's contacts and obstacles, and this one the spring engine.
 """
 
 from __future__ import annotations
@@ -18,6 +22,7 @@ import os
 import shutil
 import subprocess
 import sys
+from contextlib import contextmanager
 from pathlib import Path
 
 import numpy as np
@@ -128,15 +133,56 @@ def _springs() -> None:
                    anchor=np.zeros(2), speed_limit=10.0)
 
 
-def _world_and_springs() -> None:
-    _world()
+@contextmanager
+def _as_python(kernels, modules):
+    """Within it, each of ``kernels`` runs uncompiled, as the Python it is written in, where
+    ``modules`` call it (their globals are swapped back on the way out). Only modules whose callers
+    run as Python: a compiled caller cannot call Python."""
+    swapped = []
+    for module in modules:
+        for attribute, value in list(vars(module).items()):
+            if any(value is kernel for kernel in kernels):
+                swapped.append((module, attribute, value))
+                setattr(module, attribute, value.py_func)
+    try:
+        yield
+    finally:
+        for module, attribute, value in swapped:
+            setattr(module, attribute, value)
+
+
+def _step_parts() -> None:
+    """The slime step's parts but the surface: a slime built and stepped with the surface's kernels
+    and the step's entry points (``body_accelerations``, ``slime_substeps``) uncompiled. Each part
+    they call (shape matching, shear, the floor, adhesion, ...) is called from Python, and
+    compiles for the types numba gives Python's arguments: the same as the compiled step passes it
+    (a test holds this), so the compiled step finds it in the cache."""
+    from numba.core.registry import CPUDispatcher
+
+    from slime.physics.slime3d import slime_body, slime_shape, step, surface, world3d
+
+    own = [value for value in vars(surface).values()
+           if isinstance(value, CPUDispatcher) and value.py_func.__module__ == surface.__name__]
+    entries = [value for value in (step.body_accelerations, step.slime_substeps) if isinstance(value, CPUDispatcher)]
+    with _as_python(own + entries, [surface, slime_shape, slime_body, step, world3d]):
+        slime_body.SlimeBody(slime_body.SlimeParams(stacks=4, slices=4)).step()
+
+
+def _slime_and_springs() -> None:
+    _slime()
     _springs()
+
+
+def _parts_and_world() -> None:
+    _step_parts()
+    _world()
 
 
 def stages() -> list:
     """(what it compiles, a function that compiles it): the slime's forces first, then what
     ``start_beside`` may run at the same time."""
-    return [("the slime's forces", _slime), ("contacts, obstacles and the spring engine", _world_and_springs)]
+    return [("the slime's forces and the spring engine", _slime_and_springs),
+            ("the step's parts, contacts and obstacles", _parts_and_world)]
 
 
 def start_beside(stages) -> subprocess.Popen | None:
