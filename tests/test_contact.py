@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from mesh_truth import deepest_inside
+from mesh_truth import deepest_inside, surface_distance, winding_numbers
 from slime.physics.slime3d.contact import BodyTable, broad_phase, collide_slimes
 from slime.physics.slime3d.slime_params import SlimeParams
 from slime_pile import SlimePile
@@ -23,6 +23,31 @@ def _deepest(pile):
     cs = [b.centroid() for b in pile.bodies]
     reach = [float(np.linalg.norm(x - c, axis=1).max()) for x, c in zip(xs, cs)]
     return deepest_inside(xs, [b.triangles for b in pile.bodies], cs, reach)
+
+
+# ------------------------------------------------------------------------------------ the truths
+# The cube [0, 1]^3 as 12 outward-wound triangles.
+_CUBE = np.array([[0, 0, 0], [1, 0, 0], [1, 1, 0], [0, 1, 0], [0, 0, 1], [1, 0, 1], [1, 1, 1], [0, 1, 1]], float)
+_CUBE_FACES = np.array([[0, 2, 1], [0, 3, 2], [4, 5, 6], [4, 6, 7], [0, 1, 5], [0, 5, 4], [2, 3, 7], [2, 7, 6],
+                        [0, 4, 7], [0, 7, 3], [1, 2, 6], [1, 6, 5]])
+
+
+def test_the_mesh_truths_say_inside_and_how_far_as_a_cube_has_it():
+    points = np.array([[0.5, 0.5, 0.5], [0.9, 0.2, 0.5], [1.5, 0.5, 0.5], [2.0, 2.0, 2.0], [0.5, 0.5, -0.25],
+                       [-0.1, 0.5, 0.5]])
+    inside = winding_numbers(points, _CUBE, _CUBE_FACES)
+    np.testing.assert_allclose(inside, [1, 1, 0, 0, 0, 0], atol=1e-12)
+    # To the nearest face, the nearest edge, the nearest corner.
+    np.testing.assert_allclose(surface_distance(points, _CUBE, _CUBE_FACES),
+                               [0.5, 0.1, 0.5, np.sqrt(3.0), 0.25, 0.1], atol=1e-12)
+    # A half-size cube poking a quarter out of the first's +x face: its corners inside the first
+    # are 0.25 from the first's faces.
+    second = 0.5 * _CUBE + [0.75, 0.25, 0.25]
+    depth = deepest_inside([_CUBE, second], [_CUBE_FACES, _CUBE_FACES], [_CUBE.mean(0), second.mean(0)], [1.0, 1.0])
+    assert depth == pytest.approx(0.25, abs=1e-12)
+    # Apart, nothing is inside.
+    apart = _CUBE + [1.5, 0.0, 0.0]
+    assert deepest_inside([_CUBE, apart], [_CUBE_FACES, _CUBE_FACES], [_CUBE.mean(0), apart.mean(0)], [1.0, 1.0]) == 0.0
 
 
 # ------------------------------------------------------------------------------------ table
