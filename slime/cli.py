@@ -214,12 +214,15 @@ def _simulate_slime(args, gltf_output):
     before it runs when too large)."""
     from slime.export import gltf
     from slime.look import slime_look
-    from slime.simulate import make_body, simulate_slime
+    from slime.physics.slime3d.slime_body import SlimeBody
+    from slime.physics.slime3d.sphere import sphere_triangles, vertex_count
+    from slime.simulate import simulate_slime, slime_params
 
     pokes = [parse_poke(p) for p in args.poke]
-    body = make_body(args.stacks, args.slices, args.material)
-    if gltf_output is not None:
-        gltf.check_size(str(gltf_output), [len(body.positions)], [len(body.triangles)], args.ticks + 1,
+    params = slime_params(args.stacks, args.slices, args.material)
+    if gltf_output is not None:  # from the mesh's counts: a 512 x 512 body takes seconds to build
+        gltf.check_size(str(gltf_output), [vertex_count(params.stacks, params.slices)],
+                        [len(sphere_triangles(params.stacks, params.slices))], args.ticks + 1,
                         gltf.solid_vertices([], not args.no_floor))
     arrays = simulate_slime(args.ticks, pokes, stacks=args.stacks, slices=args.slices, progress=not args.no_progress,
                             material=args.material)
@@ -227,6 +230,7 @@ def _simulate_slime(args, gltf_output):
         return arrays, None
     from slime.app.render_slime import default_camera
 
+    body = SlimeBody(params)  # at rest: the recording's mesh and the camera that frames it
     recording = gltf.recording_of_slime(arrays, body, slime_look(args.color))
     recording.camera = _view_point(default_camera(body))
     return arrays, recording

@@ -50,19 +50,26 @@ def apply_pokes(body, schedule: dict[int, list[Poke]], tick: int) -> None:
         body.poke(np.asarray(poke.point, dtype=np.float64), np.asarray(poke.force, dtype=np.float64))
 
 
-def make_body(stacks: int | None = None, slices: int | None = None, material: str | None = None):
-    """The slime body of the named material (``materials.py``; None: the default, jelly) with
-    default parameters otherwise, at the requested resolution. Bad values, an unknown material: a
-    one-line ValueError."""
+def slime_params(stacks: int | None = None, slices: int | None = None, material: str | None = None):
+    """The parameters of the named material (``materials.py``; None: the default, jelly) with
+    defaults otherwise, at the requested resolution. Bad values, an unknown material: a one-line
+    ValueError."""
     from slime.physics.slime3d.materials import DEFAULT_MATERIAL
-    from slime.physics.slime3d.slime_body import SlimeBody, SlimeParams
+    from slime.physics.slime3d.slime_body import SlimeParams
 
     changes = {}
     if stacks is not None:
         changes["stacks"] = stacks
     if slices is not None:
         changes["slices"] = slices
-    return SlimeBody(SlimeParams.of_material(material or DEFAULT_MATERIAL, **changes))
+    return SlimeParams.of_material(material or DEFAULT_MATERIAL, **changes)
+
+
+def make_body(stacks: int | None = None, slices: int | None = None, material: str | None = None):
+    """The slime body of ``slime_params(stacks, slices, material)``."""
+    from slime.physics.slime3d.slime_body import SlimeBody
+
+    return SlimeBody(slime_params(stacks, slices, material))
 
 
 def save_npz_atomic(path: Path, **arrays) -> None:
@@ -74,14 +81,18 @@ def simulate_slime(ticks: int, pokes: Sequence[Poke] = (), stacks: int | None = 
                    progress: bool = False, material: str | None = None):
     """Run the slime (of ``material``, default jelly) for ``ticks`` frames; returns the arrays
     written to the .npz."""
-    body = make_body(stacks, slices, material)
-    params = body.params
+    from slime.physics.slime3d.slime_body import SlimeBody
+    from slime.physics.slime3d.sphere import vertex_count
+
+    params = slime_params(stacks, slices, material)
     schedule = poke_schedule(pokes)
-    n_points = body.positions.shape[0]
+    n_points = vertex_count(params.stacks, params.slices)
+    # The recording is refused before the body is built (seconds for the finest meshes).
     positions, volume, time = allocate(
         f"recording {ticks} ticks of a {params.stacks}x{params.slices} slime",
         [((ticks + 1, n_points, 3), np.float64), ((ticks + 1,), np.float64), ((ticks + 1,), np.float64)],
         hint="ask for fewer --ticks or a coarser --stacks/--slices")
+    body = SlimeBody(params)
     positions[0], volume[0], time[0] = body.positions, body.volume(), 0.0
     for k in ticking(ticks, progress, "simulating slime"):
         apply_pokes(body, schedule, k)
