@@ -21,6 +21,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from slime.limits import SPIKE, span
+from slime.physics.compiled import kernel
 from slime.physics.slime3d.moments import mass_centroids
 from slime.physics.slime3d.slime_params import SlimeParams, vector3
 
@@ -161,11 +162,12 @@ class Finger:
     a fine body is squeezed far under its volume and the pressure blows a bulge out of it.)
 
     A press dents, it does not carry: the momentum the finger gives the body is taken back from
-    all of its vertices evenly (``take_back``), and while the finger is on the body its momentum
-    across gravity is held at what it was (``hold_level``), as the table and the other hand hold
-    a jelly that is pressed, so a slanted or off-centre press does not slide the slime away. Its
-    angular momentum is left free: held by a rigid turn every substep, the turn fought the
-    floor's friction and folded the skin above it within half a second.
+    all of its vertices evenly (``pull_toward_finger``, ``push_out_of_finger``), and while the
+    finger is on the body its momentum across gravity is held at what it was (``hold_level``), as
+    the table and the other hand hold a jelly that is pressed, so a slanted or off-centre press
+    does not slide the slime away. Its angular momentum is left free: held by a rigid turn every
+    substep, the turn fought the floor's friction and folded the skin above it within half a
+    second.
 
     Taken away, the finger moves back out along its path ``LIFT_SPEED`` times faster than it went
     in, the surface still sinking with it, and lets go once it is ``LET_GO`` of its full depth
@@ -220,7 +222,6 @@ class Finger:
             depth = min(self.depth + prm.hand.finger_speed * prm.radius * h, self.full_depth)
         self.velocity = self.direction * ((depth - self.depth) / h)
         self.depth = depth
-        x, v = body.positions, body.velocities
         # The finger goes along with the body across gravity (a body pressed in flight is not
         # torn apart by a finger that stays behind).
         shift = level(body, body.centroid() - self.origin)
@@ -228,17 +229,9 @@ class Finger:
         self.start = self.start + shift
         self.anchors = self.anchors + shift
         self.velocity = self.velocity + shift / h
-        members, weight = self.members, self.weight
-        d = self.direction
-        gap = self.anchors + np.outer(weight * depth, d) - x[members]
-        wanted = np.clip(prm.hand.finger_rate * gap, -prm.max_speed, prm.max_speed)
-        change = wanted - v[members]
-        along = change @ d
-        across = change - np.outer(along, d)
-        relax = -np.expm1(-2.0 * prm.hand.finger_rate * h)
-        kick = relax * (np.outer(weight * along, d) + (weight ** ACROSS_POWER)[:, None] * across)
-        v[members] += kick
-        take_back(body, members, kick)
+        pull_toward_finger(body.positions, body.velocities, body.mass, self.members, self.weight, self.anchors,
+                           self.direction, depth, prm.hand.finger_rate, prm.max_speed,
+                           -np.expm1(-2.0 * prm.hand.finger_rate * h), ACROSS_POWER)
         hold_level(body, self.momentum)
 
     @property
@@ -248,43 +241,102 @@ class Finger:
 
     def push_out(self, body: BodyView) -> None:
         """After a substep's integration: the surface out of the ball and its shaft."""
-        push_out_of_finger(body, self.start, self.tip, self.radius, self.velocity)
+        push_out_of_finger(body.positions, body.velocities, body.mass, self.start, self.tip, self.radius,
+                           self.velocity)
 
 
-def push_out_of_finger(body: BodyView, start: np.ndarray, tip: np.ndarray, radius: float,
-                       finger_velocity: np.ndarray) -> None:
+@kernel
+def pull_toward_finger(x, v, mass, members, weight, anchors, direction, depth, rate, max_speed, relax, across_power):
+    """The skin round a finger drawn after it, in velocity form. Member j (vertex k, weight w) wants
+    the velocity u = rate (a + w depth d - x_k), each component held within +-``max_speed`` (a its
+    anchor, d the path); of the change c = u - v_k, the part along the path (c . d) d is taken at
+    weight w and the part across at w^``across_power``, both relaxed over the substep by ``relax``
+    = 1 - exp(-2 rate h): v_k += relax (w (c . d) d + w^p (c - (c . d) d)). The momentum that
+    gives the body is taken back from every vertex evenly: the finger deforms the body, it does
+    not shove it."""
+    d0, d1, d2 = direction[0], direction[1], direction[2]
+    total = 0.0
+    for k in range(mass.shape[0]):
+        total += mass[k]
+    p0 = p1 = p2 = 0.0
+    for j in range(members.shape[0]):
+        k, w = members[j], weight[j]
+        c0 = min(max(rate * (anchors[j, 0] + w * depth * d0 - x[k, 0]), -max_speed), max_speed) - v[k, 0]
+        c1 = min(max(rate * (anchors[j, 1] + w * depth * d1 - x[k, 1]), -max_speed), max_speed) - v[k, 1]
+        c2 = min(max(rate * (anchors[j, 2] + w * depth * d2 - x[k, 2]), -max_speed), max_speed) - v[k, 2]
+        along = c0 * d0 + c1 * d1 + c2 * d2
+        across = w ** across_power
+        k0 = relax * (w * along * d0 + across * (c0 - along * d0))
+        k1 = relax * (w * along * d1 + across * (c1 - along * d1))
+        k2 = relax * (w * along * d2 + across * (c2 - along * d2))
+        v[k, 0] += k0
+        v[k, 1] += k1
+        v[k, 2] += k2
+        p0 += mass[k] * k0
+        p1 += mass[k] * k1
+        p2 += mass[k] * k2
+    for k in range(v.shape[0]):
+        v[k, 0] -= p0 / total
+        v[k, 1] -= p1 / total
+        v[k, 2] -= p2 / total
+
+
+@kernel
+def push_out_of_finger(x, v, mass, start, tip, radius, finger_velocity):
     """The finger as a solid capsule (the segment ``start``-``tip`` swept by a ball of ``radius``):
-    every vertex inside it is put back on its surface, straight out from the axis, and loses the
-    part of its velocity (relative to the finger's) that goes into it; a vertex outside is not
-    touched. The body's own forces push back against it. What this gives the body as a whole is
-    taken back as ``take_back`` says."""
-    x, v = body.positions, body.velocities
-    axis = tip - start
-    span2 = float(axis @ axis)
-    rel = x - start
-    t = np.clip((rel @ axis) / span2, 0.0, 1.0) if span2 > 0.0 else np.zeros(len(x))
-    off = rel - t[:, None] * axis
-    dist2 = np.einsum("ij,ij->i", off, off)
-    inside = np.flatnonzero(dist2 < radius * radius)
-    if inside.size == 0:
+    every vertex inside it is put back on its surface, straight out from the axis (along the axis,
+    ahead of the finger, for one on the axis itself), and loses the part of its velocity relative to
+    the finger's, v - ``finger_velocity``, that goes into it; a vertex outside is not touched. The
+    body's own forces push back against it. What the projection and the velocity changes give the
+    body as a whole is taken back from every vertex evenly: a projection must not carry the body
+    either."""
+    a0, a1, a2 = tip[0] - start[0], tip[1] - start[1], tip[2] - start[2]
+    span2 = a0 * a0 + a1 * a1 + a2 * a2
+    span = np.sqrt(span2)
+    h0, h1, h2 = (a0 / span, a1 / span, a2 / span) if span2 > 0.0 else (0.0, 1.0, 0.0)
+    total = 0.0
+    for k in range(mass.shape[0]):
+        total += mass[k]
+    s0 = s1 = s2 = 0.0  # mass times the projections
+    p0 = p1 = p2 = 0.0  # mass times the velocity changes
+    inside = 0
+    for k in range(x.shape[0]):
+        r0, r1, r2 = x[k, 0] - start[0], x[k, 1] - start[1], x[k, 2] - start[2]
+        t = min(max((r0 * a0 + r1 * a1 + r2 * a2) / span2, 0.0), 1.0) if span2 > 0.0 else 0.0
+        o0, o1, o2 = r0 - t * a0, r1 - t * a1, r2 - t * a2
+        dist2 = o0 * o0 + o1 * o1 + o2 * o2
+        if not dist2 < radius * radius:
+            continue
+        inside += 1
+        dist = np.sqrt(dist2)
+        if dist > 1e-9 * radius:
+            n0, n1, n2 = o0 / dist, o1 / dist, o2 / dist
+        else:
+            n0, n1, n2 = h0, h1, h2
+        m0, m1, m2 = n0 * radius - o0, n1 * radius - o1, n2 * radius - o2
+        x[k, 0] += m0
+        x[k, 1] += m1
+        x[k, 2] += m2
+        s0 += mass[k] * m0
+        s1 += mass[k] * m1
+        s2 += mass[k] * m2
+        into = min((v[k, 0] - finger_velocity[0]) * n0 + (v[k, 1] - finger_velocity[1]) * n1
+                   + (v[k, 2] - finger_velocity[2]) * n2, 0.0)
+        v[k, 0] -= into * n0
+        v[k, 1] -= into * n1
+        v[k, 2] -= into * n2
+        p0 -= mass[k] * into * n0
+        p1 -= mass[k] * into * n1
+        p2 -= mass[k] * into * n2
+    if inside == 0:
         return
-    off, dist = off[inside], np.sqrt(dist2[inside])
-    # A vertex on the axis itself goes out ahead of the finger.
-    ahead = axis / np.sqrt(span2) if span2 > 0.0 else np.array([0.0, 1.0, 0.0])
-    normal = np.where((dist > 1e-9 * radius)[:, None], off / np.maximum(dist, 1e-300)[:, None], ahead)
-    shift = normal * radius - off
-    x[inside] += shift
-    x -= body.mass[inside] @ shift / float(body.mass.sum())  # a projection must not carry the body either
-    into = np.minimum(np.einsum("ij,ij->i", v[inside] - finger_velocity, normal), 0.0)
-    kick = -into[:, None] * normal
-    v[inside] += kick
-    take_back(body, inside, kick)
-
-
-def take_back(body: BodyView, members: np.ndarray, kick: np.ndarray) -> None:
-    """The momentum of the velocity changes ``kick`` (k, 3) given to ``members``, taken back from
-    every vertex evenly: the finger deforms the body, it does not shove it."""
-    body.velocities[:] -= body.mass[members] @ kick / float(body.mass.sum())
+    for k in range(x.shape[0]):
+        x[k, 0] -= s0 / total
+        x[k, 1] -= s1 / total
+        x[k, 2] -= s2 / total
+        v[k, 0] -= p0 / total
+        v[k, 1] -= p1 / total
+        v[k, 2] -= p2 / total
 
 
 def level(body: BodyView, vector: np.ndarray) -> np.ndarray:
