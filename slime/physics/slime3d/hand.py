@@ -246,18 +246,28 @@ class Finger:
 
 
 @kernel
+def take_back(array, mass, p0, p1, p2):
+    """Take the mass-weighted sum (p0, p1, p2) (a momentum, or a mass times a shift) back from
+    every vertex of ``array`` (P, 3) evenly: array_k -= p / sum(mass)."""
+    total = 0.0
+    for k in range(mass.shape[0]):
+        total += mass[k]
+    for k in range(array.shape[0]):
+        array[k, 0] -= p0 / total
+        array[k, 1] -= p1 / total
+        array[k, 2] -= p2 / total
+
+
+@kernel
 def pull_toward_finger(x, v, mass, members, weight, anchors, direction, depth, rate, max_speed, relax, across_power):
     """The skin round a finger drawn after it, in velocity form. Member j (vertex k, weight w) wants
     the velocity u = rate (a + w depth d - x_k), each component held within +-``max_speed`` (a its
     anchor, d the path); of the change c = u - v_k, the part along the path (c . d) d is taken at
     weight w and the part across at w^``across_power``, both relaxed over the substep by ``relax``
     = 1 - exp(-2 rate h): v_k += relax (w (c . d) d + w^p (c - (c . d) d)). The momentum that
-    gives the body is taken back from every vertex evenly: the finger deforms the body, it does
-    not shove it."""
+    gives the body is taken back from every vertex evenly (``take_back``): the finger deforms the
+    body, it does not shove it."""
     d0, d1, d2 = direction[0], direction[1], direction[2]
-    total = 0.0
-    for k in range(mass.shape[0]):
-        total += mass[k]
     p0 = p1 = p2 = 0.0
     for j in range(members.shape[0]):
         k, w = members[j], weight[j]
@@ -275,10 +285,7 @@ def pull_toward_finger(x, v, mass, members, weight, anchors, direction, depth, r
         p0 += mass[k] * k0
         p1 += mass[k] * k1
         p2 += mass[k] * k2
-    for k in range(v.shape[0]):
-        v[k, 0] -= p0 / total
-        v[k, 1] -= p1 / total
-        v[k, 2] -= p2 / total
+    take_back(v, mass, p0, p1, p2)
 
 
 @kernel
@@ -288,15 +295,12 @@ def push_out_of_finger(x, v, mass, start, tip, radius, finger_velocity):
     ahead of the finger, for one on the axis itself), and loses the part of its velocity relative to
     the finger's, v - ``finger_velocity``, that goes into it; a vertex outside is not touched. The
     body's own forces push back against it. What the projection and the velocity changes give the
-    body as a whole is taken back from every vertex evenly: a projection must not carry the body
-    either."""
+    body as a whole is taken back from every vertex evenly (``take_back``): a projection must not
+    carry the body either."""
     a0, a1, a2 = tip[0] - start[0], tip[1] - start[1], tip[2] - start[2]
     span2 = a0 * a0 + a1 * a1 + a2 * a2
     span = np.sqrt(span2)
     h0, h1, h2 = (a0 / span, a1 / span, a2 / span) if span2 > 0.0 else (0.0, 1.0, 0.0)
-    total = 0.0
-    for k in range(mass.shape[0]):
-        total += mass[k]
     s0 = s1 = s2 = 0.0  # mass times the projections
     p0 = p1 = p2 = 0.0  # mass times the velocity changes
     inside = 0
@@ -328,15 +332,9 @@ def push_out_of_finger(x, v, mass, start, tip, radius, finger_velocity):
         p0 -= mass[k] * into * n0
         p1 -= mass[k] * into * n1
         p2 -= mass[k] * into * n2
-    if inside == 0:
-        return
-    for k in range(x.shape[0]):
-        x[k, 0] -= s0 / total
-        x[k, 1] -= s1 / total
-        x[k, 2] -= s2 / total
-        v[k, 0] -= p0 / total
-        v[k, 1] -= p1 / total
-        v[k, 2] -= p2 / total
+    if inside > 0:
+        take_back(x, mass, s0, s1, s2)
+        take_back(v, mass, p0, p1, p2)
 
 
 def level(body: BodyView, vector: np.ndarray) -> np.ndarray:
