@@ -31,7 +31,9 @@ from test_readme import check_command_lines, command_lines, python_blocks
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = sorted((ROOT / "docs").glob("*.md"))
 EXAMPLES = ROOT / "examples"
-BLOCKS = [(path, i) for path in DOCS for i in range(len(python_blocks(path)))]
+# A block that steps the finest mesh (128 x 128) takes seconds: it is left to the full run.
+BLOCKS = [pytest.param(path, i, marks=[pytest.mark.slow] if "stacks=128" in block else [], id=f"{path.stem}-{i}")
+          for path in DOCS for i, block in enumerate(python_blocks(path))]
 
 
 def test_docs_exist_and_readme_links_them():
@@ -103,7 +105,7 @@ def check_stated_numbers(check: str, output: str, page: str, where: str) -> dict
     return {name: float(value) for name, value in printed.items()}
 
 
-@pytest.mark.parametrize("path,index", BLOCKS, ids=[f"{p.stem}-{i}" for p, i in BLOCKS])
+@pytest.mark.parametrize("path,index", BLOCKS)
 def test_docs_python_block_runs(path, index, tmp_path, monkeypatch, capsys):
     code = python_blocks(path)[index]
     if "render" in code:

@@ -18,6 +18,9 @@ from conftest import missing
 from slime import cli
 from test_gltf_export import SCENE
 
+# Blender starts in seconds: left out of the quick subset (-m "not slow").
+pytestmark = pytest.mark.slow
+
 HERE = Path(__file__).resolve().parent
 TICKS, MIDDLE = 8, 4
 

@@ -20,6 +20,9 @@ from PIL import Image
 from conftest import missing
 from slime import cli
 
+# Chromium starts in seconds: left out of the quick subset (-m "not slow").
+pytestmark = pytest.mark.slow
+
 ROOT = Path(__file__).resolve().parent.parent
 THREE = ROOT / ".ci" / "node" / "node_modules" / "three"
 CDN = re.compile(r"https://cdn\.jsdelivr\.net/npm/three@[\d.]+/")
