@@ -99,7 +99,7 @@ def _world() -> None:
     forces are left out of this world's steps, its slimes moved by the floor, contacts and
     obstacles alone."""
     from slime.physics.slime3d.obstacles import Ball, Box, Cylinder
-    from slime.physics.slime3d.slime_body import SlimeBody, SlimeParams
+    from slime.physics.slime3d.slime_body import SlimeParams
     from slime.physics.slime3d.world3d import World3D
 
     world = World3D()
@@ -111,13 +111,8 @@ def _world() -> None:
     world.add_obstacle(Cylinder(center=(0.0, 1.0, 0.0), radius=0.2, half_height=0.1))
     world._compiled_substeps = lambda *args, **kwargs: None
     world.step()
-    # The hand's finger, on a slime of a world and on a lone slime (its arrays are laid out whole).
-    world.press(1, world.body_positions(1)[0], (0.0, -1.0, 0.0))
+    world.press(1, world.body_positions(1)[0], (0.0, -1.0, 0.0))  # the hand's finger
     world.step()
-    lone = SlimeBody(SlimeParams(stacks=4, slices=4))
-    lone.world._compiled_substeps = world._compiled_substeps
-    lone.press(lone.positions[0], (0.0, -1.0, 0.0))
-    lone.step()
 
 
 def _springs() -> None:

@@ -50,6 +50,16 @@ class BodyView:
     mass: np.ndarray  # (P,)
     params: SlimeParams
     triangles: np.ndarray | None = None  # (T, 3) outward-wound, for surface normals
+    world_positions: np.ndarray | None = None  # (3, P) the world's arrays the views look into ...
+    world_velocities: np.ndarray | None = None
+    first: int = 0  # ... from this column
+
+    def columns(self) -> tuple[np.ndarray, np.ndarray, int]:
+        """(positions (3, P), velocities (3, P), the body's first column): the kernels' view of the
+        body, the world's whole arrays, which have one layout for a lone slime and for a world's."""
+        if self.world_positions is None:
+            return self.positions.T, self.velocities.T, 0
+        return self.world_positions, self.world_velocities, self.first
 
     def centroid(self) -> np.ndarray:
         return mass_centroids(self.positions, self.mass, [0])[0]
@@ -229,7 +239,8 @@ class Finger:
         self.start = self.start + shift
         self.anchors = self.anchors + shift
         self.velocity = self.velocity + shift / h
-        pull_toward_finger(body.positions, body.velocities, body.mass, self.members, self.weight, self.anchors,
+        x, v, first = body.columns()
+        pull_toward_finger(x, v, first, body.mass, self.members, self.weight, self.anchors,
                            self.direction, depth, prm.hand.finger_rate, prm.max_speed,
                            -np.expm1(-2.0 * prm.hand.finger_rate * h), ACROSS_POWER)
         hold_level(body, self.momentum)
@@ -241,26 +252,30 @@ class Finger:
 
     def push_out(self, body: BodyView) -> None:
         """After a substep's integration: the surface out of the ball and its shaft."""
-        push_out_of_finger(body.positions, body.velocities, body.mass, self.start, self.tip, self.radius,
-                           self.velocity)
+        x, v, first = body.columns()
+        push_out_of_finger(x, v, first, body.mass, self.start, self.tip, self.radius, self.velocity)
 
 
 @kernel
-def take_back(array, mass, p0, p1, p2):
+def take_back(array, first, mass, p0, p1, p2):
     """Take the mass-weighted sum (p0, p1, p2) (a momentum, or a mass times a shift) back from
-    every vertex of ``array`` (P, 3) evenly: array_k -= p / sum(mass)."""
+    every vertex of a body evenly: array_k -= p / sum(mass), for the body's columns ``first`` ..
+    of the world's (3, P) ``array``."""
     total = 0.0
     for k in range(mass.shape[0]):
         total += mass[k]
-    for k in range(array.shape[0]):
-        array[k, 0] -= p0 / total
-        array[k, 1] -= p1 / total
-        array[k, 2] -= p2 / total
+    for k in range(mass.shape[0]):
+        i = first + k
+        array[0, i] -= p0 / total
+        array[1, i] -= p1 / total
+        array[2, i] -= p2 / total
 
 
 @kernel
-def pull_toward_finger(x, v, mass, members, weight, anchors, direction, depth, rate, max_speed, relax, across_power):
-    """The skin round a finger drawn after it, in velocity form. Member j (vertex k, weight w) wants
+def pull_toward_finger(x, v, first, mass, members, weight, anchors, direction, depth, rate, max_speed, relax,
+                       across_power):
+    """The skin round a finger drawn after it, in velocity form, on the body whose vertices are the
+    world's (3, P) columns ``first`` .. (its masses ``mass``). Member j (vertex k, weight w) wants
     the velocity u = rate (a + w depth d - x_k), each component held within +-``max_speed`` (a its
     anchor, d the path); of the change c = u - v_k, the part along the path (c . d) d is taken at
     weight w and the part across at w^``across_power``, both relaxed over the substep by ``relax``
@@ -271,26 +286,28 @@ def pull_toward_finger(x, v, mass, members, weight, anchors, direction, depth, r
     p0 = p1 = p2 = 0.0
     for j in range(members.shape[0]):
         k, w = members[j], weight[j]
-        c0 = min(max(rate * (anchors[j, 0] + w * depth * d0 - x[k, 0]), -max_speed), max_speed) - v[k, 0]
-        c1 = min(max(rate * (anchors[j, 1] + w * depth * d1 - x[k, 1]), -max_speed), max_speed) - v[k, 1]
-        c2 = min(max(rate * (anchors[j, 2] + w * depth * d2 - x[k, 2]), -max_speed), max_speed) - v[k, 2]
+        i = first + k  # its column
+        c0 = min(max(rate * (anchors[j, 0] + w * depth * d0 - x[0, i]), -max_speed), max_speed) - v[0, i]
+        c1 = min(max(rate * (anchors[j, 1] + w * depth * d1 - x[1, i]), -max_speed), max_speed) - v[1, i]
+        c2 = min(max(rate * (anchors[j, 2] + w * depth * d2 - x[2, i]), -max_speed), max_speed) - v[2, i]
         along = c0 * d0 + c1 * d1 + c2 * d2
         across = w ** across_power
         k0 = relax * (w * along * d0 + across * (c0 - along * d0))
         k1 = relax * (w * along * d1 + across * (c1 - along * d1))
         k2 = relax * (w * along * d2 + across * (c2 - along * d2))
-        v[k, 0] += k0
-        v[k, 1] += k1
-        v[k, 2] += k2
+        v[0, i] += k0
+        v[1, i] += k1
+        v[2, i] += k2
         p0 += mass[k] * k0
         p1 += mass[k] * k1
         p2 += mass[k] * k2
-    take_back(v, mass, p0, p1, p2)
+    take_back(v, first, mass, p0, p1, p2)
 
 
 @kernel
-def push_out_of_finger(x, v, mass, start, tip, radius, finger_velocity):
-    """The finger as a solid capsule (the segment ``start``-``tip`` swept by a ball of ``radius``):
+def push_out_of_finger(x, v, first, mass, start, tip, radius, finger_velocity):
+    """The finger as a solid capsule (the segment ``start``-``tip`` swept by a ball of ``radius``),
+    on the body whose vertices are the world's (3, P) columns ``first`` .. (its masses ``mass``):
     every vertex inside it is put back on its surface, straight out from the axis (along the axis,
     ahead of the finger, for one on the axis itself), and loses the part of its velocity relative to
     the finger's, v - ``finger_velocity``, that goes into it; a vertex outside is not touched. The
@@ -304,8 +321,9 @@ def push_out_of_finger(x, v, mass, start, tip, radius, finger_velocity):
     s0 = s1 = s2 = 0.0  # mass times the projections
     p0 = p1 = p2 = 0.0  # mass times the velocity changes
     inside = 0
-    for k in range(x.shape[0]):
-        r0, r1, r2 = x[k, 0] - start[0], x[k, 1] - start[1], x[k, 2] - start[2]
+    for k in range(mass.shape[0]):
+        i = first + k
+        r0, r1, r2 = x[0, i] - start[0], x[1, i] - start[1], x[2, i] - start[2]
         t = min(max((r0 * a0 + r1 * a1 + r2 * a2) / span2, 0.0), 1.0) if span2 > 0.0 else 0.0
         o0, o1, o2 = r0 - t * a0, r1 - t * a1, r2 - t * a2
         dist2 = o0 * o0 + o1 * o1 + o2 * o2
@@ -318,23 +336,23 @@ def push_out_of_finger(x, v, mass, start, tip, radius, finger_velocity):
         else:
             n0, n1, n2 = h0, h1, h2
         m0, m1, m2 = n0 * radius - o0, n1 * radius - o1, n2 * radius - o2
-        x[k, 0] += m0
-        x[k, 1] += m1
-        x[k, 2] += m2
+        x[0, i] += m0
+        x[1, i] += m1
+        x[2, i] += m2
         s0 += mass[k] * m0
         s1 += mass[k] * m1
         s2 += mass[k] * m2
-        into = min((v[k, 0] - finger_velocity[0]) * n0 + (v[k, 1] - finger_velocity[1]) * n1
-                   + (v[k, 2] - finger_velocity[2]) * n2, 0.0)
-        v[k, 0] -= into * n0
-        v[k, 1] -= into * n1
-        v[k, 2] -= into * n2
+        into = min((v[0, i] - finger_velocity[0]) * n0 + (v[1, i] - finger_velocity[1]) * n1
+                   + (v[2, i] - finger_velocity[2]) * n2, 0.0)
+        v[0, i] -= into * n0
+        v[1, i] -= into * n1
+        v[2, i] -= into * n2
         p0 -= mass[k] * into * n0
         p1 -= mass[k] * into * n1
         p2 -= mass[k] * into * n2
     if inside > 0:
-        take_back(x, mass, s0, s1, s2)
-        take_back(v, mass, p0, p1, p2)
+        take_back(x, first, mass, s0, s1, s2)
+        take_back(v, first, mass, p0, p1, p2)
 
 
 def level(body: BodyView, vector: np.ndarray) -> np.ndarray:
