@@ -16,7 +16,7 @@ substep's integration (``Hand.push_out``).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -43,23 +43,21 @@ def magnitude(vector: np.ndarray) -> float:
 
 @dataclass
 class BodyView:
-    """One body of a world, as the hand sees it: views into the world's arrays."""
+    """One body of a world, as the hand sees it: its columns of the world's arrays."""
 
-    positions: np.ndarray  # (P, 3) view
-    velocities: np.ndarray  # (P, 3) view
-    mass: np.ndarray  # (P,)
+    world_positions: np.ndarray  # (3, P) the world's, which the kernels read: one layout for every body
+    world_velocities: np.ndarray  # (3, P)
+    first: int  # the body's first column
+    mass: np.ndarray  # (n,) its vertices' masses
     params: SlimeParams
     triangles: np.ndarray | None = None  # (T, 3) outward-wound, for surface normals
-    world_positions: np.ndarray | None = None  # (3, P) the world's arrays the views look into ...
-    world_velocities: np.ndarray | None = None
-    first: int = 0  # ... from this column
+    positions: np.ndarray = field(init=False)  # (n, 3) view of its columns
+    velocities: np.ndarray = field(init=False)  # (n, 3) view
 
-    def columns(self) -> tuple[np.ndarray, np.ndarray, int]:
-        """(positions (3, P), velocities (3, P), the body's first column): the kernels' view of the
-        body, the world's whole arrays, which have one layout for a lone slime and for a world's."""
-        if self.world_positions is None:
-            return self.positions.T, self.velocities.T, 0
-        return self.world_positions, self.world_velocities, self.first
+    def __post_init__(self):
+        columns = slice(self.first, self.first + len(self.mass))
+        self.positions = self.world_positions[:, columns].T
+        self.velocities = self.world_velocities[:, columns].T
 
     def centroid(self) -> np.ndarray:
         return mass_centroids(self.positions, self.mass, [0])[0]
@@ -239,9 +237,8 @@ class Finger:
         self.start = self.start + shift
         self.anchors = self.anchors + shift
         self.velocity = self.velocity + shift / h
-        x, v, first = body.columns()
-        pull_toward_finger(x, v, first, body.mass, self.members, self.weight, self.anchors,
-                           self.direction, depth, prm.hand.finger_rate, prm.max_speed,
+        pull_toward_finger(body.world_positions, body.world_velocities, body.first, body.mass, self.members,
+                           self.weight, self.anchors, self.direction, depth, prm.hand.finger_rate, prm.max_speed,
                            -np.expm1(-2.0 * prm.hand.finger_rate * h), ACROSS_POWER)
         hold_level(body, self.momentum)
 
@@ -252,23 +249,33 @@ class Finger:
 
     def push_out(self, body: BodyView) -> None:
         """After a substep's integration: the surface out of the ball and its shaft."""
-        x, v, first = body.columns()
-        push_out_of_finger(x, v, first, body.mass, self.start, self.tip, self.radius, self.velocity)
+        push_out_of_finger(body.world_positions, body.world_velocities, body.first, body.mass, self.start, self.tip,
+                           self.radius, self.velocity)
 
 
 @kernel
-def take_back(array, first, mass, p0, p1, p2):
-    """Take the mass-weighted sum (p0, p1, p2) (a momentum, or a mass times a shift) back from
-    every vertex of a body evenly: array_k -= p / sum(mass), for the body's columns ``first`` ..
-    of the world's (3, P) ``array``."""
+def give(array, i, mass, given, d0, d1, d2):
+    """Add (d0, d1, d2) to column ``i`` of a (3, P) ``array``, and ``mass`` times it to ``given``
+    (3,): what the body has been given, for ``take_back``."""
+    array[0, i] += d0
+    array[1, i] += d1
+    array[2, i] += d2
+    given[0] += mass * d0
+    given[1] += mass * d1
+    given[2] += mass * d2
+
+
+@kernel
+def take_back(array, first, mass, given):
+    """Take the mass-weighted sum ``given`` (a momentum, or a mass times a shift) back from every
+    vertex of a body evenly: array_k -= given / sum(mass), for the body's columns ``first`` .. of
+    the world's (3, P) ``array``."""
     total = 0.0
     for k in range(mass.shape[0]):
         total += mass[k]
     for k in range(mass.shape[0]):
-        i = first + k
-        array[0, i] -= p0 / total
-        array[1, i] -= p1 / total
-        array[2, i] -= p2 / total
+        for c in range(3):
+            array[c, first + k] -= given[c] / total
 
 
 @kernel
@@ -283,7 +290,7 @@ def pull_toward_finger(x, v, first, mass, members, weight, anchors, direction, d
     gives the body is taken back from every vertex evenly (``take_back``): the finger deforms the
     body, it does not shove it."""
     d0, d1, d2 = direction[0], direction[1], direction[2]
-    p0 = p1 = p2 = 0.0
+    momentum = np.zeros(3)
     for j in range(members.shape[0]):
         k, w = members[j], weight[j]
         i = first + k  # its column
@@ -292,16 +299,11 @@ def pull_toward_finger(x, v, first, mass, members, weight, anchors, direction, d
         c2 = min(max(rate * (anchors[j, 2] + w * depth * d2 - x[2, i]), -max_speed), max_speed) - v[2, i]
         along = c0 * d0 + c1 * d1 + c2 * d2
         across = w ** across_power
-        k0 = relax * (w * along * d0 + across * (c0 - along * d0))
-        k1 = relax * (w * along * d1 + across * (c1 - along * d1))
-        k2 = relax * (w * along * d2 + across * (c2 - along * d2))
-        v[0, i] += k0
-        v[1, i] += k1
-        v[2, i] += k2
-        p0 += mass[k] * k0
-        p1 += mass[k] * k1
-        p2 += mass[k] * k2
-    take_back(v, first, mass, p0, p1, p2)
+        give(v, i, mass[k], momentum,
+             relax * (w * along * d0 + across * (c0 - along * d0)),
+             relax * (w * along * d1 + across * (c1 - along * d1)),
+             relax * (w * along * d2 + across * (c2 - along * d2)))
+    take_back(v, first, mass, momentum)
 
 
 @kernel
@@ -318,8 +320,8 @@ def push_out_of_finger(x, v, first, mass, start, tip, radius, finger_velocity):
     span2 = a0 * a0 + a1 * a1 + a2 * a2
     span = np.sqrt(span2)
     h0, h1, h2 = (a0 / span, a1 / span, a2 / span) if span2 > 0.0 else (0.0, 1.0, 0.0)
-    s0 = s1 = s2 = 0.0  # mass times the projections
-    p0 = p1 = p2 = 0.0  # mass times the velocity changes
+    shifted = np.zeros(3)  # mass times the projections
+    momentum = np.zeros(3)  # mass times the velocity changes
     inside = 0
     for k in range(mass.shape[0]):
         i = first + k
@@ -335,24 +337,13 @@ def push_out_of_finger(x, v, first, mass, start, tip, radius, finger_velocity):
             n0, n1, n2 = o0 / dist, o1 / dist, o2 / dist
         else:
             n0, n1, n2 = h0, h1, h2
-        m0, m1, m2 = n0 * radius - o0, n1 * radius - o1, n2 * radius - o2
-        x[0, i] += m0
-        x[1, i] += m1
-        x[2, i] += m2
-        s0 += mass[k] * m0
-        s1 += mass[k] * m1
-        s2 += mass[k] * m2
+        give(x, i, mass[k], shifted, n0 * radius - o0, n1 * radius - o1, n2 * radius - o2)
         into = min((v[0, i] - finger_velocity[0]) * n0 + (v[1, i] - finger_velocity[1]) * n1
                    + (v[2, i] - finger_velocity[2]) * n2, 0.0)
-        v[0, i] -= into * n0
-        v[1, i] -= into * n1
-        v[2, i] -= into * n2
-        p0 -= mass[k] * into * n0
-        p1 -= mass[k] * into * n1
-        p2 -= mass[k] * into * n2
+        give(v, i, mass[k], momentum, -into * n0, -into * n1, -into * n2)
     if inside > 0:
-        take_back(x, first, mass, s0, s1, s2)
-        take_back(v, first, mass, p0, p1, p2)
+        take_back(x, first, mass, shifted)
+        take_back(v, first, mass, momentum)
 
 
 def level(body: BodyView, vector: np.ndarray) -> np.ndarray:

@@ -304,9 +304,7 @@ class World3D:
 
     def view(self, index: int) -> BodyView:
         body = self.bodies[index]
-        sl = slice(body.start, body.stop)
-        return BodyView(self.x[:, sl].T, self.v[:, sl].T, body.shape.mass, body.params, body.shape.triangles,
-                        self.x, self.v, body.start)
+        return BodyView(self.x, self.v, body.start, body.shape.mass, body.params, body.shape.triangles)
 
     def body_positions(self, index: int) -> np.ndarray:
         body = self.bodies[index]
