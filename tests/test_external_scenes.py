@@ -59,6 +59,9 @@ def test_scene_file_loads_and_simulates(ball_file, tmp_path):
     assert main(["simulate", str(ball_file), "--ticks", "30", "--output", str(out)]) == 0
     y = np.load(out)["positions"][:, 0, 1]
     assert y[0] == 8.0 and y[-1] < 7.0 and np.all(np.diff(y) < 0), "the ball falls"
+    # Read, not imported into the user's folder: no __pycache__ beside their file (this suite
+    # lets Python write bytecode, as a user's Python does).
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["ball.npz", "my_scene.py"]
 
 
 def test_scene_file_renders_where_it_draws(ball_file, tmp_path, ctx):

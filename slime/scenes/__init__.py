@@ -107,7 +107,7 @@ def load_scene_file(path) -> Scene2D:
     module = importlib.util.module_from_spec(spec)
     sys.modules[name] = module  # dataclasses and pickling look their class's module up here
     try:
-        spec.loader.exec_module(module)
+        _run_writing_nothing(spec, module)
         return _as_scene(_module_scene(module, path)(), str(path))
     except SceneError:
         raise
@@ -120,6 +120,16 @@ def load_scene_file(path) -> Scene2D:
         if _debug():
             raise
         raise _failure(str(path), exc, path) from None
+
+
+def _run_writing_nothing(spec, module) -> None:
+    """Run the user's scene file as ``module``, leaving nothing beside it: no ``__pycache__`` in
+    their folder (a file read once a run gains nothing from one)."""
+    writes, sys.dont_write_bytecode = sys.dont_write_bytecode, True
+    try:
+        spec.loader.exec_module(module)
+    finally:
+        sys.dont_write_bytecode = writes
 
 
 def _debug() -> bool:
