@@ -6,11 +6,16 @@ signal arrives, and code beneath a C extension may catch and clear it (an attrib
 treats any error as "absent" does): the signal would then be lost, and a long render would run to
 its end. So the handler also notes the signal, and every long loop calls ``check`` once a frame
 or tick (``render_common.progress_bar`` does it in ``update``), which raises it again if it was
-swallowed."""
+swallowed.
+
+An interrupt can also land inside a library's constructor, and the half-built object's finaliser
+then fails when it is collected (llvmlite's references do, with an AttributeError): once a signal
+has arrived, such errors are not printed, so the command's last word stays its one line."""
 
 from __future__ import annotations
 
 import signal
+import sys
 import threading
 from contextlib import contextmanager
 
@@ -25,7 +30,12 @@ _pending: list[type[KeyboardInterrupt]] = []  # the signal received and not yet 
 def _on_signal(signum, frame):
     interrupt = Terminated if signum == signal.SIGTERM else KeyboardInterrupt
     _pending[:] = [interrupt]
+    sys.unraisablehook = _ignore_unraisable
     raise interrupt
+
+
+def _ignore_unraisable(unraisable) -> None:
+    """Errors in finalisers after an interrupt: objects it cut off halfway, not the user's concern."""
 
 
 def check() -> None:

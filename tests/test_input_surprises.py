@@ -192,6 +192,33 @@ def test_sigterm_is_handled_like_sigint(tmp_path, signum, status, word):
     _no_files_but(tmp_path)
 
 
+HALF_BUILT = """
+import os, signal
+from slime.interrupts import Terminated, interruptible
+
+class HalfBuilt:  # a library object whose finaliser needs what its constructor sets last
+    def __init__(self):
+        os.kill(os.getpid(), signal.SIGTERM)
+        for _ in range(10**8):  # the handler runs here, between two bytecodes
+            pass
+        self.handle = 1
+
+    def __del__(self):
+        del self.handle
+
+try:
+    with interruptible():
+        HalfBuilt()
+except Terminated:
+    print("terminated")
+"""
+
+
+def test_an_object_the_interrupt_cut_off_halfway_says_nothing_as_it_goes():
+    run = subprocess.run([sys.executable, "-c", HALF_BUILT], capture_output=True, text=True, timeout=60)
+    assert (run.stdout, run.stderr) == ("terminated\n", "")
+
+
 @pytest.mark.parametrize("interrupt, status, word", [(Terminated, 143, "terminated"),
                                                      (KeyboardInterrupt, 130, "interrupted")])
 def test_an_interrupt_the_moment_a_temporary_exists_leaves_nothing(tmp_path, monkeypatch, capsys, interrupt, status,
