@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -11,6 +12,11 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+
+try:
+    import fcntl
+except ImportError:  # not on Windows: each worker computes its own
+    fcntl = None
 
 
 def jelly(img: np.ndarray) -> np.ndarray:
@@ -74,3 +80,23 @@ def headless_demo(**options):
         yield config
     finally:
         config.wnd.destroy()
+
+
+def once_per_run(tmp_path_factory, name: str, compute):
+    """``compute()``'s result (anything JSON holds, inf included), computed once a test run
+    however many of pytest-xdist's workers ask for it: the first to ask computes it while the
+    others wait for it, then read it (from the folder of this run that the workers share)."""
+    base = tmp_path_factory.getbasetemp()
+    folder = base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+    if fcntl is None:
+        return compute()
+    path = folder / f"{name}.json"
+    with open(folder / f"{name}.lock", "a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes
+        if path.is_file():
+            return json.loads(path.read_text())
+        result = compute()
+        ready = path.with_suffix(".part")
+        ready.write_text(json.dumps(result))
+        ready.replace(path)
+        return result

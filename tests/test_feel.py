@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from helpers import headless_demo, jelly
+from helpers import headless_demo, jelly, once_per_run
 from slime.bench import feel
 from slime.bench.fuzz import trial
 from slime.physics.slime3d.materials import MATERIALS
@@ -20,17 +20,24 @@ from slime.physics.slime3d.slime_body import SlimeBody, SlimeParams
 SLOW = pytest.mark.slow
 
 
-@lru_cache(maxsize=None)
-def row(size: int, material: str = "jelly") -> dict:
-    """The feel bench's row for a material at size x size (computed once per test process)."""
-    return feel.feel(SlimeParams.of_material(material, stacks=size, slices=size), material)
+@pytest.fixture(scope="session")
+def row(tmp_path_factory):
+    """The feel bench's row for a material at size x size, ``row(size, material="jelly")``:
+    computed once a test run (a 128 x 128 row is 18 s of physics), whichever tests ask for it."""
+
+    @lru_cache(maxsize=None)
+    def feel_row(size: int, material: str = "jelly") -> dict:
+        params = SlimeParams.of_material(material, stacks=size, slices=size)
+        return once_per_run(tmp_path_factory, f"feel-{material}-{size}", lambda: feel.feel(params, material))
+
+    return feel_row
 
 
 SIZES = [16, 32, pytest.param(64, marks=SLOW), pytest.param(128, marks=SLOW)]
 
 
 @pytest.mark.parametrize("size", SIZES)
-def test_a_click_dents_deep_and_late_and_the_jelly_rings(size):
+def test_a_click_dents_deep_and_late_and_the_jelly_rings(size, row):
     r = row(size)
     assert r["dent"] >= 0.15, r  # a sixth of the radius at least (the jelly: over 0.8)
     assert r["dent_at"] >= 0.05, r  # deepest at least 50 ms after the click
@@ -39,7 +46,7 @@ def test_a_click_dents_deep_and_late_and_the_jelly_rings(size):
 
 
 @pytest.mark.parametrize("size", SIZES)
-def test_a_drop_splats_and_a_throw_comes_to_rest(size):
+def test_a_drop_splats_and_a_throw_comes_to_rest(size, row):
     r = row(size)
     assert r["drop_squash"] >= 0.30, r  # dropped from 2 m, 30 % flatter at the impact
     assert r["drop_bounce"] <= 0.20, r  # and back up to a fifth of the drop at most
@@ -48,7 +55,7 @@ def test_a_drop_splats_and_a_throw_comes_to_rest(size):
 
 
 @SLOW
-def test_the_same_slime_at_every_resolution():
+def test_the_same_slime_at_every_resolution(row):
     rows = [row(size) for size in (16, 32, 64, 128)]
     for name in ("dent", "wobble_hz", "settled_height"):
         values = [r[name] for r in rows]
@@ -109,7 +116,7 @@ def test_in_duel_the_slimes_squash_into_each_other_without_passing_through():
     assert deepest <= 0.02 * min(radii), deepest  # and neither passes into the other
 
 
-def test_each_material_is_what_it_says():
+def test_each_material_is_what_it_says(row):
     jelly_row, goo, rubber = row(16), row(16, "goo"), row(16, "rubber")
     assert goo["settled_height"] < 0.75 * jelly_row["settled_height"]  # goo slumps
     assert goo["drop_bounce"] <= 0.05 and goo["throw_rest_s"] <= 1.5  # and stays where it lands
