@@ -9,11 +9,19 @@ from __future__ import annotations
 
 import os
 import shutil
+import sys
 
 import pytest
 
-from slime.app.xvfb import private_xvfb
-from slime.render.context import GLUnavailable, create_headless_context
+# The suite starts a hundred Python processes (pytest-xdist's workers, every `slime` command a test
+# runs): let them keep the bytecode of what they import, and pytest its rewritten test modules,
+# even where the environment asks Python not to (PYTHONDONTWRITEBYTECODE); each would otherwise
+# compile numpy's, numba's and the tests' sources again.
+os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+sys.dont_write_bytecode = False
+
+from slime.app.xvfb import private_xvfb  # noqa: E402
+from slime.render.context import GLUnavailable, create_headless_context  # noqa: E402
 
 
 def pytest_configure(config):
@@ -23,6 +31,43 @@ def pytest_configure(config):
         from slime.cli import compile_physics
 
         compile_physics()
+
+
+def pytest_xdist_auto_num_workers(config):
+    """``-n auto``: one worker more than the cores this process may use. The window and browser
+    tests spend most of their time waiting on an X server, a window or a page (real time, little
+    CPU); the extra worker runs them while every core stays busy with physics. PYTEST_XDIST_AUTO_NUM_WORKERS
+    still sets the number outright."""
+    if os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS"):
+        return None  # pytest-xdist's own hook reads it
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        cores = os.cpu_count() or 1
+    return cores + 1
+
+
+def pytest_collection_modifyitems(config, items):
+    """On pytest-xdist workers, put the tests that mostly wait (on an X server, a window or a
+    browser) at the front of the list with quick tests behind them, then the long physics tests,
+    then the rest of the quick ones. Worksteal gives each worker an equal slice of the list in
+    order, so one worker does the waiting while the others keep the cores busy, and the end of
+    the run is balanced by stealing from the back of the queues, where the quick tests are."""
+    workers = getattr(config, "workerinput", {}).get("workercount", 1)
+    if workers < 2:
+        return
+
+    def group(item) -> int:
+        if "xvfb" in item.fixturenames or item.module.__name__ == "test_web_page":
+            return 0  # waits
+        return 1 if item.get_closest_marker("slow") else 2  # long, quick
+
+    groups = [[item for item in items if group(item) == g] for g in range(3)]
+    waits, long, quick = groups
+    share = len(items) // workers - len(waits)  # quick tests behind the waiting ones in the first part
+    if not 0 <= share <= len(quick):
+        return
+    items[:] = waits + quick[:share] + long + quick[share:]
 
 
 def missing(what: str) -> None:
