@@ -363,7 +363,7 @@ def level_momentum(body: BodyView) -> np.ndarray:
 def hold_level(body: BodyView, momentum: np.ndarray) -> None:
     """Set the body's momentum across gravity back to ``momentum`` by an even velocity change:
     the floor's friction under a squashed, spreading body cannot walk it away from the finger."""
-    body.velocities[:] -= (level_momentum(body) - momentum) / float(body.mass.sum())
+    take_back(body.world_velocities, body.first, body.mass, level_momentum(body) - momentum)
 
 
 class Hand:
