@@ -57,13 +57,12 @@ def pytest_collection_modifyitems(config, items):
     if workers < 2:
         return
 
-    def group(item) -> int:
+    waits, long, quick = [], [], []
+    for item in items:
         if "xvfb" in item.fixturenames or item.module.__name__ == "test_web_page":
-            return 0  # waits
-        return 1 if item.get_closest_marker("slow") else 2  # long, quick
-
-    groups = [[item for item in items if group(item) == g] for g in range(3)]
-    waits, long, quick = groups
+            waits.append(item)
+        else:
+            (long if item.get_closest_marker("slow") else quick).append(item)
     share = len(items) // workers - len(waits)  # quick tests behind the waiting ones in the first part
     if not 0 <= share <= len(quick):
         return

@@ -15,7 +15,7 @@ import pytest
 
 try:
     import fcntl
-except ImportError:  # not on Windows: each worker computes its own
+except ImportError:  # Windows: no lock, and two workers may both compute (``once_per_run``)
     fcntl = None
 
 
@@ -88,15 +88,14 @@ def once_per_run(tmp_path_factory, name: str, compute):
     others wait for it, then read it (from the folder of this run that the workers share)."""
     base = tmp_path_factory.getbasetemp()
     folder = base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
-    if fcntl is None:
-        return compute()
     path = folder / f"{name}.json"
     with open(folder / f"{name}.lock", "a") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes
+        if fcntl is not None:
+            fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes
         if path.is_file():
             return json.loads(path.read_text())
         result = compute()
-        ready = path.with_suffix(".part")
+        ready = folder / f"{name}.{os.getpid()}.part"  # a worker's own, where no lock keeps others out
         ready.write_text(json.dumps(result))
         ready.replace(path)
         return result

@@ -5,7 +5,6 @@ resolution; the surface tension in N/m at every resolution; each material what i
 from __future__ import annotations
 
 import math
-from functools import lru_cache
 
 import numpy as np
 import pytest
@@ -25,7 +24,6 @@ def row(tmp_path_factory):
     """The feel bench's row for a material at size x size, ``row(size, material="jelly")``:
     computed once a test run (a 128 x 128 row is 18 s of physics), whichever tests ask for it."""
 
-    @lru_cache(maxsize=None)
     def feel_row(size: int, material: str = "jelly") -> dict:
         params = SlimeParams.of_material(material, stacks=size, slices=size)
         return once_per_run(tmp_path_factory, f"feel-{material}-{size}", lambda: feel.feel(params, material))
