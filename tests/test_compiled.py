@@ -86,6 +86,24 @@ def test_the_first_run_says_it_compiles_once(tmp_path, monkeypatch):
     assert ran == [1, 2] and again.getvalue() == ""
 
 
+def test_another_copy_of_the_same_sources_compiles_and_says_so(tmp_path, monkeypatch):
+    # Same sources, same cache folder; but numba keeps each copy's kernels apart (by the folder
+    # they are read from), so a copy whose kernels were never compiled must compile first, saying
+    # so, and not compile silently in every process that steps the physics.
+    mark = tmp_path / "compiled"
+    mark.write_text("/elsewhere/slime/physics\n")
+    monkeypatch.setattr(warmup, "_MARK", mark)
+    ran = []
+    monkeypatch.setattr(warmup, "stages", lambda: [("one", lambda: ran.append(1))])
+    out = _Terminal()
+    cli.compile_physics(out)
+    assert ran == [1] and out.getvalue().startswith("slime: compiling the physics, first run only")
+    assert mark.read_text().splitlines() == ["/elsewhere/slime/physics", str(Path(warmup.__file__).resolve().parent)]
+    again = _Terminal()
+    cli.compile_physics(again)
+    assert ran == [1] and again.getvalue() == ""
+
+
 def test_stages_the_second_process_could_not_run_are_run_here(tmp_path, monkeypatch):
     monkeypatch.setattr(warmup, "_MARK", tmp_path / "compiled")
     ran = []

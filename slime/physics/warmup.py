@@ -30,19 +30,26 @@ import numpy as np
 from slime.physics.compiled import CACHE, jit_disabled
 
 _MARK = CACHE / "compiled"
+# numba files a kernel's cache under a subfolder named after its source file's folder, so another
+# copy of the same sources (a second checkout, an install in another environment) shares the cache
+# folder but finds nothing of its own there: the mark lists the copies compiled, by this folder.
+_COPY = str(Path(__file__).resolve().parent)
 # Compiled caches kept in the cache folder's folder, this one among them: each edit of a force
 # compiles into a new one (several MB), and a student editing all term would fill the disk.
 KEEP_CACHES = 4
 
 
 def is_compiled() -> bool:
-    """Whether every kernel of these sources is in the cache (and if so, its mark touched: the
+    """Whether every kernel of these sources, from this copy of them, is in the cache (and if so, its mark touched: the
     caches used last are the ones kept); True when nothing is compiled at all
     (``NUMBA_DISABLE_JIT=1``: the kernels run as Python), and then nothing is marked either, so
     the next compiled run still compiles first, saying so."""
     if jit_disabled():
         return True
-    if not _MARK.exists():
+    try:
+        if _COPY not in _MARK.read_text().splitlines():
+            return False
+    except OSError:  # no mark yet
         return False
     try:
         os.utime(_MARK)
@@ -57,7 +64,8 @@ def mark_compiled() -> None:
     if jit_disabled():
         return
     try:
-        _MARK.write_text("every kernel of these sources compiled\n")
+        with open(_MARK, "a") as mark:  # one line a copy: copies compiling at once both keep theirs
+            mark.write(_COPY + "\n")
     except OSError:
         return  # no cache to write: nothing to remember either
     prune_caches(_MARK.parent, KEEP_CACHES)
