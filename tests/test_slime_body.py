@@ -342,6 +342,25 @@ def test_non_finite_state_is_recovered():
     np.testing.assert_allclose(body.centroid(), good, atol=0.05)
 
 
+def test_a_broken_spinning_slime_comes_back_turned_as_it_last_was():
+    """The last good state is the orientation too: a slime broken while it spins is put back at
+    the rotation its last good frame had, not at rest or at another frame's."""
+    body = SlimeBody(SlimeParams(**{**SMALL, "gravity": (0.0, 0.0, 0.0), "center": (0.0, 5.0, 0.0)}))
+    world = body.world
+    omega = np.array([0.0, 2.0, 0.0])  # rad/s about the vertical
+    world.v[:] = np.cross(omega, body.positions - body.centroid()).T
+    run(body, 0.5)
+    turned = world.rotations()[0]
+    assert math.degrees(math.acos((np.trace(turned) - 1.0) / 2.0)) > 30.0  # it did turn
+    centre = body.centroid()
+    body.positions[3] = np.nan
+    body.step()
+    _assert_finite(body)
+    assert body.recoveries == 1
+    np.testing.assert_allclose(world.rotations()[0], turned, atol=1e-12)
+    np.testing.assert_allclose(body.positions, centre + body.rest_offsets @ turned.T, atol=1e-9)
+
+
 def test_bad_interaction_input_is_rejected():
     body = SlimeBody(SlimeParams(**SMALL))
     with pytest.raises(ValueError):

@@ -36,7 +36,7 @@ from slime.physics.slime3d.hand import BodyView, Hand, poke as hand_poke, spike 
 from slime.physics.integrate import symplectic_euler
 from slime.physics.slime3d.obstacles import FramePairs, ObstacleSet, collide_obstacles
 from slime.physics.planes import Planes, collide_planes
-from slime.physics.slime3d.health import healthy_bodies
+from slime.physics.slime3d.health import keep_good
 from slime.physics.slime3d.moments import body_moments, mass_centroids
 from slime.physics.slime3d.shape_matching import best_rotation
 from slime.physics.slime3d.adhesion import adhere_all
@@ -485,17 +485,11 @@ class World3D:
         state broken from outside between frames is not taken for good)."""
         if not self.bodies:
             return
-        healthy = healthy_bodies(self.model, self.x, self.v, self.max_speed, MAX_SPREAD * 1.01)
-        for index in np.flatnonzero(~healthy):
-            self._recover(int(index))
-        if healthy.all():
-            np.copyto(self._good_x, self.x)
-            np.copyto(self._good_rotation, self.rotation)
-            return
-        for index in np.flatnonzero(healthy):
-            body = self.bodies[index]
-            self._good_x[:, body.start : body.stop] = self.x[:, body.start : body.stop]
-            self._good_rotation[index] = self.rotation[index]
+        healthy = keep_good(self.model, self.x, self.v, self.rotation, self._good_x, self._good_rotation,
+                            self.max_speed, MAX_SPREAD * 1.01)
+        if not healthy.all():
+            for index in np.flatnonzero(~healthy):
+                self._recover(int(index))
 
     def _recover(self, index: int) -> None:
         """Broken body: the rest shape back at its last good centre and orientation, still."""
