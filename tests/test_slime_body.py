@@ -489,7 +489,7 @@ def test_pinned_trajectory_hash():
         [sys.executable, "-c", _PINNED, here], env=_portable_env(), capture_output=True, text=True, timeout=120
     )
     assert run_.returncode == 0, run_.stderr
-    assert run_.stdout.strip() == "870d7a687d013dd10a76c6f99c8636aafd1ad610c7a6aa5bac081166f6954be3"
+    assert run_.stdout.strip() == "11d06f2e866c2d8093c8f6bfec65756581663e41a6da9615a017f99e5884c453"
 
 
 # ---------------------------------------------------------------- params

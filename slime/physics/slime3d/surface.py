@@ -84,73 +84,6 @@ def half_normal_cross(t, s, r):
 
 
 @kernel
-def corner_parts(p, q, r, corner):
-    """Triangle (p, q, r)'s parts of dV/dx and dA/dx at its corner 0 (p), 1 (q) or 2 (r):
-    (N / 6, u / 2 x the edge the corner faces)."""
-    t = triangle_parts(p, q, r)
-    if corner == 0:
-        a = half_normal_cross(t, r, q)
-    elif corner == 1:
-        a = half_normal_cross(t, p, r)
-    else:
-        a = half_normal_cross(t, q, p)
-    return SIXTH * t[0], SIXTH * t[1], SIXTH * t[2], a[0], a[1], a[2]
-
-
-@kernel
-def add_parts(total, part):
-    """Two sets of gradient parts (dV/dx then dA/dx, three components each) summed."""
-    return (total[0] + part[0], total[1] + part[1], total[2] + part[2],
-            total[3] + part[3], total[4] + part[4], total[5] + part[5])
-
-
-@kernel
-def fan_parts(k, up, up_next, left, right, down_prev, down):
-    """dV/dx and dA/dx at the ring vertex at point k, from its six triangles; its neighbours are
-    the points (i - 1, j), (i - 1, j + 1), (i, j - 1), (i, j + 1), (i + 1, j - 1) and (i + 1, j)
-    of the ring grid. A triangle that meets a pole twice is collapsed and adds nothing."""
-    total = corner_parts(up, left, k, 2)  # (c, b, d) of quad (i - 1, j - 1)
-    total = add_parts(total, corner_parts(up, k, up_next, 1))  # (a, b, c) of quad (i - 1, j)
-    total = add_parts(total, corner_parts(up_next, k, right, 1))  # (c, b, d) of quad (i - 1, j)
-    total = add_parts(total, corner_parts(left, down_prev, k, 2))  # (a, b, c) of quad (i, j - 1)
-    total = add_parts(total, corner_parts(k, down_prev, down, 0))  # (c, b, d) of quad (i, j - 1)
-    return add_parts(total, corner_parts(k, down, right, 0))  # (a, b, c) of quad (i, j)
-
-
-@kernel
-def vertex_gradients(x, stacks, slices, i, j):
-    """dV/dx and dA/dx at ring-grid node (i, j), a pole too, its neighbours found one by one: for
-    the poles, the rings next to them and the seam, whose neighbours are not fixed steps apart."""
-    if i == 0 or i == stacks:
-        # A pole: corner c of every (c, b, d) of the first band, or b of every (a, b, c) of the last.
-        ring = 1 if i == 0 else stacks - 1
-        pole = point(x, ring_vertex(0, stacks, slices, i, 0))
-        total = (0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
-        for m in range(slices):
-            here = point(x, ring_vertex(0, stacks, slices, ring, m))
-            after = point(x, ring_vertex(0, stacks, slices, ring, m + 1))
-            if i == 0:
-                total = add_parts(total, corner_parts(pole, here, after, 0))
-            else:
-                total = add_parts(total, corner_parts(here, pole, after, 1))
-        return total
-    node = (ring_vertex(0, stacks, slices, i, j), ring_vertex(0, stacks, slices, i - 1, j),
-            ring_vertex(0, stacks, slices, i - 1, j + 1), ring_vertex(0, stacks, slices, i, j - 1),
-            ring_vertex(0, stacks, slices, i, j + 1), ring_vertex(0, stacks, slices, i + 1, j - 1),
-            ring_vertex(0, stacks, slices, i + 1, j))
-    return fan_parts(point(x, node[0]), point(x, node[1]), point(x, node[2]), point(x, node[3]), point(x, node[4]),
-                     point(x, node[5]), point(x, node[6]))
-
-
-@kernel
-def store(rows, k, values):
-    """values[0], values[1], values[2] into column k of three rows."""
-    rows[0][k] = values[0]
-    rows[1][k] = values[1]
-    rows[2][k] = values[2]
-
-
-@kernel
 def six_rows(buffer, row, start, length):
     """Rows ``row .. row + 5`` of a triangle buffer (N, then u / 2, of one triangle of each quad),
     columns ``start ..``, indexed from 0."""
@@ -177,27 +110,54 @@ def stored(rows6, t):
 
 
 @kernel
+def padded_rings(x, stacks, slices, first_ring, last_ring):
+    """Ring-grid rows ``first_ring - 1 .. last_ring + 1`` of a body's rows ``x``, each as
+    ``slices + 2`` columns: column 0 is the ring's last vertex and column ``slices + 1`` its
+    first again, so that across the seam a vertex's neighbours are one column away as everywhere
+    else; a pole's row is the pole repeated (a triangle with two pole corners is collapsed and
+    adds nothing). Returns (3, rows x (slices + 2))."""
+    n, width = slices, slices + 2
+    grid = np.empty((3, (last_ring - first_ring + 3) * width))
+    for d in range(3):
+        source, out = x[d], grid[d]
+        for i in range(first_ring - 1, last_ring + 2):
+            row = out[(i - first_ring + 1) * width:(i - first_ring + 2) * width]
+            if i <= 0 or i >= stacks:
+                pole = source[ring_vertex(0, stacks, slices, i, 0)]
+                for c in range(width):
+                    row[c] = pole
+            else:
+                ring = source[ring_vertex(0, stacks, slices, i, 0):ring_vertex(0, stacks, slices, i, 0) + n]
+                inner = row[1:n + 1]
+                for j in range(n):
+                    inner[j] = ring[j]
+                row[0] = ring[n - 1]
+                row[n + 1] = ring[0]
+    return grid
+
+
+@kernel
 def block_gradients(x, stacks, slices, first_ring, last_ring, grad_volume, grad_area):
-    """dV/dx and dA/dx at the vertices of rings ``first_ring .. last_ring`` (2 .. stacks - 2: away
-    from the poles), ``x`` and the gradients the body's rows. The triangles of the bands above
-    and below them are worked out once, into a buffer, then each vertex gathers its six. Within
-    the block, quad j and vertex j of a ring are fixed steps apart in memory from their
-    neighbours, so each loop runs along all the block's rings as one row, several vertices at a
-    time; only across the seam is the step different, and the seam's vertices come out wrong
-    here (``surface_gradients`` puts them right)."""
-    n = slices
-    start = ring_vertex(0, stacks, slices, first_ring, 0)
-    length = (last_ring - first_ring + 1) * n
-    quads = length + n  # the bands first_ring - 1 .. last_ring
+    """dV/dx and dA/dx at the vertices of rings ``first_ring .. last_ring``, and at a pole next
+    to them, ``x`` and the gradients the body's rows. The rings, with those above and below, are
+    laid out with their seams padded (``padded_rings``); the triangles of the bands between
+    them are worked out once, into a buffer, then each vertex gathers its six. Every row of the
+    padded block is the same number of columns from the next, so each loop runs along the whole
+    block as one row, several vertices at a time, and the seam and the rings next to the poles
+    are no different from the rest (the padding columns' own results are thrown away)."""
+    width = slices + 2
+    grid = padded_rings(x, stacks, slices, first_ring, last_ring)
+    length = (last_ring - first_ring + 1) * width  # the block's rings, padding columns included
+    quads = length + width  # the bands first_ring - 1 .. last_ring
     # Each quad's (a, b, c) in rows 0-5, its (c, b, d) in rows 6-11, one column before the first
     # quad so that every vertex's quad before it has a column.
     buffer = np.empty((12, quads + 1))
     for r in range(12):
         buffer[r, 0] = buffer[r, quads] = 0.0
     abc, cbd = six_rows(buffer, 0, 1, quads), six_rows(buffer, 6, 1, quads)
-    top, bottom = span(x, start - n, quads), span(x, start, quads)
+    top, bottom = span(grid, 0, quads), span(grid, width, quads)
     # One triangle a loop: a loop that writes many arrays runs one quad at a time. (The last
-    # quad's corner d would be past the block: it is on the seam, and left at zero.)
+    # quad's corner d would be past the block: it is a padding column, and left at zero.)
     for t in range(quads - 1):
         store_triangle(abc, t, triangle_parts(point(top, t), point(bottom, t), point(top, t + 1)))
     for t in range(quads - 1):
@@ -206,9 +166,12 @@ def block_gradients(x, stacks, slices, first_ring, last_ring, grad_volume, grad_
     # before it and its own; in the band below, the same.
     above_prev_cbd, above_abc, above_cbd = six_rows(buffer, 6, 0, length), six_rows(buffer, 0, 1, length), \
         six_rows(buffer, 6, 1, length)
-    below_prev_abc, below_prev_cbd = six_rows(buffer, 0, n, length), six_rows(buffer, 6, n, length)
-    below_abc = six_rows(buffer, 0, n + 1, length)
-    v, a = span(grad_volume, start, length), span(grad_area, start, length)
+    below_prev_abc, below_prev_cbd = six_rows(buffer, 0, width, length), six_rows(buffer, 6, width, length)
+    below_abc = six_rows(buffer, 0, width + 1, length)
+    # Gathered into an array of the block's own, padding columns too, then the ring vertices
+    # copied out: loops that write only arrays made here run several vertices at a time.
+    gathered = np.empty((6, length))
+    v, a = span(gathered, 0, length), span(gathered[3:], 0, length)
     for d in range(3):
         # A component a loop, each reading six rows.
         out, n0, n1, n2 = v[d], above_prev_cbd[d], above_abc[d], above_cbd[d]
@@ -217,7 +180,7 @@ def block_gradients(x, stacks, slices, first_ring, last_ring, grad_volume, grad_
             out[u] = SIXTH * (n0[u] + n1[u] + n2[u] + n3[u] + n4[u] + n5[u])
     # Its neighbours: (i - 1, j) is up[u], (i - 1, j + 1) up[u + 1], (i, j - 1) here[u],
     # (i, j + 1) here[u + 2], (i + 1, j - 1) down[u] and (i + 1, j) down[u + 1].
-    up, here, down = span(x, start - n, length + 1), span(x, start - 1, length + 2), span(x, start + n - 1, length + 1)
+    up, here, down = span(grid, 0, length + 1), span(grid, width - 1, length + 2), span(grid, 2 * width - 1, length + 1)
     for u in range(length):
         p = half_normal_cross(stored(above_prev_cbd, u), point(here, u), point(up, u))
         q = half_normal_cross(stored(above_abc, u), point(up, u), point(up, u + 1))
@@ -230,37 +193,66 @@ def block_gradients(x, stacks, slices, first_ring, last_ring, grad_volume, grad_
         a[0][u] += p[0] + q[0] + r[0]
         a[1][u] += p[1] + q[1] + r[1]
         a[2][u] += p[2] + q[2] + r[2]
+    n = slices
+    for i in range(first_ring, last_ring + 1):
+        k, u = ring_vertex(0, stacks, slices, i, 0), (i - first_ring) * width + 1
+        for d in range(3):
+            volume_out, area_out = grad_volume[d][k:k + n], grad_area[d][k:k + n]
+            volume_in, area_in = v[d][u:u + n], a[d][u:u + n]
+            for j in range(n):
+                volume_out[j] = volume_in[j]
+                area_out[j] = area_in[j]
+    # A pole is a corner of every triangle of the band next to it: c of each (c, b, d) of the
+    # first band, b of each (a, b, c) of the last.
+    if first_ring == 1:
+        pole_gradients(grid, cbd, 0, width, n, 0, grad_volume, grad_area, 0)
+    if last_ring == stacks - 1:
+        pole_gradients(grid, abc, quads - width, width, n, 1, grad_volume, grad_area,
+                       ring_vertex(0, stacks, slices, stacks, 0))
 
 
-BLOCK = 1024  # ring vertices in a block of rings: its triangles stay in the cache
+@kernel
+def pole_gradients(grid, triangles, band, width, slices, corner, grad_volume, grad_area, k):
+    """dV/dx and dA/dx at a pole (column k of the body's rows): the parts of the ``slices``
+    triangles of the band whose quads start at column ``band`` of the padded ``grid``, the pole
+    their corner 0 (p of the first band's (c, b, d)) or 1 (q of the last band's (a, b, c))."""
+    total = (0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
+    for j in range(1, slices + 1):
+        t = band + j
+        parts = stored(triangles, t)
+        if corner == 0:  # (c, b, d): the pole faces b -> d
+            pull = half_normal_cross(parts, point(grid, t + width + 1), point(grid, t + width))
+        else:  # (a, b, c): the pole faces c -> a
+            pull = half_normal_cross(parts, point(grid, t), point(grid, t + 1))
+        total = (total[0] + SIXTH * parts[0], total[1] + SIXTH * parts[1], total[2] + SIXTH * parts[2],
+                 total[3] + pull[0], total[4] + pull[1], total[5] + pull[2])
+    store(grad_volume, k, total[:3])
+    store(grad_area, k, total[3:])
+
+
+@kernel
+def store(rows, k, values):
+    """values[0], values[1], values[2] into column k of three rows."""
+    rows[0][k] = values[0]
+    rows[1][k] = values[1]
+    rows[2][k] = values[2]
+
+
+BLOCK = 4096  # ring vertices in a block of rings: its triangles (12 rows of them) stay in the core's own cache
 
 
 @kernel
 def surface_gradients(x, first, stacks, slices, grad_volume, grad_area):
     """Fill columns ``first ..`` of ``grad_volume`` with dV/dx and of ``grad_area`` with dA/dx
-    for the body whose UV-sphere vertices start at ``first`` (see the module docstring): rings
-    2 .. stacks - 2 in blocks of rings (``block_gradients``), then the seam, the poles and the
-    rings next to them vertex by vertex (``vertex_gradients``)."""
-    n = slices
-    count = (stacks - 1) * n + 2
+    for the body whose UV-sphere vertices start at ``first`` (see the module docstring), in
+    blocks of rings (``block_gradients``); the first and the last block do the poles too."""
+    count = (stacks - 1) * slices + 2
     xs = rows(x, first, count)
     gv = rows(grad_volume, first, count)
     ga = rows(grad_area, first, count)
-    rings = max(1, BLOCK // n)
-    for first_ring in range(2, stacks - 1, rings):
-        block_gradients(xs, stacks, slices, first_ring, min(first_ring + rings - 1, stacks - 2), gv, ga)
-    for i in range(stacks + 1):
-        if i == 0 or i == stacks:
-            columns = range(1)
-        elif i == 1 or i == stacks - 1:
-            columns = range(n)
-        else:
-            columns = range(0, n, n - 1)  # the seam
-        for j in columns:
-            k = ring_vertex(0, stacks, slices, i, j)
-            parts = vertex_gradients(xs, stacks, slices, i, j)
-            store(gv, k, parts[:3])
-            store(ga, k, parts[3:])
+    rings = max(1, BLOCK // slices)
+    for first_ring in range(1, stacks, rings):
+        block_gradients(xs, stacks, slices, first_ring, min(first_ring + rings - 1, stacks - 1), gv, ga)
 
 
 @kernel
