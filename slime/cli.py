@@ -452,7 +452,7 @@ def compile_physics(stream=None) -> None:
     from tqdm import tqdm
 
     stream = stream or sys.stderr
-    print("slime: compiling the physics, first run only (about 17 s)", file=stream, flush=True)
+    print("slime: compiling the physics, first run only (about 20 s)", file=stream, flush=True)
     (first_name, first), *rest = warmup.stages()
     beside = warmup.start_beside(rest)
     try:

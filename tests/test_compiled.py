@@ -80,7 +80,7 @@ def test_the_first_run_says_it_compiles_once(tmp_path, monkeypatch):
     out = _Terminal()
     cli.compile_physics(out)
     assert ran == [1, 2] and mark.exists()
-    assert out.getvalue().splitlines()[0] == "slime: compiling the physics, first run only (about 17 s)"
+    assert out.getvalue().splitlines()[0] == "slime: compiling the physics, first run only (about 20 s)"
     again = _Terminal()
     cli.compile_physics(again)
     assert ran == [1, 2] and again.getvalue() == ""
