@@ -35,7 +35,7 @@ import numpy as np
 from slime.physics.compiled import kernel, rows
 from slime.physics.slime3d.moments import cross, rigid_velocity_at
 from slime.physics.slime3d.shape_matching import shape_restoring_at
-from slime.physics.slime3d.surface import ring_vertex
+from slime.physics.slime3d.surface import BLOCK, padded_rings, ring_vertex
 
 
 @kernel
@@ -75,10 +75,12 @@ def largest_degree(rest, first, stacks, slices):
 
 
 @kernel
-def ring_laplacian(up, down, here, j, jm, jp, w_up, w_down, w_side, degree):
-    """L at column j of a ring: its neighbours above and below (``up``, ``down``: the rings'
-    values, a pole's repeated) and beside (columns ``jm``, ``jp``), weights as ``add_shear``'s."""
-    return w_up * up[j] + w_down * down[j] + w_side * (here[jm] + here[jp]) - degree * here[j]
+def ring_laplacian(up, down, here, j, w_up, w_down, w_side, degree):
+    """L at column j of a ring: its neighbours above and below (``up[j]``, ``down[j]``: the rings'
+    values) and beside, read off the ring's padded row ``here`` (``surface.padded_rings``: the
+    vertex is ``here[j + 1]``, its neighbours ``here[j]`` and ``here[j + 2]``), weights as
+    ``add_shear``'s."""
+    return w_up * up[j] + w_down * down[j] + w_side * (here[j] + here[j + 2]) - degree * here[j + 1]
 
 
 @kernel
@@ -105,38 +107,39 @@ def add_shear(acc, x, v, mass, rest, first, stacks, slices, centre, rotation, ve
         ds[0][k] = -g[0]
         ds[1][k] = -g[1]
         ds[2][k] = -g[2]
-    # A pole's value repeated along a ring, so that the rings next to the poles run the same loop.
-    poles = np.empty((4, n))
-    for i in range(1, stacks):
-        row = ring_vertex(0, stacks, slices, i, 0)
-        w_up = inverse_square_distance(rs, ring_vertex(0, stacks, slices, i - 1, 0), row)
-        w_down = inverse_square_distance(rs, row, ring_vertex(0, stacks, slices, i + 1, 0))
-        w_side = inverse_square_distance(rs, row, row + 1 if n > 1 else row)
-        degree = w_up + w_down + 2.0 * w_side
-        rate = share(viscosity, degree, h)
-        for c in range(3):
-            uc, dc = us[c], ds[c]
-            if i > 1:
-                u_up, d_up = uc[row - n:row], dc[row - n:row]
-            else:
-                u_up, d_up = poles[0], poles[1]
-                u_up[:] = uc[0]
-                d_up[:] = dc[0]
-            if i < stacks - 1:
-                u_down, d_down = uc[row + n:row + 2 * n], dc[row + n:row + 2 * n]
-            else:
-                u_down, d_down = poles[2], poles[3]
-                u_down[:] = uc[south]
-                d_down[:] = dc[south]
-            u_here, d_here, out = uc[row:row + n], dc[row:row + n], cs[c][row:row + n]
-            for j in range(1, n - 1):
-                out[j] = (rate * ring_laplacian(u_up, u_down, u_here, j, j - 1, j + 1, w_up, w_down, w_side, degree)
-                          + stiffness * ring_laplacian(d_up, d_down, d_here, j, j - 1, j + 1, w_up, w_down, w_side,
-                                                       degree))
-            for j in range(0, n, n - 1):  # the seam
-                jm, jp = (j - 1) % n, (j + 1) % n
-                out[j] = (rate * ring_laplacian(u_up, u_down, u_here, j, jm, jp, w_up, w_down, w_side, degree)
-                          + stiffness * ring_laplacian(d_up, d_down, d_here, j, jm, jp, w_up, w_down, w_side, degree))
+    # Both on the padded ring grid, a block of rings at a time (``surface.padded_rings``): across
+    # the seam and next to a pole a vertex's neighbours are then where they are everywhere else,
+    # and a ring is one loop, several vertices at a time. The loop writes into an array made here,
+    # then copied out: written straight into the world's scratch array, which the compiler cannot
+    # tell apart from the arrays the loop reads, it runs slower.
+    width = n + 2
+    laplacian = np.empty((3, n))
+    rings = max(1, BLOCK // n)
+    for first_ring in range(1, stacks, rings):
+        last_ring = min(first_ring + rings - 1, stacks - 1)
+        u_grid = padded_rings(us, stacks, slices, first_ring, last_ring)
+        d_grid = padded_rings(ds, stacks, slices, first_ring, last_ring)
+        for i in range(first_ring, last_ring + 1):
+            row = ring_vertex(0, stacks, slices, i, 0)
+            w_up = inverse_square_distance(rs, ring_vertex(0, stacks, slices, i - 1, 0), row)
+            w_down = inverse_square_distance(rs, row, ring_vertex(0, stacks, slices, i + 1, 0))
+            w_side = inverse_square_distance(rs, row, row + 1 if n > 1 else row)
+            degree = w_up + w_down + 2.0 * w_side
+            rate = share(viscosity, degree, h)
+            here = (i - first_ring + 1) * width  # the ring's padded row in the block's grid
+            above, below = here - width + 1, here + width + 1
+            for c in range(3):
+                uc, dc = u_grid[c], d_grid[c]
+                u_up, u_here, u_down = uc[above:above + n], uc[here:here + width], uc[below:below + n]
+                d_up, d_here, d_down = dc[above:above + n], dc[here:here + width], dc[below:below + n]
+                out = laplacian[c]
+                for j in range(n):
+                    out[j] = (rate * ring_laplacian(u_up, u_down, u_here, j, w_up, w_down, w_side, degree)
+                              + stiffness * ring_laplacian(d_up, d_down, d_here, j, w_up, w_down, w_side, degree))
+            for c in range(3):
+                target, source = cs[c][row:row + n], laplacian[c]
+                for j in range(n):
+                    target[j] = source[j]
     for pole, ring in ((0, 1), (south, stacks - 1)):
         weight = inverse_square_distance(rs, pole, ring_vertex(0, stacks, slices, ring, 0))
         rate = share(viscosity, slices * weight, h)
