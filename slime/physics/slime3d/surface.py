@@ -122,12 +122,12 @@ def padded_rings(x, stacks, slices, first_ring, last_ring):
         source, out = x[d], grid[d]
         for i in range(first_ring - 1, last_ring + 2):
             row = out[(i - first_ring + 1) * width:(i - first_ring + 2) * width]
+            start = ring_vertex(0, stacks, slices, i, 0)
             if i <= 0 or i >= stacks:
-                pole = source[ring_vertex(0, stacks, slices, i, 0)]
                 for c in range(width):
-                    row[c] = pole
+                    row[c] = source[start]
             else:
-                ring = source[ring_vertex(0, stacks, slices, i, 0):ring_vertex(0, stacks, slices, i, 0) + n]
+                ring = source[start:start + n]
                 inner = row[1:n + 1]
                 for j in range(n):
                     inner[j] = ring[j]
