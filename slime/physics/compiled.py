@@ -106,3 +106,10 @@ def rows(array, first, count):
     a time (several times slower) on ``array[c, first + k]``."""
     end = first + count
     return array[0, first:end], array[1, first:end], array[2, first:end]
+
+
+@kernel
+def head(array, count):
+    """The first ``count`` columns of a (3, N) ``array`` as three 1-D views: a body's own scratch
+    (``rows`` from column 0; its own function, since a constant 0 would type ``rows`` anew)."""
+    return array[0, :count], array[1, :count], array[2, :count]

@@ -32,7 +32,7 @@ import math
 
 import numpy as np
 
-from slime.physics.compiled import kernel, rows
+from slime.physics.compiled import head, kernel, rows
 from slime.physics.slime3d.moments import cross, rigid_velocity_at
 from slime.physics.slime3d.shape_matching import shape_restoring_at
 from slime.physics.slime3d.surface import BLOCK, padded_rings, ring_vertex
@@ -87,7 +87,8 @@ def ring_laplacian(up, down, here, j, w_up, w_down, w_side, degree):
 def add_shear(acc, x, v, mass, rest, first, stacks, slices, centre, rotation, velocity, omega, inverse, stiffness,
               viscosity, h, d, u, change):
     """a = c^2 L(d) + nu L(u), the viscous part exactly decayed over the substep (see the module
-    docstring). ``d``, ``u`` and ``change`` are (3, P) scratch arrays of the world's size;
+    docstring). ``d``, ``u`` and ``change`` are (3, at least the body's count) scratch arrays,
+    the body's own from column 0;
     ``rotation`` is the body's best-fit rotation (``shape_matching``), ``velocity``, ``omega``
     its rigid motion (``moments``), ``inverse`` its inverse inertia."""
     if viscosity <= 0.0 and stiffness <= 0.0:
@@ -96,7 +97,7 @@ def add_shear(acc, x, v, mass, rest, first, stacks, slices, centre, rotation, ve
     count = (stacks - 1) * n + 2
     south = count - 1
     xs, vs, rs = rows(x, first, count), rows(v, first, count), rows(rest, first, count)
-    ds, us, cs = rows(d, first, count), rows(u, first, count), rows(change, first, count)
+    ds, us, cs = head(d, count), head(u, count), head(change, count)
     for k in range(count):
         r = rigid_velocity_at(velocity, omega, centre, xs[0][k], xs[1][k], xs[2][k])
         us[0][k] = vs[0][k] - r[0]

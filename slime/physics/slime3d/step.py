@@ -17,7 +17,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from slime.physics.compiled import kernel, rows
+from slime.physics.compiled import head, kernel, rows
 from slime.physics.integrate import symplectic_euler
 from slime.physics.planes import plane_contacts
 from slime.physics.slime3d.adhesion import adhere_all
@@ -105,7 +105,9 @@ def body_accelerations(model, b, x, v, acc, rotation, volume, work, h, internal_
     """Write the acceleration of body ``b``'s vertices into ``acc`` (3, P) for a substep of length
     h: every force, in order. ``rotation`` (B, 3, 3) is read as the fallback for a body with no
     rotation of its own and updated to the best fit; ``volume`` (B,) gets its enclosed volume.
-    ``work``: (5, 3, P) scratch. ``internal_only`` leaves out gravity and air drag (the internal
+    ``work``: (5, 3, at least the body's count) scratch, the body's own from column 0 (one
+    body's worth, reused body after body, stays in the core's cache where the world's columns
+    would not). ``internal_only`` leaves out gravity and air drag (the internal
     forces alone move no momentum). Each component of the result is held within
     ``model.max_acceleration``: an edited force or a state written from outside may ask for
     anything, and the step must still return finite numbers."""
@@ -138,7 +140,7 @@ def body_accelerations(model, b, x, v, acc, rotation, volume, work, h, internal_
     tension, stiffness = model.tension[b], model.shape_stiffness[b]
     # Every vertex's own forces, vertex by vertex over the body's rows (``compiled.rows``).
     xs, vs, rs = rows(x, first, count), rows(v, first, count), rows(rest, first, count)
-    gv, ga = rows(grad_volume, first, count), rows(grad_area, first, count)
+    gv, ga = head(grad_volume, count), head(grad_area, count)
     a0, a1, a2 = rows(acc, first, count)
     m = mass[first:first + count]
     for k in range(count):

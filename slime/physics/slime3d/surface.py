@@ -28,7 +28,7 @@ import math
 
 import numpy as np
 
-from slime.physics.compiled import kernel, rows
+from slime.physics.compiled import head, kernel, rows
 
 SIXTH = 1.0 / 6.0  # a multiplication: a division by 6 costs several
 
@@ -243,13 +243,15 @@ BLOCK = 4096  # ring vertices in a block of rings: its triangles (12 rows of the
 
 @kernel
 def surface_gradients(x, first, stacks, slices, grad_volume, grad_area):
-    """Fill columns ``first ..`` of ``grad_volume`` with dV/dx and of ``grad_area`` with dA/dx
-    for the body whose UV-sphere vertices start at ``first`` (see the module docstring), in
-    blocks of rings (``block_gradients``); the first and the last block do the poles too."""
+    """Fill the first columns of ``grad_volume`` with dV/dx and of ``grad_area`` with dA/dx, one a
+    vertex, for the body whose UV-sphere vertices start at column ``first`` of ``x`` (see the
+    module docstring), in blocks of rings (``block_gradients``); the first and the last block do
+    the poles too. The gradients are the body's own scratch, not the world's columns: one body's
+    worth, reused body after body, stays in the core's cache."""
     count = (stacks - 1) * slices + 2
     xs = rows(x, first, count)
-    gv = rows(grad_volume, first, count)
-    ga = rows(grad_area, first, count)
+    gv = head(grad_volume, count)
+    ga = head(grad_area, count)
     rings = max(1, BLOCK // slices)
     for first_ring in range(1, stacks, rings):
         block_gradients(xs, stacks, slices, first_ring, min(first_ring + rings - 1, stacks - 1), gv, ga)
@@ -257,10 +259,10 @@ def surface_gradients(x, first, stacks, slices, grad_volume, grad_area):
 
 @kernel
 def enclosed_volume(x, grad_volume, first, count, centre):
-    """V = (1/3) sum (x - c) . dV/dx over the body (after ``surface_gradients``); about the centre
-    c so that a body far from the origin keeps its precision."""
+    """V = (1/3) sum (x - c) . dV/dx over the body (after ``surface_gradients``, whose columns
+    start at 0); about the centre c so that a body far from the origin keeps its precision."""
     x0, x1, x2 = rows(x, first, count)
-    g0, g1, g2 = rows(grad_volume, first, count)
+    g0, g1, g2 = head(grad_volume, count)
     c0, c1, c2 = centre[0], centre[1], centre[2]
     total = 0.0
     for k in range(count):

@@ -235,7 +235,9 @@ class World3D:
         self.v = np.zeros((3, total))
         self._acc = np.zeros((3, total))
         self._good_x = np.zeros((3, total))
-        self._work = np.zeros((5, 3, total))  # the forces' scratch
+        # The forces' scratch: one body's worth (the largest), reused body after body.
+        largest = max((st.shape.count for st in states), default=0)
+        self._work = np.zeros((5, 3, largest))
         self._ones = np.ones(total)  # the integrator's unit masses and velocity scales: it is given accelerations
         self._zeros = np.zeros(total)  # the vertices' radius against the floor
         self._touching = np.zeros(total, dtype=np.bool_)
@@ -258,10 +260,11 @@ class World3D:
             self._good_rotation[index] = st.good_rotation
             start = stop
         self.model = build_model([b.shape for b in self.bodies], [b.start for b in self.bodies], total, self.gravity)
-        # The bodies' groups for the force threads, each (its model, its first body, the end).
+        # The bodies' groups for the force threads, each (its model, its first body, the end, its
+        # own scratch).
         groups = balanced_groups([b.shape.count for b in self.bodies], self.threads)
-        self._groups = [(bodies_of(self.model, first, end), first, end) for first, end in groups] if len(groups) > 1 \
-            else None
+        self._groups = [(bodies_of(self.model, first, end), first, end, np.zeros_like(self._work))
+                        for first, end in groups] if len(groups) > 1 else None
         self.substeps = max([self.min_substeps] + [b.shape.substeps_needed for b in self.bodies])
         self._max_acceleration = self.model.max_acceleration[None, :]
         for index, st in enumerate(states):
@@ -403,13 +406,13 @@ class World3D:
                            group=None) -> None:
         """``step.slime_substeps``: ``count`` lone substeps of length h in one compiled call, or with
         ``forces_only`` the accelerations alone, of every body or of a ``group`` (its model, its
-        first body, the end)."""
+        first body, the end, its scratch)."""
         floor = self.floor if self.floor is not None else self._no_planes
-        model, rotation, volume = self.model, self.rotation, self._volume
+        model, rotation, volume, work = self.model, self.rotation, self._volume, self._work
         if group is not None:
-            model, first, end = group
+            model, first, end, work = group
             rotation, volume = rotation[first:end], volume[first:end]
-        slime_substeps(model, self.x, self.v, self._acc, rotation, volume, self._work, float(h), count,
+        slime_substeps(model, self.x, self.v, self._acc, rotation, volume, work, float(h), count,
                        bool(forces_only), bool(internal_only), self._ones, floor.normal, floor.point, floor.restitution,
                        floor.friction, float(floor.bounce_threshold), self._touching, self._zeros, float(self.max_speed))
 
