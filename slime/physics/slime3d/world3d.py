@@ -235,6 +235,7 @@ class World3D:
         self.v = np.zeros((3, total))
         self._acc = np.zeros((3, total))
         self._good_x = np.zeros((3, total))
+        self._x_prev = np.zeros((3, total))  # each substep's start, for the obstacles' swept test
         # The forces' scratch: one body's worth (the largest), reused body after body.
         largest = max((st.shape.count for st in states), default=0)
         self._work = np.zeros((5, 3, largest))
@@ -372,20 +373,26 @@ class World3D:
             self._lone_substeps(h, 1)
             return
         held = self.hand.body
-        if held is not None:
-            self.hand.advance(self.view(held), h)
-        acc = self.accelerations(h)
         x, v = self.x, self.v
+        x_prev = self._x_prev
         if self._obstacle_set is not None:
-            x_prev = x.copy()
-        symplectic_euler(x.T, v.T, acc.T, self._ones, h, self._ones)
-        if held is not None:
-            self.hand.push_out(self.view(held))  # a pressing finger is solid
-        if self.floor is not None:
-            collide_planes(x.T, v.T, self._ones, self.floor)
-            adhere_all(self.model, x, v, self.floor.normal, self.floor.point, h, -1 if held is None else held)
-        if self._lid is not None:
-            self._hold_under_lids(h)
+            np.copyto(x_prev, x)  # the swept test's start
+        if held is None and not self.extra_accelerations and self._lid is None and self._groups is None:
+            # Nothing between the bodies' own steps and the obstacles: the forces, the integrator,
+            # the floor and its adhesion in one compiled call, as for a lone world.
+            self._compiled_substeps(h, 1)
+        else:
+            if held is not None:
+                self.hand.advance(self.view(held), h)
+            acc = self.accelerations(h)
+            symplectic_euler(x.T, v.T, acc.T, self._ones, h, self._ones)
+            if held is not None:
+                self.hand.push_out(self.view(held))  # a pressing finger is solid
+            if self.floor is not None:
+                collide_planes(x.T, v.T, self._ones, self.floor)
+                adhere_all(self.model, x, v, self.floor.normal, self.floor.point, h, -1 if held is None else held)
+            if self._lid is not None:
+                self._hold_under_lids(h)
         if self._obstacle_set is not None:
             collide_obstacles(x.T, v.T, x_prev.T, self._obstacle_set, frame=self._obstacle_frame)
         if self._contact_table is not None:
