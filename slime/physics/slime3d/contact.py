@@ -62,7 +62,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from slime.physics.compiled import kernel
-from slime.physics.slime3d.moments import mass_centroids
+from slime.physics.slime3d.moments import centres_of_mass, mass_centroids
 
 from slime.physics.slime3d.sphere import vertex_count
 
@@ -615,23 +615,55 @@ def damp_contacts(
     an inelastic contact; the dashpot stands for the squeezing of the skins between the bodies."""
     if candidates.empty or rate <= 0.0:
         return
-    c = np.asarray(centroids, dtype=np.float64)
-    first, second, vertex, pair, side = candidates.first, candidates.second, candidates.vertex, candidates.pair, candidates.side
-    normal, gap = pair_axes(c, first, second, candidates.normals)
-    along = np.einsum("ij,ij->i", x[vertex] - c[first[pair]], normal[pair])
-    reach = np.full(2 * first.size, -np.inf)
-    np.maximum.at(reach, pair * 2 + (side < 0.0), side * along)
-    reach = reach.reshape(-1, 2)
-    touching = np.flatnonzero(reach[:, 0] + reach[:, 1] + gap >= -_TOUCH * (table.radius[first] + table.radius[second]))
-    if touching.size == 0:
-        return
-    a, b, n = first[touching], second[touching], normal[touching]
-    mass = table.body_mass
-    vc = mass_centroids(v, table.mass, table.start)  # each body's velocity
-    closing = np.einsum("ij,ij->i", vc[b] - vc[a], n)
-    change = -np.expm1(-float(rate) * float(dt)) * closing / (mass[a] + mass[b])
-    dv = np.zeros((table.count, 3))
-    for axis in range(3):  # the three components; bodies are summed by bincount
-        dv[:, axis] += np.bincount(a, change * mass[b] * n[:, axis], minlength=table.count)
-        dv[:, axis] -= np.bincount(b, change * mass[a] * n[:, axis], minlength=table.count)
-    v += np.repeat(dv, table.stop - table.start, axis=0)
+    c = np.ascontiguousarray(centroids, dtype=np.float64)
+    normal, gap = pair_axes(c, candidates.first, candidates.second, candidates.normals)
+    columns = np.ascontiguousarray(np.asarray(x, dtype=np.float64).T)
+    velocities = np.asarray(v).T
+    own = velocities if velocities.flags.c_contiguous and velocities.dtype == np.float64 else velocities.copy()
+    contact_dashpot(columns, own, table.mass, table.start, table.stop - table.start, table.body_mass, table.radius, c,
+                    candidates.first, candidates.second, np.ascontiguousarray(normal), np.ascontiguousarray(gap),
+                    candidates.vertex, candidates.pair, candidates.side, -math.expm1(-float(rate) * float(dt)))
+    if own is not velocities:
+        velocities[...] = own
+
+
+@kernel
+def contact_dashpot(x, v, mass, start, count, body_mass, radius, c, first, second, normal, gap, vertex, pair, side,
+                    decay):
+    """``damp_contacts``' dashpot on (3, P) positions ``x`` and velocities ``v`` (changed in
+    place): the pairs (``first``, ``second``) whose candidates (``vertex``, ``pair``, ``side``)
+    reach each other's side along ``normal`` within ``_TOUCH`` of their radii (``gap`` the
+    centroids' distance along it, ``c`` the centroids) lose the fraction ``decay`` of their
+    centroids' closing speed v_n along n, as equal and opposite changes of every vertex of the two
+    bodies: Delta v_a = decay v_n M_b / (M_a + M_b) n, Delta v_b = -decay v_n M_a / (M_a + M_b) n."""
+    pairs = first.shape[0]
+    bodies = start.shape[0]
+    # How far each side reaches toward the other along n, from the first body's centroid.
+    reach = np.full((pairs, 2), -np.inf)
+    for k in range(vertex.shape[0]):
+        p, i = pair[k], vertex[k]
+        a = first[p]
+        along = ((x[0, i] - c[a, 0]) * normal[p, 0] + (x[1, i] - c[a, 1]) * normal[p, 1]
+                 + (x[2, i] - c[a, 2]) * normal[p, 2])
+        g = 0 if side[k] > 0.0 else 1
+        reach[p, g] = _larger(reach[p, g], side[k] * along)
+    velocity = centres_of_mass(v, mass, start, count)
+    # The first bodies' changes and the second bodies', summed apart (pair by pair, in order).
+    gained = np.zeros((bodies, 3))
+    lost = np.zeros((bodies, 3))
+    for p in range(pairs):
+        a, b = first[p], second[p]
+        if not (reach[p, 0] + reach[p, 1] + gap[p] >= -_TOUCH * (radius[a] + radius[b])):
+            continue
+        closing = ((velocity[b, 0] - velocity[a, 0]) * normal[p, 0] + (velocity[b, 1] - velocity[a, 1]) * normal[p, 1]
+                   + (velocity[b, 2] - velocity[a, 2]) * normal[p, 2])
+        change = decay * closing / (body_mass[a] + body_mass[b])
+        for d in range(3):
+            gained[a, d] += change * body_mass[b] * normal[p, d]
+            lost[b, d] += change * body_mass[a] * normal[p, d]
+    for body in range(bodies):
+        for d in range(3):
+            dv = gained[body, d] - lost[body, d]
+            row = v[d, start[body]:start[body] + count[body]]
+            for k in range(count[body]):
+                row[k] += dv
