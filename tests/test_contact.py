@@ -195,3 +195,34 @@ def test_with_held_normals_the_planes_do_not_depend_on_the_centroids():
     candidates = broad_phase(pile.table, pile.x, pile.v, 1.0 / 60.0)
     with pytest.raises(ValueError, match="needs the centroids"):
         collide_slimes(pile.table, candidates, pile.x, pile.v)
+
+
+# ------------------------------------------------------------------------------------ the dashpot
+def _approaching_pair(gap_radii: float, speed: float = 0.5):
+    """Two free 16 x 16 slimes of radius 0.5 on the x axis, ``gap_radii`` radii of empty space
+    between their surfaces (negative: pressed into each other), closing at ``speed`` m/s."""
+    from slime.physics.slime3d.world3d import World3D
+
+    world = World3D(gravity=(0.0, 0.0, 0.0), floor_height=None)
+    half = 0.5 + 0.5 * gap_radii * 0.5
+    world.add_slime(_free(16).with_(center=(-half, 0.0, 0.0)), velocity=(speed / 2, 0.0, 0.0))
+    world.add_slime(_free(16).with_(center=(half, 0.0, 0.0)), velocity=(-speed / 2, 0.0, 0.0))
+    return world
+
+
+@pytest.mark.parametrize("gap_radii, damped", [(-0.02, True), (0.0, True), (0.005, True), (0.03, False), (0.06, False)])
+def test_the_dashpot_damps_touching_pairs_only_and_by_the_exact_exponential(gap_radii, damped):
+    from slime.physics.slime3d.contact import body_centroids, damp_contacts
+
+    world = _approaching_pair(gap_radii)
+    table, x, v = world._contact_table, world.x.T, world.v.T
+    candidates = broad_phase(table, x, v, world.dt)
+    # Both sides have candidates: the pair is near enough for the broad phase either way.
+    assert {1.0, -1.0} <= set(candidates.side.tolist())
+    momentum = world.momentum()
+    damp_contacts(table, candidates, x, v, body_centroids(table, x), world.dt, rate=10.0)
+    velocity = body_centroids(table, v)
+    closing = velocity[0, 0] - velocity[1, 0]
+    expected = 0.5 * np.exp(-10.0 * world.dt) if damped else 0.5
+    assert closing == pytest.approx(expected, rel=1e-12)
+    np.testing.assert_allclose(world.momentum(), momentum, atol=1e-14)

@@ -616,29 +616,31 @@ def damp_contacts(
     if candidates.empty or rate <= 0.0:
         return
     c = np.ascontiguousarray(centroids, dtype=np.float64)
-    normal, gap = pair_axes(c, candidates.first, candidates.second, candidates.normals)
+    normal, _ = pair_axes(c, candidates.first, candidates.second, candidates.normals)
     columns = np.ascontiguousarray(np.asarray(x, dtype=np.float64).T)
     velocities = np.asarray(v).T
     own = velocities if velocities.flags.c_contiguous and velocities.dtype == np.float64 else velocities.copy()
     contact_dashpot(columns, own, table.mass, table.start, table.stop - table.start, table.body_mass, table.radius, c,
-                    candidates.first, candidates.second, np.ascontiguousarray(normal), np.ascontiguousarray(gap),
+                    candidates.first, candidates.second, np.ascontiguousarray(normal),
                     candidates.vertex, candidates.pair, candidates.side, -math.expm1(-float(rate) * float(dt)))
     if own is not velocities:
         velocities[...] = own
 
 
 @kernel
-def contact_dashpot(x, v, mass, start, count, body_mass, radius, c, first, second, normal, gap, vertex, pair, side,
+def contact_dashpot(x, v, mass, start, count, body_mass, radius, c, first, second, normal, vertex, pair, side,
                     decay):
     """``damp_contacts``' dashpot on (3, P) positions ``x`` and velocities ``v`` (changed in
     place): the pairs (``first``, ``second``) whose candidates (``vertex``, ``pair``, ``side``)
-    reach each other's side along ``normal`` within ``_TOUCH`` of their radii (``gap`` the
-    centroids' distance along it, ``c`` the centroids) lose the fraction ``decay`` of their
+    overlap along ``normal``, or are apart by less than ``_TOUCH`` of their radii (``c`` the
+    centroids), lose the fraction ``decay`` of their
     centroids' closing speed v_n along n, as equal and opposite changes of every vertex of the two
     bodies: Delta v_a = decay v_n M_b / (M_a + M_b) n, Delta v_b = -decay v_n M_a / (M_a + M_b) n."""
     pairs = first.shape[0]
     bodies = start.shape[0]
-    # How far each side reaches toward the other along n, from the first body's centroid.
+    # How far each side reaches toward the other along n, both from the first body's centroid:
+    # the first side's farthest vertex toward the second, and minus the second side's nearest to
+    # the first (its own extent toward the first less the gap), so that their sum is the overlap.
     reach = np.full((pairs, 2), -np.inf)
     for k in range(vertex.shape[0]):
         p, i = pair[k], vertex[k]
@@ -653,7 +655,7 @@ def contact_dashpot(x, v, mass, start, count, body_mass, radius, c, first, secon
     lost = np.zeros((bodies, 3))
     for p in range(pairs):
         a, b = first[p], second[p]
-        if not (reach[p, 0] + reach[p, 1] + gap[p] >= -_TOUCH * (radius[a] + radius[b])):
+        if not (reach[p, 0] + reach[p, 1] >= -_TOUCH * (radius[a] + radius[b])):
             continue
         closing = ((velocity[b, 0] - velocity[a, 0]) * normal[p, 0] + (velocity[b, 1] - velocity[a, 1]) * normal[p, 1]
                    + (velocity[b, 2] - velocity[a, 2]) * normal[p, 2])
