@@ -122,55 +122,51 @@ def _swept_blocks(x: np.ndarray, x_prev: np.ndarray) -> tuple:
     return low, high
 
 
-def _block_pairs(ob_low: np.ndarray, ob_high: np.ndarray, block_low: np.ndarray, block_high: np.ndarray):
-    """(block, obstacle) pairs whose boxes overlap, block-major (then obstacle); ``block_low``
-    and ``block_high`` are (3, blocks), ``ob_low`` and ``ob_high`` (K, 3)."""
-    none = (np.zeros(0, np.int64), np.zeros(0, np.int64))
-    if ob_low.shape[0] == 0 or block_low.shape[1] == 0:
-        return none
-    # Obstacles anywhere near the vertices at all, then block by obstacle.
-    near = np.all((ob_low <= block_high.max(axis=1)) & (ob_high >= block_low.min(axis=1)), axis=1)
-    if not near.any():
-        return none
-    obs = np.flatnonzero(near)
-    hit = np.all((ob_low[obs].T[:, None, :] <= block_high[:, :, None])
-                 & (ob_high[obs].T[:, None, :] >= block_low[:, :, None]), axis=0)  # (blocks, obs)
-    block, which = np.divmod(np.flatnonzero(hit), obs.size)
-    return block, obs[which]
-
-
-def _block_vertices(block: np.ndarray, start: np.ndarray, end: np.ndarray) -> tuple:
-    """(pairs, width) vertex indices of each block (clipped to its last vertex; width the
-    longest block) and which of them are real (a block may be short)."""
-    if block.size == 0:
-        return np.zeros((0, 1), np.int64), np.zeros((0, 1), bool)
-    first, stop = start[block], end[block]
-    vertex = first[:, None] + np.arange(int((end - start).max()))[None]
-    inside = vertex < stop[:, None]
-    np.minimum(vertex, (stop - 1)[:, None], out=vertex)
-    return vertex, inside
-
-
-def _vertex_pairs(x: np.ndarray, x_prev: np.ndarray, ob_low: np.ndarray, ob_high: np.ndarray, vertex, inside, ob):
-    """The (vertex, obstacle) pairs among the blocks' whose own swept boxes meet the obstacle's:
-    ``vertex`` and ``inside`` are ``_block_vertices`` of the blocks paired with obstacles ``ob``;
-    ``x`` and ``x_prev`` (3, P). The obstacle's bounds broadcast over a block, never gathered
-    per vertex."""
-    if ob.size == 0:
-        return ob, ob
-    now, before = np.take(x, vertex, axis=1), np.take(x_prev, vertex, axis=1)  # (3, pairs, _BLOCK)
-    low, high = np.minimum(now, before), np.maximum(now, before)
-    keep = inside & np.all((ob_low[ob].T[:, :, None] <= high) & (ob_high[ob].T[:, :, None] >= low), axis=0)
-    return vertex[keep], np.broadcast_to(ob[:, None], keep.shape)[keep]
+@kernel
+def overlapping_pairs(now, before, block_low, block_high, block_start, block_end, ob_low, ob_high):
+    """The (vertex, obstacle) pairs whose boxes overlap: each vertex's box spans its position in
+    ``now`` and in ``before`` ((3, P); the same array for a point), each obstacle's is ``ob_low``
+    .. ``ob_high`` (K, 3). Blocks first: a block of vertices ``block_start[j] .. block_end[j] - 1``
+    whose box (``block_low``, ``block_high`` (3, blocks)) misses an obstacle's holds no such
+    vertex. A NaN anywhere overlaps nothing. Returns (vertex, obstacle), in order of block, then
+    obstacle, then vertex."""
+    blocks, obstacles = block_start.shape[0], ob_low.shape[0]
+    vertex = np.empty(0, dtype=np.int64)
+    which = np.empty(0, dtype=np.int64)
+    found = 0
+    for fill in range(2):  # counted, then written
+        if fill == 1:
+            vertex = np.empty(found, dtype=np.int64)
+            which = np.empty(found, dtype=np.int64)
+            found = 0
+        for j in range(blocks):
+            for o in range(obstacles):
+                meets = True
+                for a in range(3):
+                    meets = meets and ob_low[o, a] <= block_high[a, j] and ob_high[o, a] >= block_low[a, j]
+                if not meets:
+                    continue
+                for k in range(block_start[j], block_end[j]):
+                    inside = True
+                    for a in range(3):
+                        p, q = now[a, k], before[a, k]
+                        low, high = (p, q) if p <= q else (q, p)
+                        inside = inside and p == p and q == q and ob_low[o, a] <= high and ob_high[o, a] >= low
+                    if inside:
+                        if fill == 1:
+                            vertex[found] = k
+                            which[found] = o
+                        found += 1
+    return vertex, which
 
 
 def _candidate_pairs(x: np.ndarray, x_prev: np.ndarray, ob_low: np.ndarray, ob_high: np.ndarray, blocks: tuple):
     """(vertex, obstacle) pairs whose swept boxes may overlap. ``x`` and ``x_prev`` are (3, P);
     ``blocks`` their ``_swept_blocks`` (made once a substep, for every kind of obstacle). Only the
-    vertices of blocks that meet an obstacle are tested one by one."""
-    block, ob = _block_pairs(ob_low, ob_high, *blocks)
-    vertex, inside = _block_vertices(block, *_chunks(x.shape[1]))
-    return _vertex_pairs(x, x_prev, ob_low, ob_high, vertex, inside, ob)
+    vertices of blocks that meet an obstacle are tested one by one (``overlapping_pairs``)."""
+    start, end = _chunks(x.shape[1])
+    return overlapping_pairs(np.ascontiguousarray(x), np.ascontiguousarray(x_prev), blocks[0], blocks[1], start, end,
+                             np.ascontiguousarray(ob_low), np.ascontiguousarray(ob_high))
 
 
 @kernel
@@ -221,13 +217,11 @@ class FramePairs:
         for kind, group in ob.groups.items():
             if group.low is None:
                 continue
-            ob_low, ob_high = group.low, group.high
             # A vertex's box grown by the margin meets an obstacle's box when the obstacle's, grown
             # by it, holds the vertex: the substep's broad phase, run on the grown obstacles.
-            grown_low, grown_high = ob_low - self.margin, ob_high + self.margin
-            block, which = _block_pairs(grown_low, grown_high, *bounds)
-            vertex, inside = _block_vertices(block, start, end)
-            self.kinds[kind] = _vertex_pairs(self.start, self.start, grown_low, grown_high, vertex, inside, which)
+            grown_low, grown_high = group.low - self.margin, group.high + self.margin
+            self.kinds[kind] = overlapping_pairs(self.start, self.start, bounds[0], bounds[1], start, end, grown_low,
+                                                 grown_high)
 
     def holds(self, x: np.ndarray, x_prev: np.ndarray, obstacle_set) -> bool:
         """Whether these pairs still cover the substep from (P, 3) ``x_prev`` to ``x``."""
