@@ -388,3 +388,20 @@ def test_the_frame_pairs_on_the_worlds_shared_blocks_are_the_pairs_of_every_vert
         for kind, (vertex, which) in own.kinds.items():
             found = set(zip(shared.kinds[kind][0].tolist(), shared.kinds[kind][1].tolist()))
             assert found == set(zip(vertex.tolist(), which.tolist())), (scene, frame, kind)
+
+
+def test_a_vertex_hitting_two_obstacles_is_settled_on_the_deepest_first_and_tested_again_on_the_other():
+    from slime.physics.slime3d.obstacles import settle_deepest
+
+    # Vertex 1 hits obstacles 0 (0.1 deep) and 2 (0.3 deep, listed second); vertex 0 hits obstacle 1 once.
+    x, v = np.zeros((3, 2)), np.array([[0.0, 0.0], [-1.0, -2.0], [0.0, 0.0]])
+    vertex, which = np.array([1, 0, 1]), np.array([0, 1, 2])
+    hit = np.ones(3, dtype=bool)
+    new_x = np.array([[0.0, 0.1, 0.0], [0.0, 0.2, 0.0], [0.0, 0.3, 0.0]])
+    normal = np.array([[0.0, 1.0, 0.0]] * 3)
+    depth = np.array([0.1, 0.2, 0.3])
+    kept, rest_vertex, rest_which = settle_deepest(x, v, vertex, which, hit, new_x, normal, depth, np.zeros(3), 0.0, 0.5)
+    assert kept == 2
+    np.testing.assert_array_equal(x[1], [0.2, 0.3])  # vertex 0 on obstacle 1, vertex 1 on the deeper obstacle 2
+    np.testing.assert_array_equal(v[1], [0.0, 0.0])  # their approach stopped
+    assert rest_vertex.tolist() == [1] and rest_which.tolist() == [0]  # and vertex 1 tested again against 0

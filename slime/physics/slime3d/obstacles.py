@@ -295,18 +295,42 @@ def _collide(x, v, x_prev, ob: ObstacleSet, restitution: float, frame: FramePair
             hit, new_x, normal, depth = group.kind.contacts(group.packed, x, x_prev, vertex, which)
             if new_x is None:
                 break
-            hv, hw = vertex[hit], which[hit]
-            # One contact per vertex per round (the deepest); the others are tested again after it.
-            order = np.lexsort((-depth, hv))
-            first = np.ones(order.size, dtype=bool)
-            first[1:] = hv[order][1:] != hv[order][:-1]
-            chosen = order[first]
-            x[hv[chosen]] = new_x[chosen]
-            respond(v.T, hv[chosen], normal[chosen], group.friction[hw[chosen]], restitution, BOUNCE_THRESHOLD)
-            count += chosen.size
-            rest = order[~first]
-            vertex, which = hv[rest], hw[rest]
+            chosen, vertex, which = settle_deepest(x.T, v.T, vertex, which, hit, new_x, normal, depth, group.friction,
+                                                   restitution, BOUNCE_THRESHOLD)
+            count += chosen
     return count
+
+
+@kernel
+def settle_deepest(x, v, vertex, which, hit, new_x, normal, depth, friction, restitution, threshold):
+    """One round of a kind's contacts: of the pairs (``vertex``, ``which``) that ``hit``, each
+    vertex takes its deepest (the first of equals) — put at its ``new_x``, its velocity answered
+    by ``respond`` with that obstacle's ``friction`` — and its other hits are tested again in the
+    next round, from where it is now. ``x``, ``v``: (3, P); ``new_x``, ``normal``, ``depth``
+    packed in the hits' order (``contacts``). Returns how many vertices were put back, and the
+    pairs left for the next round, ordered by vertex, then depth."""
+    hv, hw = vertex[hit], which[hit]
+    # By vertex, the deepest first, equals in their order: two stable sorts, the second key first.
+    by_depth = np.argsort(-depth, kind="mergesort")
+    order = by_depth[np.argsort(hv[by_depth], kind="mergesort")]
+    chosen = np.empty(order.size, dtype=np.int64)
+    rest = np.empty(order.size, dtype=np.int64)
+    kept = left = 0
+    for i in range(order.size):
+        k = order[i]
+        if i == 0 or hv[k] != hv[order[i - 1]]:
+            chosen[kept] = k
+            kept += 1
+        else:
+            rest[left] = k
+            left += 1
+    chosen, rest = chosen[:kept], rest[:left]
+    moved = hv[chosen]
+    for i in range(kept):
+        for a in range(3):
+            x[a, moved[i]] = new_x[chosen[i], a]
+    respond(v, moved, normal[chosen], friction[hw[chosen]], restitution, threshold)
+    return kept, hv[rest], hw[rest]
 
 
 # ---------------------------------------------------------------------------------- queries
