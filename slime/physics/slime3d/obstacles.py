@@ -27,9 +27,10 @@ pays a few array reductions. A world does that broad phase once a frame instead 
 each vertex grown by how far it can go in the frame), on the blocks it bounds once a frame for
 the slimes' contacts as well (``contact.FrameBlocks``: one broad phase for both), and each
 substep only checks that no vertex went further, falling back to its own broad phase when one
-did. The broad phases are numpy over blocks; each kind's
-narrow phase is a compiled loop over its candidate pairs (the built-in kinds' ``*_contacts``
-kernels), as are the response (``respond``) and the frame's check (``within``); the only Python
+did. The blocks' bounds are numpy reductions, the pairs they lead to one compiled pass
+(``overlapping_pairs``); each kind's narrow phase is a compiled loop over its candidate pairs
+(the built-in kinds' ``*_contacts`` kernels), as are each round's choice of contacts and their
+response (``settle_deepest``, ``respond``) and the frame's check (``within``); the only Python
 loops are over the kinds and over the few rounds that settle a vertex touching two obstacles at
 once (a corner of a bowl of boxes).
 """
