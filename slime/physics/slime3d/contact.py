@@ -22,7 +22,7 @@ is tiny (its mass times the stiffness), so they sink a dent 20 cm deep into each
 on it, barely damped, for seconds. The plane acts like the floor: a flat face on which the
 contact disc grows until it carries the load, as on the floor.
 
-Response (per pair, vectorised over all pairs' contact vertices with bincounts): the plane moves
+Response (per pair, one compiled pass over all pairs' contact vertices, ``contact_planes``): the plane moves
 at u, the mass-weighted mean normal velocity of the pair's contact vertices; each contact vertex
 approaching it is stopped relative to it. The two sides' total impulses are made equal and
 opposite by scaling the larger side down to the smaller (so the momentum of the pair is exactly
