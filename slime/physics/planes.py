@@ -81,32 +81,48 @@ def plane_contacts(positions, velocities, inv_mass, normal, point, restitution, 
     never reversing."""
     dim, count = positions.shape[1], positions.shape[0]
     depth = np.empty(count)
+    inside = np.empty(count, dtype=np.int64)
     for p in range(normal.shape[0]):
         # First every particle's depth, component by component (a loop over the particles alone
-        # runs several at a time), then the few that are in.
+        # runs several at a time), then the list of those that are in, without a branch (each
+        # index is written, and kept by counting it only when in).
         for k in range(count):
             depth[k] = radius[k]
         for d in range(dim):
             n_d, q_d = normal[p, d], point[p, d]
             for k in range(count):
                 depth[k] -= (positions[k, d] - q_d) * n_d
+        listed = 0
         for k in range(count):
-            if not depth[k] > 0.0 or inv_mass[k] <= 0.0:
-                continue
-            touching[k] = True
-            vn = 0.0
-            for d in range(dim):
-                positions[k, d] += depth[k] * normal[p, d]
-                vn += velocities[k, d] * normal[p, d]
-            new_vn = vn
-            if vn < 0.0:
-                new_vn = -restitution[p] * vn if -vn > bounce_threshold else 0.0
-            tangential = 0.0
-            for d in range(dim):
-                t = velocities[k, d] - vn * normal[p, d]
-                tangential += t * t
-            tangential = math.sqrt(tangential)
-            keep = min(max(1.0 - friction[p] * abs(new_vn - vn) / (tangential if tangential > 0.0 else 1.0), 0.0),
-                       1.0)
-            for d in range(dim):
-                velocities[k, d] = (velocities[k, d] - vn * normal[p, d]) * keep + new_vn * normal[p, d]
+            inside[listed] = k
+            listed += 1 if depth[k] > 0.0 and inv_mass[k] > 0.0 else 0
+        # Then the listed particles, a step at a time over the whole list: the square roots and
+        # divisions of many particles run together.
+        vn = np.zeros(listed)
+        tangential = np.zeros(listed)
+        for d in range(dim):
+            n_d = normal[p, d]
+            for i in range(listed):
+                k = inside[i]
+                positions[k, d] += depth[k] * n_d
+                vn[i] += velocities[k, d] * n_d
+        for d in range(dim):
+            n_d = normal[p, d]
+            for i in range(listed):
+                t = velocities[inside[i], d] - vn[i] * n_d
+                tangential[i] += t * t
+        keep = np.empty(listed)
+        new_vn = np.empty(listed)
+        e, mu = restitution[p], friction[p]
+        for i in range(listed):
+            bounced = -e * vn[i] if -vn[i] > bounce_threshold else 0.0
+            new_vn[i] = bounced if vn[i] < 0.0 else vn[i]
+            speed = math.sqrt(tangential[i])
+            keep[i] = min(max(1.0 - mu * abs(new_vn[i] - vn[i]) / (speed if speed > 0.0 else 1.0), 0.0), 1.0)
+        for d in range(dim):
+            n_d = normal[p, d]
+            for i in range(listed):
+                k = inside[i]
+                velocities[k, d] = (velocities[k, d] - vn[i] * n_d) * keep[i] + new_vn[i] * n_d
+        for i in range(listed):
+            touching[inside[i]] = True
