@@ -226,3 +226,16 @@ def test_the_dashpot_damps_touching_pairs_only_and_by_the_exact_exponential(gap_
     expected = 0.5 * np.exp(-10.0 * world.dt) if damped else 0.5
     assert closing == pytest.approx(expected, rel=1e-12)
     np.testing.assert_allclose(world.momentum(), momentum, atol=1e-14)
+
+
+def test_a_body_broken_within_the_frame_leaves_the_dashpot_of_its_partner_alone():
+    from slime.physics.slime3d.contact import body_centroids, damp_contacts
+
+    world = _approaching_pair(-0.02)
+    table, x, v = world._contact_table, world.x.T, world.v.T
+    candidates = broad_phase(table, x, v, world.dt)
+    body = world.bodies[1]
+    world.v[:, body.start + 3] = np.nan  # its positions still finite: the velocity broke last
+    damp_contacts(table, candidates, x, v, body_centroids(table, x), world.dt)
+    first = world.bodies[0]
+    assert np.all(np.isfinite(world.v[:, first.start:first.stop]))

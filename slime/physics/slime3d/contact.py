@@ -660,6 +660,8 @@ def contact_dashpot(x, v, mass, start, count, body_mass, radius, c, first, secon
         closing = ((velocity[b, 0] - velocity[a, 0]) * normal[p, 0] + (velocity[b, 1] - velocity[a, 1]) * normal[p, 1]
                    + (velocity[b, 2] - velocity[a, 2]) * normal[p, 2])
         change = decay * closing / (body_mass[a] + body_mass[b])
+        if not math.isfinite(change):
+            continue  # a body broken within the frame (its recovery follows) leaves its partner alone
         for d in range(3):
             gained[a, d] += change * body_mass[b] * normal[p, d]
             lost[b, d] += change * body_mass[a] * normal[p, d]
