@@ -12,6 +12,10 @@ substep is Ten Minute Physics' order:
    engine's too), the lid over a squashed slime (``squash``), the obstacles (``obstacles.py``),
    and slime against slime (``contact.py``).
 
+With no hand, no added forces, no lid and one thread, the forces, the integrator, the floor and
+its adhesion (``adhesion.py``) run in one compiled call (``step.slime_substeps``), and a world with
+nothing else in it runs its whole frame in one.
+
 Both broad phases run once a frame, before its substeps: which slimes and vertices can touch
 within the frame, each pair's contact face (``contact.broad_phase``, ``_held_normals``), and which
 vertices can reach which obstacle (``obstacles.FramePairs``, which each substep checks still
