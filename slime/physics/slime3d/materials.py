@@ -38,9 +38,11 @@ MATERIALS = {m.name: m for m in (
         settles_within=0.15,
         volume_stiffness=10000.0, shape_stiffness=20.0, viscosity=10.0, surface_tension=0.3, shear_viscosity=0.5,
         shear_stiffness=10.0, air_drag=0.05, contact_friction=0.8, adhesion=400.0),
+    # Rubber keeps its volume ten times more stiffly than its shape, as real rubber, all but
+    # incompressible, does: a landing squashes it into a bulge, not into less of it.
     _material(
         "rubber", "a bouncy ball: a click barely dents it, and it bounces back high",
-        volume_stiffness=10000.0, shape_stiffness=6000.0, viscosity=2.0, surface_tension=2.0, shear_viscosity=0.12, shear_stiffness=2.0,
+        volume_stiffness=60000.0, shape_stiffness=6000.0, viscosity=2.0, surface_tension=2.0, shear_viscosity=0.12, shear_stiffness=2.0,
         air_drag=0.05, contact_friction=0.8, adhesion=0.0),
 )}
 DEFAULT_MATERIAL = "jelly"

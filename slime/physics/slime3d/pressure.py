@@ -20,23 +20,26 @@ def pressure_spread(grad_volume, mass, first, count):
 
 
 @kernel
-def volume_pressure(volume, ideal_volume, spread, rest_spread, pressure_scale, rest_pressure):
+def volume_pressure(volume, ideal_volume, spread, pressure_scale, rest_pressure, h):
     """The pressure p (N/m^2 times m^2 / m^3: force per unit of dV/dx) on the surface:
 
-        p = p_rest + P e / max(1, S / S0),   e = clamp((V0 - V) / V0, -1, 1)
+        p = p_rest + P e min(1, 1 / (h^2 P S / V0)),   e = clamp((V0 - V) / V0, -1, 1)
 
     ``rest_pressure`` p_rest holds the rest shape against its surface tension, as the Laplace
-    pressure 2 gamma / R holds a drop. The error part, at the scale P (the breathing mode's
-    omega^2 = volume stiffness), is divided by how far the surface has spread (S from
-    ``pressure_spread``, S0 at rest) whenever it has: the constraint's stiffness along its own
-    direction is P S / V0, and an inflated or spiked body would otherwise outrun the integrator;
-    so normalised, the breathing mode keeps its frequency at any size, and at rest nothing
-    changes. A volume that is not finite gives no error part."""
+    pressure 2 gamma / R holds a drop. The error part pushes at the scale P: along the
+    constraint's own direction its stiffness is omega^2 = P S / V0 (S from ``pressure_spread``),
+    the breathing mode's omega^2 = volume stiffness at rest, more once the surface has spread (a
+    blown-up, spiked or crumpled body). The substep h keeps h^2 omega^2 <= 1 for it, the body-wide
+    terms' own margin (``stability.py``, which picks h so that the rest value is well inside):
+    only a surface spread past what the substep can carry has its error part held to that, and
+    anything short of it gets the full pressure, so a crumpled body keeps its volume as firmly as
+    a round one. A volume that is not finite gives no error part."""
     error = (ideal_volume - volume) / ideal_volume
     if not (error == error):
         error = 0.0
     error = min(max(error, -1.0), 1.0)
-    limit = rest_spread / spread if spread > rest_spread else 1.0
+    stiffness = h * h * pressure_scale * spread / ideal_volume
+    limit = 1.0 / stiffness if stiffness > 1.0 else 1.0
     return rest_pressure + pressure_scale * limit * error
 
 

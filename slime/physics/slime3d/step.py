@@ -52,7 +52,6 @@ class SlimeModel(NamedTuple):
     ideal_volume: np.ndarray  # m^3
     pressure_scale: np.ndarray  # pressure per unit relative volume error
     rest_pressure: np.ndarray  # the pressure that holds the rest shape against the tension
-    rest_spread: np.ndarray  # sum |dV/dx|^2 / m at rest
     inertia_floor: np.ndarray  # kg m^2
     mass: np.ndarray  # (P,) kg
     rest: np.ndarray  # (3, P) m
@@ -84,7 +83,7 @@ def build_model(shapes, firsts, total: int, gravity) -> SlimeModel:
         shear_stiffness=column(m.shear_stiffness for m in materials),
         tension=column(s.tension for s in shapes), ideal_volume=column(s.ideal_volume for s in shapes),
         pressure_scale=column(s.pressure_scale for s in shapes),
-        rest_pressure=column(s.rest_pressure for s in shapes), rest_spread=column(s.rest_spread for s in shapes),
+        rest_pressure=column(s.rest_pressure for s in shapes),
         inertia_floor=column(s.inertia_floor for s in shapes), mass=mass, rest=rest, max_acceleration=bound,
         adhesion=column(m.adhesion for m in materials),
         gravity=np.asarray(gravity, dtype=np.float64).reshape(3).copy())
@@ -128,8 +127,8 @@ def body_accelerations(model, b, x, v, acc, rotation, volume, work, h, internal_
     surface_gradients(x, first, model.stacks[b], model.slices[b], grad_volume, grad_area)
     volume[b] = enclosed_volume(x, grad_volume, first, count, centre)
     spread = pressure_spread(grad_volume, mass, first, count)
-    pressure = volume_pressure(volume[b], model.ideal_volume[b], spread, model.rest_spread[b],
-                               model.pressure_scale[b], model.rest_pressure[b])
+    pressure = volume_pressure(volume[b], model.ideal_volume[b], spread, model.pressure_scale[b],
+                               model.rest_pressure[b], h)
     # Viscosity and drag decay together exactly over the substep; each takes its share of the rate.
     drag = 0.0 if internal_only else model.air_drag[b]
     rate = model.viscosity[b] + drag
