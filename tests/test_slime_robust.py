@@ -10,7 +10,7 @@ import pytest
 
 from slime import limits
 from slime.physics.slime3d.slime_body import MAX_SPIKE, SlimeBody, SlimeParams
-from slime.bench.fuzz import LARGEST_FORCE, abuse, came_back, frames
+from slime.bench.fuzz import LARGEST_FORCE, abuse, came_back, frames, landing
 from slime.physics.slime3d.surface_checks import edge_neighbours, largest_fold_angle
 
 
@@ -21,6 +21,19 @@ def assert_came_back(body) -> None:
     result = came_back(body)
     assert result["ok"], result
 
+
+
+def test_the_fuzz_tells_a_landing_from_a_fall_and_a_rest():
+    # A slime dropped from 3 m: falling, not landing; meeting the floor (and sloshing on it faster
+    # than 1 m/s), landing; at rest, not.
+    body = SlimeBody(SlimeParams(stacks=16, slices=16, center=(0.0, 4.0, 0.0)))
+    seen = []
+    for _ in range(int(round(2.5 / body.params.dt))):
+        body.step()
+        seen.append(landing(body))
+    first = seen.index(True)
+    assert first * body.params.dt == pytest.approx((2.0 * 3.0 / 9.81) ** 0.5, abs=0.05)  # as it meets the floor
+    assert not any(seen[:first]) and not any(seen[-30:])
 
 # ---------------------------------------------------------------- nothing breaks it
 
