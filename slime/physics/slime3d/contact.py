@@ -643,10 +643,8 @@ def contact_dashpot(x, v, mass, start, count, body_mass, radius, c, first, secon
     # the first (its own extent toward the first less the gap), so that their sum is the overlap.
     reach = np.full((pairs, 2), -np.inf)
     for k in range(vertex.shape[0]):
-        p, i = pair[k], vertex[k]
-        a = first[p]
-        along = ((x[0, i] - c[a, 0]) * normal[p, 0] + (x[1, i] - c[a, 1]) * normal[p, 1]
-                 + (x[2, i] - c[a, 2]) * normal[p, 2])
+        p, a = pair[k], first[pair[k]]
+        along = _vertex_along(x, vertex[k], c[a, 0], c[a, 1], c[a, 2], normal[p, 0], normal[p, 1], normal[p, 2])
         g = 0 if side[k] > 0.0 else 1
         reach[p, g] = _larger(reach[p, g], side[k] * along)
     velocity = centres_of_mass(v, mass, start, count)
