@@ -3,7 +3,7 @@ the deformed surface, ``surface.py``) that holds the slime at its rest mesh's ow
 
 from __future__ import annotations
 
-from slime.physics.compiled import head, kernel, rows
+from slime.physics.compiled import head, kernel
 
 
 @kernel

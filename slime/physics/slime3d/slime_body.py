@@ -68,7 +68,7 @@ class SlimeBody:
         self.params = body.params
         self.shape = shape
         for name in ("grid", "triangles", "strip", "mass", "rest_offsets", "ideal_volume", "rest_area",
-                     "pressure_scale", "rest_spread", "tension", "rest_pressure", "inertia_floor"):
+                     "pressure_scale", "tension", "rest_pressure", "inertia_floor"):
             setattr(self, name, getattr(shape, name))
         self.planes = world.floor
         self.particles = Particles(

@@ -49,9 +49,6 @@ class SlimeShape:
         self.ideal_volume = float(enclosed_volume(offsets, grad_v, 0, self.count, np.zeros(3)))
         # Pressure per unit relative volume error: omega^2 of the breathing mode = volume_stiffness.
         self.pressure_scale = prm.volume_stiffness * prm.radius * prm.mass / (3.0 * self.rest_area)
-        # How far the rest surface spreads (sum |dV/dx|^2 / m): pressure_scale times it over the
-        # ideal volume is the breathing mode's omega^2 at rest (slime3d.pressure.volume_pressure).
-        self.rest_spread = float(np.sum(grad_v * grad_v / self.mass))
         # The surface tension is the parameter itself, N/m at every resolution; the substeps keep it
         # stable (``stability.py``), and the fastest of its waves is set by the stiffest vertex.
         self.tension = prm.surface_tension
