@@ -20,6 +20,7 @@ import numpy as np
 from slime import limits
 from slime.physics.slime3d.slime_body import MAX_SPIKE, SlimeBody, SlimeParams
 from slime.physics.slime3d.materials import MATERIALS
+from slime.physics.slime3d.moments import centre_of_mass
 from slime.physics.slime3d.surface_checks import inverted_triangles
 
 # The panel's sliders the abuse moves, with their ranges.
@@ -108,8 +109,8 @@ def landing(body: SlimeBody) -> bool:
     ``LANDING_REACH`` of the radius of the floor, its centre of mass moving up or down faster
     than ``LANDING_SPEED``."""
     lowest = float(body.positions[:, 1].min()) - body.params.floor_height
-    return lowest < LANDING_REACH * body.params.radius and abs(float(body.velocities.T[1] @ body.mass) / float(
-        body.mass.sum())) > LANDING_SPEED
+    speed = centre_of_mass(body.world.v, body.world.mass, 0, body.shape.count)[1]  # of the centre, up or down
+    return lowest < LANDING_REACH * body.params.radius and abs(float(speed)) > LANDING_SPEED
 
 
 def extent(body: SlimeBody) -> np.ndarray:
