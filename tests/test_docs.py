@@ -333,9 +333,11 @@ def test_physics_states_the_defaults_the_code_has():
     assert float(re.search(r"the default `nu = ([\d.]+) m\^2/s`", page).group(1)) == params.shear_viscosity
     # The forces table's last column: each material parameter with the jelly's value.
     stated = dict(re.findall(r"\| `(\w+)` = ([\d.]+) [\w/^]+ \|", page))
-    assert set(stated) == set(vars(params.material)) - {"contact_friction"}, sorted(stated)
+    assert set(stated) == set(vars(params.material)) - {"contact_friction", "grip"}, sorted(stated)
     for name, value in stated.items():
         assert float(value) == getattr(params, name), name
+    # The floor's row: the share of its friction the material takes.
+    assert float(re.search(r"the material's `grip` = ([\d.]+)", page).group(1)) == params.grip
     threshold = re.search(r"faster than ([\d.]+) m/s \(the floor's bounce threshold\)", page).group(1)
     assert float(threshold) == Planes.floor(3).bounce_threshold
 

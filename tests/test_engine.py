@@ -159,6 +159,15 @@ def test_plane_friction_is_coulomb_and_never_reverses():
     assert np.allclose(v[1], [0.0, 0.0])  # would reverse: stops instead
 
 
+def test_a_particle_takes_its_grip_of_the_plane_friction():
+    """mu = friction x grip: a particle with grip 0.4 on a floor of 0.5 slides on with 3 - 0.2 of
+    its 3 m/s after stopping 1 m/s into it; one of grip 1 with 3 - 0.5, as with no grip given."""
+    x = np.array([[0.0, -0.01], [0.0, -0.01], [0.0, -0.01]])
+    v = np.array([[3.0, -1.0], [3.0, -1.0], [0.1, -1.0]])
+    collide_planes(x, v, np.ones(3), Planes.floor(2, restitution=0.0, friction=0.5), grip=np.array([0.4, 1.0, 0.4]))
+    assert np.allclose(v, [[2.8, 0.0], [2.5, 0.0], [0.0, 0.0]])  # and still never reversed
+
+
 def test_ball_comes_to_rest_on_floor():
     world = World(Particles.create([[0.0, 1.0, 0.0]], [[1.0, 0.0, 0.0]]), planes=Planes.floor(3, restitution=0.3, friction=0.6),
                   gravity=[0, -9.81, 0], dt=1 / 60, substeps=4)

@@ -400,7 +400,8 @@ def test_a_vertex_hitting_two_obstacles_is_settled_on_the_deepest_first_and_test
     new_x = np.array([[0.0, 0.1, 0.0], [0.0, 0.2, 0.0], [0.0, 0.3, 0.0]])
     normal = np.array([[0.0, 1.0, 0.0]] * 3)
     depth = np.array([0.1, 0.2, 0.3])
-    kept, rest_vertex, rest_which = settle_deepest(x, v, vertex, which, hit, new_x, normal, depth, np.zeros(3), 0.0, 0.5)
+    kept, rest_vertex, rest_which = settle_deepest(x, v, vertex, which, hit, new_x, normal, depth, np.zeros(3),
+                                                   np.ones(x.shape[1]), 0.0, 0.5)
     assert kept == 2
     np.testing.assert_array_equal(x[1], [0.2, 0.3])  # vertex 0 on obstacle 1, vertex 1 on the deeper obstacle 2
     np.testing.assert_array_equal(v[1], [0.0, 0.0])  # their approach stopped

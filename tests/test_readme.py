@@ -161,11 +161,11 @@ def test_readme_states_the_pokes_dent():
 def test_readme_states_the_materials_as_materials_py_has_them():
     from slime.physics.slime3d.materials import DEFAULT_MATERIAL, MATERIALS
 
-    rows = re.findall(r"^ *\| `(\w+)`( \(the default\))? \| ([\d.]+) \| ([\d.]+) \| ([\d.]+) \| ([\d.]+) \| ([^|]+) \|$",
+    rows = re.findall(r"^ *\| `(\w+)`( \(the default\))? \| ([\d.]+) \| ([\d.]+) \| ([\d.]+) \| ([\d.]+) \| ([\d.]+) \| ([^|]+) \|$",
                       README.read_text(), flags=re.M)
     assert [row[0] for row in rows] == list(MATERIALS)
     for name, default, *numbers, about in rows:
         values = MATERIALS[name].values
-        stated = dict(zip(("shape_stiffness", "viscosity", "surface_tension", "adhesion"), map(float, numbers)))
+        stated = dict(zip(("shape_stiffness", "viscosity", "surface_tension", "adhesion", "grip"), map(float, numbers)))
         assert stated == {key: values[key] for key in stated}, name
         assert about.strip() == MATERIALS[name].about and bool(default) == (name == DEFAULT_MATERIAL), name

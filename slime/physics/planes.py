@@ -59,26 +59,30 @@ def collide_planes(
     inv_mass: np.ndarray,
     planes: Planes,
     radius: np.ndarray | float = 0.0,
+    grip: np.ndarray | None = None,
 ) -> np.ndarray:
     """Project particles (rows of (N, D) arrays, views welcome) out of every plane and resolve
-    their velocity there, in place (``plane_contacts``). Returns a bool (N,) mask of the particles
-    in contact with any plane."""
+    their velocity there, in place (``plane_contacts``); ``grip`` (N,) the share of a plane's
+    friction each particle takes (None: all of it). Returns a bool (N,) mask of the particles in
+    contact with any plane."""
     touching = np.zeros(positions.shape[0], dtype=np.bool_)
     radii = (np.full(positions.shape[0], float(radius)) if np.ndim(radius) == 0
              else np.asarray(radius, dtype=np.float64).reshape(positions.shape[0]))
+    grips = np.ones(positions.shape[0]) if grip is None else np.asarray(grip, dtype=np.float64).reshape(-1)
     plane_contacts(positions, velocities, inv_mass, planes.normal, planes.point, planes.restitution,
-                   planes.friction, float(planes.bounce_threshold), radii, touching)
+                   planes.friction, float(planes.bounce_threshold), radii, touching, grips)
     return touching
 
 
 @kernel
 def plane_contacts(positions, velocities, inv_mass, normal, point, restitution, friction, bounce_threshold, radius,
-                   touching):
+                   touching, grip):
     """Plane by plane, every movable particle (inv_mass > 0) deeper than its radius is put back on
     the plane's free side. Its approaching normal speed v_n is reflected to -e v_n when it came in
     faster than ``bounce_threshold`` and stopped otherwise (so a resting particle does not hop);
-    its tangential speed loses at most ``friction`` times the change of normal speed (Coulomb),
-    never reversing."""
+    its tangential speed loses at most mu = ``friction`` x ``grip`` times the change of normal
+    speed (Coulomb), never reversing: the plane's coefficient, times the share of it the
+    particle's surface takes (1 for a dry one)."""
     dim, count = positions.shape[1], positions.shape[0]
     depth = np.empty(count)
     inside = np.empty(count, dtype=np.int64)
@@ -118,7 +122,8 @@ def plane_contacts(positions, velocities, inv_mass, normal, point, restitution, 
             bounced = -e * vn[i] if -vn[i] > bounce_threshold else 0.0
             new_vn[i] = bounced if vn[i] < 0.0 else vn[i]
             speed = math.sqrt(tangential[i])
-            keep[i] = min(max(1.0 - mu * abs(new_vn[i] - vn[i]) / (speed if speed > 0.0 else 1.0), 0.0), 1.0)
+            mu_k = mu * grip[inside[i]]
+            keep[i] = min(max(1.0 - mu_k * abs(new_vn[i] - vn[i]) / (speed if speed > 0.0 else 1.0), 0.0), 1.0)
         for d in range(dim):
             n_d = normal[p, d]
             for i in range(listed):

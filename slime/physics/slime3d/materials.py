@@ -32,18 +32,22 @@ MATERIALS = {m.name: m for m in (
     _material(
         "jelly", "wobbly gelatine: a click dents it deep, it rings a few times, a drop splats and sticks",
         volume_stiffness=10000.0, shape_stiffness=450.0, viscosity=4.0, surface_tension=2.0, shear_viscosity=0.12, shear_stiffness=2.0,
-        air_drag=0.05, contact_friction=0.5, adhesion=400.0),
+        air_drag=0.05, contact_friction=0.5, grip=1.0, adhesion=400.0),
+    # Goo's wet skin takes 0.6 of a surface's friction (0.48 on the default floor). At the
+    # floor's full 0.8, a fold that a splat tucks under the rim of a fine mesh's puddle stays
+    # pinned for seconds by its own weight and the film's hold; at 0.48 it slides out within
+    # one, and a thrown goo still comes to rest where it lands (``slime bench --only feel``).
     _material(
         "goo", "runny slime: slumps under its own weight and flows into the shape of what holds it",
         settles_within=0.15,
         volume_stiffness=10000.0, shape_stiffness=20.0, viscosity=10.0, surface_tension=0.3, shear_viscosity=0.5,
-        shear_stiffness=10.0, air_drag=0.05, contact_friction=0.8, adhesion=400.0),
+        shear_stiffness=10.0, air_drag=0.05, contact_friction=0.8, grip=0.6, adhesion=400.0),
     # Rubber keeps its volume ten times more stiffly than its shape, as real rubber, all but
     # incompressible, does: a landing squashes it into a bulge, not into less of it.
     _material(
         "rubber", "a bouncy ball: a click barely dents it, and it bounces back high",
         volume_stiffness=60000.0, shape_stiffness=6000.0, viscosity=2.0, surface_tension=2.0, shear_viscosity=0.12, shear_stiffness=2.0,
-        air_drag=0.05, contact_friction=0.8, adhesion=0.0),
+        air_drag=0.05, contact_friction=0.8, grip=1.0, adhesion=0.0),
 )}
 DEFAULT_MATERIAL = "jelly"
 

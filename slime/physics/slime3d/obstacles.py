@@ -261,11 +261,12 @@ def respond(v, vertex, normal, friction, restitution, threshold):
 
 
 def collide_obstacles(x: np.ndarray, v: np.ndarray, x_prev: np.ndarray, obstacle_set, restitution: float = 0.0,
-                      frame: FramePairs | None = None) -> int:
+                      frame: FramePairs | None = None, grip: np.ndarray | None = None) -> int:
     """Resolve every vertex against the static obstacles, in place on (P, 3) float64 ``x`` and
     ``v`` (views allowed); ``x_prev`` are the positions before this substep's integration (for
     the swept test); ``obstacle_set`` an ``ObstacleSet`` (pack it once per scene) or a list of
-    obstacles; ``frame`` this frame's ``FramePairs``, used while it holds. Returns the number of
+    obstacles; ``frame`` this frame's ``FramePairs``, used while it holds; ``grip`` (P,) the
+    share of an obstacle's friction each vertex takes (None: all of it). Returns the number of
     vertex contacts resolved."""
     ob = _as_set(obstacle_set)
     if len(ob) == 0 or x.shape[0] == 0:
@@ -275,10 +276,11 @@ def collide_obstacles(x: np.ndarray, v: np.ndarray, x_prev: np.ndarray, obstacle
     with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
         if frame is not None and not frame.holds(x, x_prev, ob):
             frame = None
-        return _collide(x, v, x_prev, ob, restitution, frame)
+        grips = np.ones(x.shape[0]) if grip is None else np.asarray(grip, dtype=np.float64).reshape(-1)
+        return _collide(x, v, x_prev, ob, restitution, frame, grips)
 
 
-def _collide(x, v, x_prev, ob: ObstacleSet, restitution: float, frame: FramePairs | None) -> int:
+def _collide(x, v, x_prev, ob: ObstacleSet, restitution: float, frame: FramePairs | None, grip: np.ndarray) -> int:
     blocks = None
     count = 0
     for name, group in ob.groups.items():
@@ -297,18 +299,19 @@ def _collide(x, v, x_prev, ob: ObstacleSet, restitution: float, frame: FramePair
             if new_x is None:
                 break
             chosen, vertex, which = settle_deepest(x.T, v.T, vertex, which, hit, new_x, normal, depth, group.friction,
-                                                   restitution, BOUNCE_THRESHOLD)
+                                                   grip, restitution, BOUNCE_THRESHOLD)
             count += chosen
     return count
 
 
 @kernel
-def settle_deepest(x, v, vertex, which, hit, new_x, normal, depth, friction, restitution, threshold):
+def settle_deepest(x, v, vertex, which, hit, new_x, normal, depth, friction, grip, restitution, threshold):
     """One round of a kind's contacts: of the pairs (``vertex``, ``which``) that ``hit``, each
     vertex takes its deepest (the first of equals) — put at its ``new_x``, its velocity answered
-    by ``respond`` with that obstacle's ``friction`` — and its other hits are tested again in the
-    next round, from where it is now. ``x``, ``v``: (3, P); ``new_x``, ``normal``, ``depth``
-    packed in the hits' order (``contacts``). Returns how many vertices were put back, and the
+    by ``respond`` with that obstacle's ``friction`` times the vertex's ``grip`` (its share of a
+    surface's friction) — and its other hits are tested again in the next round, from where it
+    is now. ``x``, ``v``: (3, P); ``new_x``, ``normal``, ``depth`` packed in the hits' order
+    (``contacts``). Returns how many vertices were put back, and the
     pairs left for the next round, ordered by vertex, then depth."""
     hv, hw = vertex[hit], which[hit]
     # By vertex, the deepest first, equals in their order: two stable sorts, the second key first.
@@ -330,7 +333,7 @@ def settle_deepest(x, v, vertex, which, hit, new_x, normal, depth, friction, res
     for i in range(kept):
         for a in range(3):
             x[a, moved[i]] = new_x[chosen[i], a]
-    respond(v, moved, normal[chosen], friction[hw[chosen]], restitution, threshold)
+    respond(v, moved, normal[chosen], friction[hw[chosen]] * grip[moved], restitution, threshold)
     return kept, hv[rest], hw[rest]
 
 

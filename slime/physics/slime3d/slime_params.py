@@ -77,6 +77,7 @@ class Material:
     shear_stiffness: float  # m^2/s^2
     air_drag: float
     contact_friction: float  # Coulomb coefficient against other slimes
+    grip: float  # the share of a hard surface's friction (the floor's, an obstacle's) its skin takes
     adhesion: float  # m/s^2: how hard the surface must be pulled to come off a floor or wall
 
 
@@ -131,6 +132,7 @@ class SlimeParams:
     shear_viscosity: float = _JELLY['shear_viscosity']  # m^2/s: kinematic viscosity on velocity differences between neighbours (no creases)
     air_drag: float = _JELLY['air_drag']  # 1/s: decay rate of absolute velocity
     adhesion: float = _JELLY['adhesion']  # m/s^2: how hard a surface leaving the floor is held back (adhesion.py)
+    grip: float = _JELLY['grip']  # share of the floor's and obstacles' friction its skin takes: 1 dry, less where a wet film slips
     # --- world ---
     gravity: tuple = (0.0, -9.81, 0.0)  # m/s^2
     floor_height: float = 0.0  # y of the floor plane (normal +y)
@@ -175,6 +177,7 @@ class SlimeParams:
             "shear_stiffness",
             "air_drag",
             "adhesion",
+            "grip",
             "floor_friction",
             "contact_friction",
         ):

@@ -57,6 +57,7 @@ class SlimeModel(NamedTuple):
     rest: np.ndarray  # (3, P) m
     max_acceleration: np.ndarray  # (P,) m/s^2
     adhesion: np.ndarray  # m/s^2
+    grip: np.ndarray  # (P,) the share of the floor's and obstacles' friction each vertex takes
     gravity: np.ndarray  # (3,) m/s^2
 
 
@@ -67,11 +68,13 @@ def build_model(shapes, firsts, total: int, gravity) -> SlimeModel:
     mass = np.ones(total)
     rest = np.zeros((3, total))
     bound = np.full(total, np.inf)
+    grip = np.ones(total)
     for shape, first in zip(shapes, firsts):
         span = slice(first, first + shape.count)
         mass[span] = shape.mass
         rest[:, span] = shape.rest_offsets.T
         bound[span] = shape.params.max_acceleration
+        grip[span] = shape.params.grip
     params = [s.params for s in shapes]
     materials = [p.material for p in params]
     return SlimeModel(
@@ -85,11 +88,11 @@ def build_model(shapes, firsts, total: int, gravity) -> SlimeModel:
         pressure_scale=column(s.pressure_scale for s in shapes),
         rest_pressure=column(s.rest_pressure for s in shapes),
         inertia_floor=column(s.inertia_floor for s in shapes), mass=mass, rest=rest, max_acceleration=bound,
-        adhesion=column(m.adhesion for m in materials),
+        adhesion=column(m.adhesion for m in materials), grip=grip,
         gravity=np.asarray(gravity, dtype=np.float64).reshape(3).copy())
 
 
-PER_VERTEX = ("mass", "rest", "max_acceleration", "gravity")  # SlimeModel's fields not per body (and gravity)
+PER_VERTEX = ("mass", "rest", "max_acceleration", "grip", "gravity")  # SlimeModel's fields not per body (and gravity)
 
 
 def bodies_of(model: SlimeModel, first: int, end: int) -> SlimeModel:
@@ -187,6 +190,7 @@ def slime_substeps(model, x, v, acc, rotation, volume, work, h, substeps, forces
         if forces_only:
             return
         symplectic_euler(x.T, v.T, acc.T, ones, h, ones)
-        plane_contacts(x.T, v.T, ones, normal, point, restitution, friction, bounce_threshold, radius, touching)
+        plane_contacts(x.T, v.T, ones, normal, point, restitution, friction, bounce_threshold, radius, touching,
+                       model.grip)
         adhere_all(model, x, v, normal, point, h, nobody)
         clamp_speed(v, max_speed)

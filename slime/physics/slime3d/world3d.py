@@ -393,12 +393,12 @@ class World3D:
             if held is not None:
                 self.hand.push_out(self.view(held))  # a pressing finger is solid
             if self.floor is not None:
-                collide_planes(x.T, v.T, self._ones, self.floor)
+                collide_planes(x.T, v.T, self._ones, self.floor, grip=self.model.grip)
                 adhere_all(self.model, x, v, self.floor.normal, self.floor.point, h, -1 if held is None else held)
             if self._lid is not None:
                 self._hold_under_lids(h)
         if self._obstacle_set is not None:
-            collide_obstacles(x.T, v.T, x_prev.T, self._obstacle_set, frame=self._obstacle_frame)
+            collide_obstacles(x.T, v.T, x_prev.T, self._obstacle_set, frame=self._obstacle_frame, grip=self.model.grip)
         if self._contact_table is not None:
             if self._candidates is None:
                 self._find_contacts()
