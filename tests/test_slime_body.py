@@ -550,6 +550,8 @@ def test_params_defaults_validation_and_with():
         dict(gravity=(0.0, float("inf"), 0.0)),
         dict(floor_height=float("nan")),
         dict(floor_friction=-0.5),
+        dict(grip=-0.1),
+        dict(grip=float("inf")),
         dict(floor_restitution=1.5),
         dict(dt=0.0),
         dict(substeps=0),

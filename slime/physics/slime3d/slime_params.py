@@ -24,6 +24,11 @@ viscosity, nu times the Laplacian of the deformation velocity: a ripple of wavel
 at about nu (2 pi / lambda)^2 per second, so a crease a slam starts between neighbouring vertices
 is gone within a substep while the whole-body wobble hardly feels it; it too is applied
 exactly-exponentially.
+
+Friction: a Coulomb coefficient belongs to a pair of surfaces. Against another slime, the pair
+takes the geometric mean of the two ``contact_friction``s; against the floor or an obstacle, the
+surface's own coefficient (``floor_friction``, an obstacle's ``friction``) times the material's
+``grip``, the share of it its skin takes (1 for a dry skin, less for a wet one that slips).
 """
 
 from __future__ import annotations
