@@ -1,6 +1,6 @@
 """A material's grip (``Material.grip``): the share of a hard surface's friction its skin takes,
 on the floor (``planes.plane_contacts``, in the compiled substep and in the Python one) and on an
-obstacle (``obstacles.respond``). Goo's wet skin takes 0.6 of it and slides on further than the
+obstacle (``obstacles.settle_deepest``). Goo's wet skin takes 0.6 of it and slides on further than the
 same goo gripping fully; jelly and rubber take all of it."""
 
 from __future__ import annotations
@@ -50,3 +50,17 @@ def test_each_vertex_takes_its_own_slime_s_grip():
     assert MATERIALS["goo"].values["grip"] == 0.6
     assert np.all(world.model.grip[goo.start:goo.stop] == 0.6)
     assert np.all(world.model.grip[jelly.start:jelly.stop] == 1.0)
+
+
+@pytest.mark.parametrize("collide", ["planes", "obstacles"])
+def test_a_grip_of_the_wrong_length_is_refused(collide):
+    """One grip a particle: a shorter array is a ValueError, never a read past its end."""
+    from slime.physics.planes import Planes, collide_planes
+    from slime.physics.slime3d.obstacles import collide_obstacles
+
+    x, v = np.zeros((4, 3)), np.zeros((4, 3))
+    with pytest.raises(ValueError):
+        if collide == "planes":
+            collide_planes(x, v, np.ones(4), Planes.floor(3), grip=np.ones(3))
+        else:
+            collide_obstacles(x, v, x.copy(), [Box()], grip=np.ones(3))

@@ -68,7 +68,8 @@ def collide_planes(
     touching = np.zeros(positions.shape[0], dtype=np.bool_)
     radii = (np.full(positions.shape[0], float(radius)) if np.ndim(radius) == 0
              else np.asarray(radius, dtype=np.float64).reshape(positions.shape[0]))
-    grips = np.ones(positions.shape[0]) if grip is None else np.asarray(grip, dtype=np.float64).reshape(-1)
+    grips = (np.ones(positions.shape[0]) if grip is None
+             else np.asarray(grip, dtype=np.float64).reshape(positions.shape[0]))
     plane_contacts(positions, velocities, inv_mass, planes.normal, planes.point, planes.restitution,
                    planes.friction, float(planes.bounce_threshold), radii, touching, grips)
     return touching

@@ -276,7 +276,7 @@ def collide_obstacles(x: np.ndarray, v: np.ndarray, x_prev: np.ndarray, obstacle
     with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
         if frame is not None and not frame.holds(x, x_prev, ob):
             frame = None
-        grips = np.ones(x.shape[0]) if grip is None else np.asarray(grip, dtype=np.float64).reshape(-1)
+        grips = np.ones(x.shape[0]) if grip is None else np.asarray(grip, dtype=np.float64).reshape(x.shape[0])
         return _collide(x, v, x_prev, ob, restitution, frame, grips)
 
 
@@ -311,8 +311,8 @@ def settle_deepest(x, v, vertex, which, hit, new_x, normal, depth, friction, gri
     by ``respond`` with that obstacle's ``friction`` times the vertex's ``grip`` (its share of a
     surface's friction) — and its other hits are tested again in the next round, from where it
     is now. ``x``, ``v``: (3, P); ``new_x``, ``normal``, ``depth`` packed in the hits' order
-    (``contacts``). Returns how many vertices were put back, and the
-    pairs left for the next round, ordered by vertex, then depth."""
+    (``contacts``). Returns how many vertices were put back, and the pairs left for the next
+    round, ordered by vertex, then depth."""
     hv, hw = vertex[hit], which[hit]
     # By vertex, the deepest first, equals in their order: two stable sorts, the second key first.
     by_depth = np.argsort(-depth, kind="mergesort")
