@@ -8,7 +8,8 @@ removes the temporaries whose writer is gone and that have not changed for a min
 
 Reading a file a user names goes through :func:`read_input`: a FIFO, a device (``/dev/zero``),
 a folder or a file over :data:`MAX_INPUT_BYTES` is refused in one line before it is read, so
-nothing hangs or fills the memory.
+nothing hangs or fills the memory; a symbolic link that leads nowhere (a loop, or a target that is
+gone) is named as one, not as a missing file (:func:`check_input`, :func:`resolved`).
 """
 
 from __future__ import annotations
@@ -35,7 +36,44 @@ def _folder_of(path: Path) -> Path:
 
 
 def _is_output_folder(folder: Path) -> bool:
-    return folder.resolve() == OUTPUT_FOLDER.resolve()
+    try:
+        return resolved(folder) == resolved(OUTPUT_FOLDER)
+    except OSError:
+        return False
+
+
+def absent(path) -> str:
+    """Why nothing can be opened at ``path``, in a few words: "no such file", "a loop of symbolic
+    links", "a symbolic link to X, which is not there", or the system's own words; "" when
+    something is there."""
+    problem = _absence(path)
+    return problem[1] if problem else ""
+
+
+def _absence(path) -> tuple[int, str] | None:
+    """(errno, ``absent``'s words), or None when something is there."""
+    try:
+        os.stat(path)
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            return errno.ELOOP, "a loop of symbolic links"
+        if os.path.islink(path):
+            return errno.ENOENT, f"a symbolic link to {os.readlink(path)}, which is not there"
+        if exc.errno == errno.ENOENT:
+            return errno.ENOENT, "no such file"
+        return exc.errno or errno.EINVAL, exc.strerror or str(exc)
+    except ValueError as exc:  # a NUL in the name
+        return errno.EINVAL, str(exc)
+    return None
+
+
+def resolved(path) -> Path:
+    """``path`` made absolute, its symbolic links followed; OSError where they loop (Python before
+    3.13 raises RuntimeError there, which would end a command with a traceback)."""
+    try:
+        return Path(path).resolve()
+    except RuntimeError:
+        raise OSError(errno.ELOOP, "a loop of symbolic links", str(path)) from None
 
 
 def check_output(path, suffixes: Sequence[str]) -> Path:
@@ -47,7 +85,10 @@ def check_output(path, suffixes: Sequence[str]) -> Path:
     if _is_output_folder(folder) and not folder.exists():
         folder = Path(".")  # out/ is made where the file is written
     if not folder.is_dir():
-        raise ValueError(f"{path}: folder {folder} does not exist")
+        why = absent(folder)
+        if why in ("", "no such file"):
+            raise ValueError(f"{path}: folder {folder} " + ("is not a folder" if not why else "does not exist"))
+        raise ValueError(f"{path}: folder {folder} is {why}" if why.startswith("a ") else f"{path}: folder {folder}: {why}")
     if not os.access(folder, os.W_OK):
         raise ValueError(f"{path}: folder {folder} is not writable")
     if path.is_dir():
@@ -203,12 +244,22 @@ def _mib(size: int) -> str:
     return f"{size / 2**20:.0f} MiB" if size >= 2**20 else f"{size} bytes"
 
 
+def check_input(path, limit: int = MAX_INPUT_BYTES) -> Path:
+    """``path`` when it names a regular file of at most ``limit`` bytes; OSError (one line in
+    ``strerror``: what is there instead, ``absent``'s words when nothing is) otherwise."""
+    path = Path(path)
+    problem = _absence(path)
+    if problem:
+        raise OSError(*problem, str(path))
+    _check_regular(path, os.stat(path), limit)
+    return path
+
+
 def read_input(path, limit: int = MAX_INPUT_BYTES) -> bytes:
     """The bytes of the regular file ``path``; OSError (one line in ``strerror``) for anything
     else: a FIFO or device is refused before it is opened, so reading can neither block nor run
     on forever, and a file over ``limit`` bytes before any of it is read."""
-    path = Path(path)
-    _check_regular(path, os.stat(path), limit)
+    path = check_input(path, limit)
     # O_NONBLOCK: a FIFO swapped in after the check cannot block the open either.
     fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     with os.fdopen(fd, "rb") as f:

@@ -61,6 +61,38 @@ def test_bad_input_is_one_line_and_nonzero(tmp_path, monkeypatch, capsys, args, 
     assert not list(tmp_path.iterdir()), "a failed run must leave no file"
 
 
+def test_links_that_lead_nowhere_are_one_line_each(tmp_path, monkeypatch, capsys):
+    """A loop of symbolic links where a command reads a scene or model, writes a picture, or
+    exports the shaders: one line naming the loop (Python's own resolve raises RuntimeError on
+    one), and a broken link named with its target."""
+    monkeypatch.chdir(tmp_path)
+    for a, b in (("a.py", "b.py"), ("a.json", "b.json"), ("a", "b")):
+        (tmp_path / a).symlink_to(b)
+        (tmp_path / b).symlink_to(a)
+    (tmp_path / "gone.json").symlink_to("never-made.json")
+    cases = [
+        (["render", "a.py", "--frames", "1"], "a.py: a loop of symbolic links"),
+        (["render", "a.json", "--frames", "1"], "a.json: a loop of symbolic links"),
+        (["simulate", "a.json", "--ticks", "2", "--output", "x.npz"], "a.json: a loop of symbolic links"),
+        (["render", "a", "--frames", "1"], "a: a loop of symbolic links"),
+        (["render", "gone.json", "--frames", "1"], "gone.json: a symbolic link to never-made.json, which is not there"),
+        (["render", "--frames", "1", "--output", "a/x.png"], "folder a is a loop of symbolic links"),
+        (["shaders", "export", "a"], "a: a loop of symbolic links"),
+        (["render", "--shaders", "a", "--frames", "1"], "a: not a folder but a loop of symbolic links"),
+    ]
+    before = sorted(p.name for p in tmp_path.iterdir())
+    for args, words in cases:
+        try:
+            code = cli.main(args)
+        except SystemExit as stop:
+            code = stop.code
+        err = capsys.readouterr().err
+        assert code != 0, args
+        assert len(err.strip().splitlines()) == 1 and "Traceback" not in err, (args, err)
+        assert words in err, (args, err)
+    assert sorted(p.name for p in tmp_path.iterdir()) == before, "a failed run must leave no file"
+
+
 def test_parsers():
     poke = parse_poke("12:0.5,1,-2:0,-30,0")
     assert poke.tick == 12 and poke.point == (0.5, 1.0, -2.0) and poke.force == (0.0, -30.0, 0.0)

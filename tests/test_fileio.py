@@ -9,9 +9,11 @@ import subprocess
 import sys
 import time
 
+import numpy as np
 import pytest
 
-from slime.fileio import MAX_INPUT_BYTES, OUTPUT_FOLDER, atomic_write, check_output, read_input, stale_temporaries
+from slime.fileio import (MAX_INPUT_BYTES, OUTPUT_FOLDER, absent, atomic_write, check_output, read_input, resolved,
+                          stale_temporaries)
 
 
 def test_writes_whole_file_with_umask_permissions(tmp_path):
@@ -140,6 +142,27 @@ def test_read_input_refuses_devices_folders_and_big_files(tmp_path):
     assert read_input(big, limit=MAX_INPUT_BYTES + 1)[:4] == b"\0\0\0\0"
 
 
+def test_a_link_that_leads_nowhere_is_named_as_one(tmp_path):
+    (tmp_path / "a.json").symlink_to("b.json")
+    (tmp_path / "b.json").symlink_to("a.json")
+    (tmp_path / "gone.json").symlink_to("never-made.json")
+    assert absent(tmp_path / "a.json") == "a loop of symbolic links"
+    assert absent(tmp_path / "gone.json") == "a symbolic link to never-made.json, which is not there"
+    assert absent(tmp_path / "none.json") == "no such file"
+    assert absent(tmp_path) == ""
+    with pytest.raises(OSError, match="a loop of symbolic links"):
+        read_input(tmp_path / "a.json")
+    with pytest.raises(FileNotFoundError, match="never-made.json, which is not there"):
+        read_input(tmp_path / "gone.json")
+    with pytest.raises(FileNotFoundError, match="no such file"):
+        read_input(tmp_path / "none.json")
+    # Path.resolve raises RuntimeError on a loop before Python 3.13: an OSError here, as any.
+    with pytest.raises(OSError, match="a loop of symbolic links"):
+        resolved(tmp_path / "a.json" / "x")
+    with pytest.raises(ValueError, match="folder .*a.json is a loop of symbolic links"):
+        check_output(tmp_path / "a.json" / "x.png", (".png",))
+
+
 def test_default_output_folder_is_made_by_the_first_write_only(tmp_path, monkeypatch):
     from slime.cli import main
 
@@ -166,3 +189,17 @@ def test_render_writes_into_out_by_default(tmp_path, monkeypatch, ctx):
     assert [p.name for p in tmp_path.iterdir()] == ["out"]
     with Image.open(tmp_path / "out" / "springs.png") as picture:
         assert picture.size == (64, 48)
+
+
+def test_a_screenshot_into_a_link_loop_is_one_line_not_the_window(tmp_path, capsys):
+    from slime.app.window_common import save_screenshot
+
+    (tmp_path / "out").symlink_to("elsewhere")
+    (tmp_path / "elsewhere").symlink_to("out")
+    pixels = np.zeros((4, 6, 3), dtype=np.uint8)
+    assert save_screenshot(pixels, "slime", tmp_path / "out") is None
+    err = capsys.readouterr().err
+    assert err.startswith("slime: screenshot not saved:") and "loop of symbolic links" in err
+    assert len(err.strip().splitlines()) == 1
+    shot = save_screenshot(pixels, "slime", tmp_path)
+    assert shot is not None and shot.parent == tmp_path and shot.is_file()

@@ -12,7 +12,7 @@ import textwrap
 import time
 from pathlib import Path
 
-from slime.fileio import OUTPUT_FOLDER
+from slime.fileio import OUTPUT_FOLDER, resolved, write_error
 from slime.render.images import save_png
 
 NO_DISPLAY_STATUS = 2  # the exit status of a window command where no window can open
@@ -155,7 +155,7 @@ class FpsCounter:
 def screenshot_path(stem: str, folder) -> Path:
     """``folder/<stem>-<date>-<time>.png``, with ``-1``, ``-2``... when a shot in the same second
     already took the name (never overwrites)."""
-    folder = Path(folder).resolve()
+    folder = resolved(folder)
     stamp = time.strftime("%Y%m%d-%H%M%S")
     path = folder / f"{stem}-{stamp}.png"
     n = 1
@@ -169,11 +169,14 @@ def save_screenshot(pixels, stem: str, folder=None) -> Path | None:
     """Write an (H, W, 3) picture to a fresh ``screenshot_path`` in ``folder`` (default: the output
     folder, ``out/``); None, after one line on stderr, where the folder cannot take it (a
     screenshot is not worth the window)."""
-    path = screenshot_path(stem, OUTPUT_FOLDER if folder is None else folder)
+    folder = OUTPUT_FOLDER if folder is None else folder
     try:
+        path = screenshot_path(stem, folder)
         save_png(path, pixels)
     except OSError as exc:
-        print(f"slime: screenshot not saved: {exc}", file=sys.stderr, flush=True)
+        # The writers' errors are one line naming the file already; a bare system error is not.
+        said = write_error(exc.filename, exc) if exc.filename and exc.strerror else exc
+        print(f"slime: screenshot not saved: {said}", file=sys.stderr, flush=True)
         return None
     return path
 

@@ -186,8 +186,11 @@ class ShaderFolder:
     def __init__(self, folder=None):
         self.path = Path(folder) if folder is not None else default_folder()
         if not self.path.is_dir():
-            raise ValueError(f"{display_name(self.path)}: no such shader folder "
-                             "(slime shaders export DIR writes a copy to edit)")
+            from slime.fileio import absent
+
+            why = absent(self.path)
+            what = {"": "not a folder", "no such file": "no such shader folder"}.get(why, f"not a folder but {why}")
+            raise ValueError(f"{display_name(self.path)}: {what} (slime shaders export DIR writes a copy to edit)")
         if not any(p.suffix in SHADER_SUFFIXES for p in self.path.iterdir()):
             raise ValueError(f"{display_name(self.path)}: no shader files in this folder "
                              f"(slime shaders export {display_name(self.path)} writes a copy to edit)")
@@ -236,9 +239,11 @@ class ShaderFolder:
     def export(self, destination, *, force: bool = False) -> list[Path]:
         """Copy every shader file into ``destination`` (created if missing, its parent must exist);
         a folder that already holds files is refused unless ``force``. Returns the files written."""
-        from slime.fileio import atomic_write
+        from slime.fileio import absent, atomic_write
 
         destination = Path(destination)
+        if os.path.lexists(destination) and absent(destination):
+            raise ValueError(f"{display_name(destination)}: {absent(destination)}")
         if destination.exists() and not destination.is_dir():
             raise ValueError(f"{display_name(destination)}: exists and is not a folder")
         if destination.is_dir() and any(destination.iterdir()) and not force:

@@ -23,6 +23,7 @@ import traceback
 from importlib.metadata import entry_points
 from pathlib import Path
 
+from slime.fileio import absent, check_input, resolved
 from slime.scenes.base import Param, Scene2D
 
 # name -> (module, factory). Factories take no arguments (or an optional model path for soda).
@@ -99,9 +100,12 @@ def _module_scene(module, path: Path) -> type:
 
 def load_scene_file(path) -> Scene2D:
     """The scene a Python file defines, made with no arguments."""
-    path = Path(path).resolve()
-    if not path.is_file():
-        raise SceneError(f"{path}: no such file")
+    try:
+        # Guarded as every file a command reads (``fileio.check_input``): a FIFO, a device or a
+        # huge file is refused before Python's import reads it.
+        path = resolved(check_input(path))
+    except OSError as exc:
+        raise SceneError(f"{path}: {exc.strerror}") from None
     name = f"slime_scene_file_{path.stem}"
     spec = importlib.util.spec_from_file_location(name, path)
     module = importlib.util.module_from_spec(spec)
@@ -155,9 +159,9 @@ def load_scene(name_or_path: str) -> Scene2D:
     path = Path(name_or_path)
     if path.suffix.lower() == ".py":
         return load_scene_file(path)
-    if path.suffix.lower() == ".json" or path.exists():
-        if not path.exists():
-            raise SceneError(f"{path}: no such file")
+    if path.suffix.lower() == ".json" or os.path.lexists(path):
+        if absent(path):
+            raise SceneError(f"{path}: {absent(path)}")
         from slime.scenes.soda import make_scene
 
         return make_scene(path)

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import numpy as np
 
-from slime.fileio import OUTPUT_FOLDER
+from slime.fileio import OUTPUT_FOLDER, resolved
 from slime.paths import ASSETS
 from slime import theme
 from slime.physics.mass_spring.soda import SODA_DT, WALL_LEFT, WALL_NAMES, WALL_RIGHT, WALL_UNKNOWN, SodaModel, tick
@@ -258,8 +258,8 @@ class SodaScene(Scene2D):
 def _default_save_path(path: Path) -> Path:
     """Save next to a user's model file; never over the shipped assets (save into out/ instead)."""
     try:
-        path.resolve().relative_to(ASSETS.resolve())
-    except ValueError:
+        resolved(path).relative_to(ASSETS.resolve())
+    except (ValueError, OSError):  # not under the assets (or a link loop, which cannot be theirs)
         return path
     return Path.cwd() / OUTPUT_FOLDER / path.name
 
