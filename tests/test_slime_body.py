@@ -557,11 +557,24 @@ def test_params_defaults_validation_and_with():
         dict(substeps=0),
         dict(center=(0.0, 1.0)),
         dict(dt=0.5, shape_stiffness=1e7),  # more substeps than SUBSTEPS allows
+        dict(dt=1e308),  # the substep count itself overflows: still "too stiff", in one line
+        # A radius a scene file would refuse (limits.SLIME_RADIUS): squares of 1e308 overflow
+        # and a 1e-300 sphere has no area to divide by.
+        dict(radius=1e308),
+        dict(radius=1e-300),
+        dict(radius=51.0),
     ]
     for changes in bad:
         with pytest.raises(ValueError) as info:
             SlimeParams(**changes)
         assert next(iter(changes)) in str(info.value) or "stiff" in str(info.value)
+        assert len(str(info.value).splitlines()) == 1 and len(str(info.value)) < 300, str(info.value)
+    assert SlimeParams(radius=0.02).radius == 0.02 and SlimeParams(radius=50.0).radius == 50.0
+    # The mesh's own stiff terms are checked with the mesh, when the slime is made.
+    for changes in (dict(shear_stiffness=1e308), dict(surface_tension=1e308)):
+        with pytest.raises(ValueError, match="too stiff") as info:
+            SlimeBody(SlimeParams(stacks=8, slices=8, **changes))
+        assert len(str(info.value)) < 300 and "about inf substeps" in str(info.value), str(info.value)
     with pytest.raises(ValueError, match="unknown"):
         p.with_(colour="green")
 

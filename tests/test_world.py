@@ -276,3 +276,55 @@ def test_pictures_of_the_pile_from_two_cameras():
         counts = np.bincount((hue // 30.0).astype(int), minlength=12)
         assert (counts > 0.02 * colourful.sum()).sum() >= 4, counts
     assert np.abs(pictures[0] - pictures[1]).mean() > 0.02
+
+
+# Numbers a script may pass by mistake: the ends of a float, NaN, inf, zero and ordinary values.
+_ODD = (0.0, 1.0, -1.0, 1e308, -1e308, float("nan"), float("inf"), 1e-300, 3.0, 100.0)
+
+
+@pytest.mark.filterwarnings("error::RuntimeWarning")  # nor does numpy print an overflow on the way
+@pytest.mark.parametrize("seed", range(32))
+def test_any_sequence_of_world_calls_is_a_value_error_or_a_finite_world(seed):
+    """A seeded fuzz of the Python API a coursework script drives: slimes added (any size, place and
+    speed) and removed, pokes, grabs, drags and throws, presses, squashes, gravity and boxes, with
+    odd numbers among the ordinary ones. Each call either works or raises a ValueError (one line),
+    and after every frame every vertex is finite, with no warning printed."""
+    rng = np.random.default_rng(seed)
+    number = lambda: float(_ODD[rng.integers(len(_ODD))]) if rng.random() < 0.3 else float(rng.normal() * 3.0)  # noqa: E731
+    vector = lambda: (number(), number(), number())  # noqa: E731
+    world = World3D()
+
+    def add(_):
+        world.add_slime(SlimeParams(stacks=int(rng.integers(3, 12)), slices=int(rng.integers(3, 12)),
+                                    radius=abs(number()) or 0.5, center=vector()), velocity=vector())
+
+    # Most adds are refused (an odd radius, centre or speed): three in the draw keep slimes to abuse.
+    anytime = [add, add, add,
+               lambda _: world.release(velocity=vector() if rng.random() < 0.5 else None),
+               lambda _: world.set_gravity(vector()),
+               lambda _: world.add_obstacle(Box(center=vector(), half_size=(abs(number()), abs(number()), abs(number())))),
+               lambda _: world.squash(abs(number())),
+               lambda _: world.unpress()]
+    on_a_slime = [lambda b: world.remove_slime(b),
+                  lambda b: world.poke(b, vector(), vector(), radius=abs(number())),
+                  lambda b: (world.grab(b, vector()), world.drag_to(vector())),
+                  lambda b: world.press(b, vector(), vector())]
+    calls = refused = 0
+    for _ in range(60):
+        choice = int(rng.integers(len(anytime) + len(on_a_slime)))
+        if choice >= len(anytime) and not world.bodies:
+            continue
+        calls += 1
+        try:
+            if choice < len(anytime):
+                anytime[choice](None)
+            else:
+                on_a_slime[choice - len(anytime)](int(rng.integers(len(world.bodies))))
+        except ValueError as error:
+            refused += 1
+            assert len(str(error).splitlines()) == 1, str(error)
+        for _ in range(int(rng.integers(0, 4))):
+            world.step()
+        if world.bodies:
+            assert np.isfinite(world.positions).all() and np.isfinite(world.velocities).all()
+    assert calls > 20 and 0 < refused < calls  # the odd numbers were met, and so were ordinary ones

@@ -167,7 +167,8 @@ class ObstacleKind:
         """A packing with ``center`` and ``extent`` (half the world box's sides) is bounded by them."""
         if not hasattr(packed, "extent"):
             return None
-        return packed.center - packed.extent, packed.center + packed.extent
+        with np.errstate(over="ignore"):  # an obstacle out near the largest float is bounded by inf
+            return packed.center - packed.extent, packed.center + packed.extent
 
     @staticmethod
     def candidates(packed, x):

@@ -77,8 +77,11 @@ class BodyView:
         return normal / length if np.isfinite(length) and length > 0.0 else np.array([0.0, 1.0, 0.0])
 
     def nearest(self, point) -> int:
-        d = self.positions - vector3("point", point)
-        return int(np.argmin(np.einsum("ij,ij->i", d, d)))
+        point = vector3("point", point)
+        # A point out near the largest float is as far from every vertex (inf): the first is nearest.
+        with np.errstate(over="ignore", invalid="ignore"):
+            d = self.positions - point
+            return int(np.argmin(np.einsum("ij,ij->i", d, d)))
 
     def falloff(self, index: int, reach: float) -> np.ndarray:
         """Wendland weights of every vertex by its distance from vertex ``index``, 0 beyond ``reach``."""

@@ -39,7 +39,7 @@ from functools import cached_property
 
 import numpy as np
 
-from slime.limits import RESOLUTION, SUBSTEPS, vector3
+from slime.limits import RESOLUTION, SLIME_RADIUS, SUBSTEPS, span, vector3
 from slime.physics.slime3d.materials import DEFAULT_MATERIAL, MATERIALS, find_material
 from slime.physics.slime3d.stability import substeps_needed
 
@@ -124,7 +124,7 @@ class SlimeParams:
     """The slime's shape, material, world and integration settings (see the module docstring)."""
 
     # --- shape and mesh ---
-    radius: float = 1.0  # rest sphere radius (m)
+    radius: float = 1.0  # rest sphere radius (m), 0.02 to 50 (limits.SLIME_RADIUS, as in a scene file)
     stacks: int = 32  # latitude divisions pole to pole (>= 3)
     slices: int = 32  # longitude divisions around (>= 3)
     mass: float = 1.0  # total mass (kg), spread over the vertices by their share of the rest surface
@@ -165,6 +165,8 @@ class SlimeParams:
         radius = _finite("radius", self.radius)
         if radius <= 0.0:
             raise ValueError(f"radius must be positive, got {self.radius}")
+        if not SLIME_RADIUS[0] <= radius <= SLIME_RADIUS[1]:
+            raise ValueError(f"radius must be {span(SLIME_RADIUS, 'm')}, got {self.radius}")
         set_("radius", radius)
         set_("stacks", _integer("stacks", self.stacks, *RESOLUTION))
         set_("slices", _integer("slices", self.slices, *RESOLUTION))
