@@ -73,6 +73,9 @@ SCENE_OBSTACLES = (0, 1024)  # boxes, balls and planes in one scene file
 # one frame takes seconds and the arrays no longer fit a laptop's memory.
 MAX_SCENE_VERTICES = 4 * 512 * 512
 SLIME_RADIUS = (0.02, 50.0)  # m: from a droplet to a hill; outside it the default stiffnesses stop making sense
+# kg: a gram of jelly the size of a droplet to a hill of it; far past either the per-vertex masses
+# and the pressure's scale overflow or vanish.
+SLIME_MASS = (1e-6, 1e12)
 OBSTACLE_SIZE = (0.001, 1000.0)  # m: a box's half sizes, a ball's radius
 SCENE_EXTENT = (-10000.0, 10000.0)  # m: every position (centres, points, the camera's target)
 LAUNCH_SPEED = (0.0, 100.0)  # m/s: a slime's starting speed (SlimeParams.max_speed still clamps each step)

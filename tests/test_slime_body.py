@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import os
 import platform
@@ -641,3 +642,70 @@ def test_params_are_read_by_their_owners_groups():
     assert settled.world == w.settings and settled.material == p.material and settled.hand == p.hand
     w.set_gravity((1.0, -2.0, 0.0))
     assert w.settings.gravity == (1.0, -2.0, 0.0) and w.settle_params(p).gravity == (1.0, -2.0, 0.0)
+
+
+def test_a_refused_change_leaves_the_slime_as_it_was():
+    """A change that SlimeParams takes but the mesh cannot (too stiff for 64 x 64 at this frame
+    time) is refused whole: the slime keeps its parameters, state and world, and steps on."""
+    body = SlimeBody(SlimeParams(stacks=64, slices=64))
+    for _ in range(5):
+        body.step()
+    before = (body.params, body.positions.copy(), body.world)
+    for change in (dict(surface_tension=1e9), dict(shear_stiffness=1e9), dict(stacks=512, slices=512, dt=1.0)):
+        with pytest.raises(ValueError, match="too stiff"):
+            body.set_params(**change)
+        assert body.params == before[0] and body.world is before[2]
+        np.testing.assert_array_equal(body.positions, before[1])
+    body.set_params(surface_tension=3.0)  # and it still takes one that works
+    body.step()
+    assert body.params.surface_tension == 3.0 and np.isfinite(body.positions).all()
+
+
+_ODD_NUMBERS = (0.0, 1.0, -1.0, 1e308, -1e308, float("nan"), float("inf"), 1e-300, 3.0, 100.0, 1e6, 1e-9)
+
+
+@pytest.mark.filterwarnings("error::RuntimeWarning")
+@pytest.mark.parametrize("seed", range(24))
+def test_any_sequence_of_slime_calls_is_a_value_error_or_a_finite_slime(seed):
+    """A seeded fuzz of SlimeBody as a script drives it: any parameter set to anything (odd
+    numbers, a word, a vector where a number goes), spikes with any amount and seed, pokes, grabs
+    by point or index with any reach, throws, resets. Each call works or raises one ValueError of
+    one line, the slime stays finite, and numpy prints no warning."""
+    rng = np.random.default_rng(seed)
+    number = lambda: float(_ODD_NUMBERS[rng.integers(len(_ODD_NUMBERS))]) if rng.random() < 0.4 else float(rng.normal() * 3.0)  # noqa: E731
+    vector = lambda: (number(), number(), number())  # noqa: E731
+    names = [f.name for f in dataclasses.fields(SlimeParams) if f.name != "material"]
+    body = SlimeBody(SlimeParams(stacks=int(rng.integers(3, 10)), slices=int(rng.integers(3, 10))))
+
+    def set_one():
+        name = names[rng.integers(len(names))]
+        if rng.random() < 0.1:
+            value = "x"
+        elif name in ("gravity", "center"):
+            value = vector()
+        elif name in ("stacks", "slices", "substeps"):
+            value = int(rng.integers(-3, 20))
+        else:
+            value = number()
+        body.set_params(**{name: value})
+
+    actions = [
+        set_one, set_one, set_one,
+        lambda: body.spike(number(), seed=int(rng.integers(1 << 30)) if rng.random() < 0.7 else number()),
+        lambda: body.poke(vector(), vector(), radius=number() if rng.random() < 0.5 else None),
+        lambda: (body.grab(vector() if rng.random() < 0.7 else int(rng.integers(-5, 500)),
+                           reach=number() if rng.random() < 0.5 else None), body.drag_to(vector())),
+        lambda: body.release(vector() if rng.random() < 0.5 else None),
+        lambda: body.reset(),
+    ]
+    refused = 0
+    for _ in range(40):
+        try:
+            actions[int(rng.integers(len(actions)))]()
+        except ValueError as error:
+            refused += 1
+            assert len(str(error).splitlines()) == 1, str(error)
+        for _ in range(int(rng.integers(0, 3))):
+            body.step()
+        assert np.isfinite(body.positions).all() and np.isfinite(body.velocities).all()
+    assert 0 < refused < 40

@@ -89,6 +89,18 @@ class BodyView:
         return wendland(np.sqrt(np.einsum("ij,ij->i", d, d)) / reach)
 
 
+def reach_of(name: str, value) -> float:
+    """A hand's reach (m) as a float, or one ValueError naming it: positive and finite (the
+    falloff divides by it)."""
+    try:
+        reach = float(value)
+    except (TypeError, ValueError):
+        raise ValueError(f"{name} must be a number, got {value!r}") from None
+    if not (np.isfinite(reach) and reach > 0.0):
+        raise ValueError(f"{name} must be positive and finite, got {value!r}")
+    return reach
+
+
 def poke(body: BodyView, point, force, radius: float | None = None) -> int:
     """Push the surface near ``point`` with ``force`` (N), applied at once as the impulse of one
     frame, force * dt: the vertex nearest to ``point`` and its neighbours within ``radius``
@@ -98,13 +110,7 @@ def poke(body: BodyView, point, force, radius: float | None = None) -> int:
     dt; the peak velocity change is clamped to ``max_speed``. Returns the nearest vertex."""
     prm = body.params
     force = vector3("force", force)
-    radius = prm.hand.poke_spread * prm.radius if radius is None else radius
-    try:
-        radius = float(radius)
-    except (TypeError, ValueError):
-        raise ValueError(f"poke radius must be a number, got {radius!r}") from None
-    if not (np.isfinite(radius) and radius > 0.0):
-        raise ValueError(f"poke radius must be positive and finite, got {radius}")
+    radius = reach_of("poke radius", prm.hand.poke_spread * prm.radius if radius is None else radius)
     nearest = body.nearest(point)
     weight = body.falloff(nearest, radius)
     total = float(body.mass @ weight)
@@ -127,7 +133,10 @@ def spike(body: BodyView, amount: float = 0.5, seed=None) -> None:
         raise ValueError(f"spike amount must be a number, got {amount!r}") from None
     if not SPIKE[0] <= amount <= SPIKE[1]:
         raise ValueError(f"spike amount must be {span(SPIKE, 'radii')}, got {amount}")
-    rng = np.random.default_rng(seed)
+    try:
+        rng = np.random.default_rng(seed)
+    except (TypeError, ValueError):
+        raise ValueError(f"spike seed must be None or a whole number 0 or more, got {seed!r}") from None
     direction = rng.normal(size=body.positions.shape)
     length = np.linalg.norm(direction, axis=1, keepdims=True)
     direction /= np.where(length > 0.0, length, 1.0)
@@ -395,8 +404,7 @@ class Hand:
                 raise ValueError(f"vertex index {index} out of range 0..{count - 1}")
         else:
             index = body.nearest(index_or_point)
-        if reach is None:
-            reach = body.params.hand.grab_falloff * body.params.radius
+        reach = reach_of("grab reach", body.params.hand.grab_falloff * body.params.radius if reach is None else reach)
         weight = body.falloff(index, reach)
         self.finger = None  # a new grab ends a press (press() starts its finger after this)
         self.body = body_index

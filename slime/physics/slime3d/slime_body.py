@@ -55,8 +55,9 @@ class SlimeBody:
         self._build(params if params is not None else SlimeParams())
 
     def _build(self, params: SlimeParams) -> None:
-        self.world = World3D.for_slime(params)
-        self.world.add_slime(params)
+        world = World3D.for_slime(params)
+        world.add_slime(params)  # a mesh too fine for these stiffnesses is refused here, before the swap
+        self.world = world
         self._bind()
         self.reset()
 
@@ -98,13 +99,16 @@ class SlimeBody:
         # A new world (its settings are the slime's: gravity, floor, dt may have changed) laid out
         # from the old one's body state, which carries everything a body has (pose, velocities,
         # tracking, its last good pose, a squash lid) through the world's own re-layout.
+        # Built aside and swapped in whole: a change the new world refuses (too stiff for the
+        # mesh) leaves the slime as it was.
         old = self.world
         states = old.body_states()
-        self.world = World3D.for_slime(new)
-        params = self.world.settle_params(new)
+        world = World3D.for_slime(new)
+        params = world.settle_params(new)
         states[0] = replace(states[0], params=params, shape=SlimeShape(params))
-        self.world.lay_out(states)
-        self.world.time, self.world.recoveries = old.time, old.recoveries
+        world.lay_out(states)
+        world.time, world.recoveries = old.time, old.recoveries
+        self.world = world
         self._bind()
 
     # ------------------------------------------------------------------ views

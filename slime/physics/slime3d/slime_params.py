@@ -39,7 +39,7 @@ from functools import cached_property
 
 import numpy as np
 
-from slime.limits import RESOLUTION, SLIME_RADIUS, SUBSTEPS, span, vector3
+from slime.limits import RESOLUTION, SLIME_MASS, SLIME_RADIUS, SUBSTEPS, span, vector3
 from slime.physics.slime3d.materials import DEFAULT_MATERIAL, MATERIALS, find_material
 from slime.physics.slime3d.stability import substeps_needed
 
@@ -127,7 +127,7 @@ class SlimeParams:
     radius: float = 1.0  # rest sphere radius (m), 0.02 to 50 (limits.SLIME_RADIUS, as in a scene file)
     stacks: int = 32  # latitude divisions pole to pole (>= 3)
     slices: int = 32  # longitude divisions around (>= 3)
-    mass: float = 1.0  # total mass (kg), spread over the vertices by their share of the rest surface
+    mass: float = 1.0  # total mass (kg, 1e-6 to 1e12), spread over the vertices by their share of the rest surface
     # --- material ---
     volume_stiffness: float = _JELLY['volume_stiffness']  # 1/s^2: breathing-mode omega^2 from the pressure
     shape_stiffness: float = _JELLY['shape_stiffness']  # 1/s^2: pull toward the best-fit rotated rest sphere
@@ -175,6 +175,8 @@ class SlimeParams:
             if v <= 0.0:
                 raise ValueError(f"{name} must be positive, got {getattr(self, name)}")
             set_(name, v)
+        if not SLIME_MASS[0] <= self.mass <= SLIME_MASS[1]:
+            raise ValueError(f"mass must be {span(SLIME_MASS, 'kg')}, got {self.mass}")
         for name in (
             "volume_stiffness",
             "shape_stiffness",
