@@ -86,9 +86,11 @@ def check_output(path, suffixes: Sequence[str]) -> Path:
         folder = Path(".")  # out/ is made where the file is written
     if not folder.is_dir():
         why = absent(folder)
-        if why in ("", "no such file"):
-            raise ValueError(f"{path}: folder {folder} " + ("is not a folder" if not why else "does not exist"))
-        raise ValueError(f"{path}: folder {folder} is {why}" if why.startswith("a ") else f"{path}: folder {folder}: {why}")
+        if not why:
+            raise ValueError(f"{path}: {folder} is not a folder")
+        if why == "no such file":
+            raise ValueError(f"{path}: folder {folder} does not exist")
+        raise ValueError(f"{path}: folder {folder}: {why}")
     if not os.access(folder, os.W_OK):
         raise ValueError(f"{path}: folder {folder} is not writable")
     if path.is_dir():

@@ -76,7 +76,7 @@ def test_links_that_lead_nowhere_are_one_line_each(tmp_path, monkeypatch, capsys
         (["simulate", "a.json", "--ticks", "2", "--output", "x.npz"], "a.json: a loop of symbolic links"),
         (["render", "a", "--frames", "1"], "a: a loop of symbolic links"),
         (["render", "gone.json", "--frames", "1"], "gone.json: a symbolic link to never-made.json, which is not there"),
-        (["render", "--frames", "1", "--output", "a/x.png"], "folder a is a loop of symbolic links"),
+        (["render", "--frames", "1", "--output", "a/x.png"], "folder a: a loop of symbolic links"),
         (["shaders", "export", "a"], "a: a loop of symbolic links"),
         (["render", "--shaders", "a", "--frames", "1"], "a: not a folder but a loop of symbolic links"),
     ]
