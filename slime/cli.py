@@ -524,6 +524,13 @@ def main(argv: list[str] | None = None) -> int:
         if isinstance(exc, GLUnavailable):
             print(f"slime: error: {_one_line(exc)}", file=sys.stderr)
             return 3
+        from slime.scenes import scene_file_failure
+
+        failure = scene_file_failure(exc)
+        if failure is not None and not os.environ.get("SLIME_DEBUG"):
+            # The user's own scene file failed while running, as it may while loading: the same line.
+            print(f"slime: error: {failure}", file=sys.stderr)
+            return 2
         if _is_compile_error(exc) and not os.environ.get("SLIME_DEBUG"):
             # An edited force that numba cannot compile: numba's own message names the function,
             # the file and the line; the Python frames above it (the warm-up, the world's step)

@@ -321,6 +321,52 @@ def test_a_scene_file_that_exits_while_loading_fails_in_one_line(tmp_path, capsy
     _no_files_but(tmp_path, "runs.py")
 
 
+_RUNNING_SCENE = """import numpy as np
+from slime.scenes.base import DrawList, Scene2D
+
+
+class Breaks(Scene2D):
+    name, title = "breaks", "breaks"
+    bounds = (-1.0, 0.0, 1.0, 2.0)
+
+    def __init__(self):
+        self.ticks = 0
+
+    def step(self):
+        self.ticks += 1
+        if self.ticks > 3:
+            self.ticks / 0
+
+    def positions(self):
+        return np.array([[0.0, 1.0]])
+
+    def draw_list(self):
+        {draw}
+"""
+
+
+@pytest.mark.parametrize("command", ["render", "simulate"])
+def test_a_scene_file_that_fails_while_running_fails_in_one_line_naming_its_line(tmp_path, capsys, command):
+    """A bug in a student's ``step`` (the fourth tick divides by zero) is told as a bug while
+    loading is: the file, its line, the error; no traceback, no output left."""
+    path = tmp_path / "breaks.py"
+    path.write_text(_RUNNING_SCENE.format(draw="return DrawList()"))
+    output = ["--frames", "10", "--output", tmp_path / "x.png"] if command == "render" else \
+        ["--ticks", "10", "--output", tmp_path / "x.npz"]
+    line = _cli_error(capsys, command, path, *output)
+    assert line == (f"slime: error: {path} (line 15): ZeroDivisionError: division by zero "
+                    "(SLIME_DEBUG=1 shows the traceback)"), line
+    _no_files_but(tmp_path, "breaks.py")
+
+
+def test_a_scene_whose_draw_list_is_not_one_is_told_so(tmp_path, capsys):
+    path = tmp_path / "breaks.py"
+    path.write_text(_RUNNING_SCENE.format(draw="return None").replace("self.ticks > 3", "False"))
+    line = _cli_error(capsys, "render", path, "--frames", "3", "--output", tmp_path / "x.png")
+    assert line.startswith("slime: error: scene 'breaks': draw_list() gave NoneType, not a DrawList"), line
+    _no_files_but(tmp_path, "breaks.py")
+
+
 # --- outputs that cannot be written -------------------------------------------------------------------
 
 class _FullDisk:

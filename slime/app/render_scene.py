@@ -11,7 +11,7 @@ from slime.render.draw2d import Renderer2D, scene_view
 from slime.render.images import open_frames, read_rgba
 from slime.render.text import TextOverlay
 from slime.scenes import load_scene
-from slime.scenes.base import Scene2D
+from slime.scenes.base import Scene2D, drawing_of
 from slime.problems import report_problems
 
 STEPS_PER_SECOND = 60  # the window's fixed timestep; GIFs and videos play them in real time
@@ -45,7 +45,7 @@ class SceneFrames:
         self.ctx.viewport = (0, 0, w, h - top)
         # The view drawn with, and the rows above it, so a test can find world points in the picture.
         self.view, self.world_top = scene_view(scene, (w, h - top)), top
-        self.renderer.draw(scene.draw_list(), self.view, stroke_world=scene.stroke)
+        self.renderer.draw(drawing_of(scene), self.view, stroke_world=scene.stroke)
         self.ctx.viewport = (0, 0, w, h)
         self.hud_box = (0, 0, 0, 0)  # (x, y, w, h) of the HUD's panel, top-left origin
         if hud:

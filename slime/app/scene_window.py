@@ -31,7 +31,7 @@ from slime.render.images import read_rgba
 from slime.render.shader_files import ShaderError, ShaderWatch, shader_folder
 from slime.render.text import TextOverlay
 from slime.scenes import load_scene
-from slime.scenes.base import Scene2D
+from slime.scenes.base import Scene2D, drawing_of
 
 STEP_DT = 1.0 / 60.0
 MAX_STEPS_PER_FRAME = 8  # after a stall, drop the backlog instead of spiralling
@@ -238,7 +238,7 @@ class SceneWindow(mglw.WindowConfig):
         # GL's viewport origin is the bottom-left: the world gets all but the top strip.
         world_size = (size[0], size[1] - self._hud_top)
         self.ctx.viewport = (0, 0, *world_size)
-        self.renderer.draw(self.scene.draw_list(), scene_view(self.scene, world_size), pixel_ratio=ratio,
+        self.renderer.draw(drawing_of(self.scene), scene_view(self.scene, world_size), pixel_ratio=ratio,
                            stroke_world=self.scene.stroke)
         self.ctx.viewport = (0, 0, *size)
         if hud:

@@ -75,6 +75,20 @@ def _failure(origin: str, exc: BaseException, path: Path | None = None) -> Scene
     return SceneError(f"{origin}{where}: {type(exc).__name__}: {message} (SLIME_DEBUG=1 shows the traceback)")
 
 
+_LOADED_FILES: set[Path] = set()  # the scene files this process ran (``load_scene_file``)
+
+
+def scene_file_failure(exc: BaseException) -> SceneError | None:
+    """When ``exc`` was raised in (or passed through) the code of a scene file this process
+    loaded, a scene's ``step`` dividing by zero say: the one line ``_failure`` gives for a
+    failure while loading, naming the file and its line. None for anything else."""
+    for frame in reversed(traceback.extract_tb(exc.__traceback__)):
+        path = Path(frame.filename)
+        if path in _LOADED_FILES:
+            return _failure(str(path), exc, path)
+    return None
+
+
 def _where(exc: BaseException, path: Path | None) -> str:
     """`` (line N)``: the last line of the file ``path`` the exception passed through, or ""."""
     lines = [f.lineno for f in traceback.extract_tb(exc.__traceback__) if path is not None and Path(f.filename) == path]
@@ -107,6 +121,7 @@ def load_scene_file(path) -> Scene2D:
     except OSError as exc:
         raise SceneError(f"{path}: {exc.strerror}") from None
     name = f"slime_scene_file_{path.stem}"
+    _LOADED_FILES.add(path)
     spec = importlib.util.spec_from_file_location(name, path)
     module = importlib.util.module_from_spec(spec)
     sys.modules[name] = module  # dataclasses and pickling look their class's module up here
@@ -173,4 +188,4 @@ def load_scene(name_or_path: str) -> Scene2D:
 
 
 __all__ = ["ENTRY_POINT_GROUP", "Param", "Scene2D", "SceneError", "installed_scenes", "load_scene",
-           "load_scene_file", "scene_names", "SCENES", "world_scene_names"]
+           "load_scene_file", "scene_file_failure", "scene_names", "SCENES", "world_scene_names"]

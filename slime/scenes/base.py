@@ -121,6 +121,16 @@ class Scene2D:
         pass
 
 
+def drawing_of(scene: Scene2D) -> DrawList:
+    """``scene.draw_list()``, checked: a scene (a user's file, say) that gives anything but a
+    DrawList is told so in one line, rather than failing inside the renderer."""
+    drawn = scene.draw_list()
+    if not isinstance(drawn, DrawList):
+        raise ValueError(f"scene {getattr(scene, 'name', type(scene).__name__)!r}: draw_list() gave "
+                         f"{type(drawn).__name__}, not a DrawList (slime/scenes/base.py)")
+    return drawn
+
+
 def contain(view, box, margin: float = 0.0) -> tuple[float, float, float, float]:
     """``view`` (xmin, ymin, xmax, ymax) moved the least, keeping its size, so that ``box`` grown by
     ``margin`` on every side lies inside it; along an axis where it cannot, centred on the box. A
