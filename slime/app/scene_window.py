@@ -31,7 +31,7 @@ from slime.render.images import read_rgba
 from slime.render.shader_files import ShaderError, ShaderWatch, shader_folder
 from slime.render.text import TextOverlay
 from slime.scenes import load_scene
-from slime.scenes.base import Scene2D, drawing_of
+from slime.scenes.base import Scene2D, drawing_of, pointer
 
 STEP_DT = 1.0 / 60.0
 MAX_STEPS_PER_FRAME = 8  # after a stall, drop the backlog instead of spiralling
@@ -141,6 +141,7 @@ class SceneWindow(mglw.WindowConfig):
         self.screenshot_pending = False
         self.scene_buttons: list[str] = []  # buttons whose press went to the scene (not the panel)
         self._hud_top = 0  # framebuffer rows above the world kept for the HUD (scene.hud_above)
+        self._last_world = (0.0, 0.0)  # the last pointer the view mapped (``world``)
         self._panel_size = (0.0, 0.0)  # window points, from the last frame; 0 until drawn
         self._panel_rect = None  # (x, y, w, h) window points, as drawn last frame
         self._logged = None  # the last layout printed (SLIME_SCENE_LOG=1)
@@ -205,7 +206,11 @@ class SceneWindow(mglw.WindowConfig):
         top = self._hud_top / max(self.wnd.pixel_ratio, 1e-6)
         w, h = self.wnd.size
         wx, wy = scene_view(self.scene, (w, h - top)).pixel_to_world((x, y - top))
-        return (float(wx), float(wy))
+        try:
+            self._last_world = pointer((wx, wy))
+        except ValueError:
+            pass  # a window squeezed to nothing maps no point: the last good one stands in
+        return self._last_world
 
     # ---- frame ----
 

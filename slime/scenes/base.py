@@ -18,7 +18,9 @@ A scene is state plus rules. The window (slime/app/scene_window.py) and the head
   'escape' (the window handles escape, h and p itself), and modifiers prefixed as 'ctrl+s';
   ``mouse_move(xy)``, ``mouse_press(xy, button)``, ``mouse_drag(xy, button)``,
   ``mouse_release(xy, button)`` with button 'left' | 'right' | 'middle'; ``held`` keys are available
-  to the scene through its own key/key_up bookkeeping.
+  to the scene through its own key/key_up bookkeeping. A handler is handed ``xy`` as two finite
+  floats within ``POINTER_REACH`` of the origin (``pointer``, applied to every subclass's handlers):
+  a caller that sends anything else gets a ValueError before the scene sees it.
 - panel: ``parameters()`` lists sliders (Param); ``hud()`` lists text lines shown on screen;
   ``help_lines`` describes every key and mouse action for the help overlay; ``keys`` names every
   key ``key()`` / ``key_up()`` acts on (the window gives its own letters, h for help and p for a
@@ -27,6 +29,8 @@ A scene is state plus rules. The window (slime/app/scene_window.py) and the head
 
 from __future__ import annotations
 
+import functools
+import math
 from dataclasses import dataclass
 from typing import Callable
 
@@ -46,8 +50,43 @@ class Param:
     hi: float
 
 
+POINTER_REACH = 1.0e6  # world units: the farthest a pointer may be from the origin (the scenes span 1 to 1000)
+
+
+def pointer(xy) -> tuple[float, float]:
+    """A pointer's world point as two floats, or one ValueError: two finite numbers within
+    +-``POINTER_REACH``. The windows only ever send points in view; a script may send anything,
+    and a point past the float's square root would overflow every distance a scene takes."""
+    try:
+        x, y = (float(v) for v in np.asarray(xy, dtype=np.float64).reshape(2))
+    except (TypeError, ValueError):
+        raise ValueError(f"a pointer is two numbers (x, y), got {xy!r}") from None
+    if not (math.isfinite(x) and math.isfinite(y) and abs(x) <= POINTER_REACH and abs(y) <= POINTER_REACH):
+        raise ValueError(f"a pointer must be finite and within {POINTER_REACH:g} of the origin, got {xy!r}")
+    return x, y
+
+
+def _checks_pointer(handler):
+    """``handler`` with its point checked by ``pointer`` first."""
+    @functools.wraps(handler)
+    def checked(self, xy, *args, **kwargs):
+        return handler(self, pointer(xy), *args, **kwargs)
+
+    checked.checks_pointer = True
+    return checked
+
+
 class Scene2D:
     """Base class with do-nothing input handlers; scenes override what they use."""
+
+    def __init_subclass__(cls, **kwargs):
+        # Every scene's pointer handlers take a checked point (``pointer``): each scene, and each
+        # student's, is then written for the points a window sends, not for NaN or 1e308.
+        super().__init_subclass__(**kwargs)
+        for name in ("mouse_move", "mouse_press", "mouse_drag", "mouse_release"):
+            handler = cls.__dict__.get(name)
+            if handler is not None and not getattr(handler, "checks_pointer", False):
+                setattr(cls, name, _checks_pointer(handler))
 
     name: str = "scene"
     title: str = "scene"
@@ -108,15 +147,19 @@ class Scene2D:
     def key_up(self, name: str) -> None:
         pass
 
+    @_checks_pointer
     def mouse_move(self, xy) -> None:
         pass
 
+    @_checks_pointer
     def mouse_press(self, xy, button: str) -> None:
         pass
 
+    @_checks_pointer
     def mouse_drag(self, xy, button: str) -> None:
         pass
 
+    @_checks_pointer
     def mouse_release(self, xy, button: str) -> None:
         pass
 
