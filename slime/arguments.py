@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 import math
 
-from slime.limits import CAMERA_ELEVATION, FRAMES, MAX_PIXELS, RESOLUTION, SIZE, span
+from slime.limits import CAMERA_DISTANCE, CAMERA_ELEVATION, FRAMES, MAX_PIXELS, RESOLUTION, SIZE, span
 from slime.simulate import Poke
 
 
@@ -104,6 +104,8 @@ def parse_camera(text: str) -> tuple[float, float, float]:
     az, el, dist = _floats(text, "--camera", 3)
     if dist <= 0:
         raise UsageError(f"--camera distance must be positive, got {dist}")
+    if not CAMERA_DISTANCE[0] <= dist <= CAMERA_DISTANCE[1]:  # as a scene file's camera
+        raise UsageError(f"--camera distance must be from {span(CAMERA_DISTANCE, 'm')}, got {dist:g}")
     low, high = CAMERA_ELEVATION
     if not low <= el <= high:
         raise UsageError(f"--camera elevation must be from {span(CAMERA_ELEVATION, 'degrees')} (the camera stays "

@@ -33,6 +33,8 @@ ROOT = Path(__file__).resolve().parent.parent
         (["simulate", "missing.json", "--ticks", "3", "--output", "x.npz"], "no such file"),
         (["render", "--size", "800by600"], "malformed --size"),
         (["render", "--camera", "0,0,-1"], "distance must be positive"),
+        (["render", "--camera", "0,0,1e308"], "distance must be from 0.1 to 1000 m"),
+        (["render", "--camera", "0,0,1e-300"], "distance must be from 0.1 to 1000 m"),
         (["render", "--output", "x.jpg"], ".png or .gif"),
         (["frobnicate"], "invalid choice"),
         (["render", "--stacks", "-4"], "at least 3"),
