@@ -101,13 +101,26 @@ def parse_size(text: str) -> tuple[int, int]:
 
 def parse_camera(text: str) -> tuple[float, float, float]:
     """``AZIMUTH,ELEVATION,DISTANCE`` in degrees and world units."""
-    az, el, dist = _floats(text, "--camera", 3)
+    return check_camera(_floats(text, "--camera", 3), "--camera")
+
+
+def check_camera(view, name: str = "camera") -> tuple[float, float, float]:
+    """(azimuth, elevation, distance) as floats: any finite azimuth, the elevation within
+    ``limits.CAMERA_ELEVATION`` (the camera stays above the floor), the distance within
+    ``limits.CAMERA_DISTANCE``, as a scene file's camera; one UsageError (a ValueError) naming
+    ``name`` otherwise."""
+    try:
+        az, el, dist = (float(v) for v in view)
+    except (TypeError, ValueError):
+        raise UsageError(f"{name} must be three numbers (azimuth, elevation, distance), got {view!r}") from None
+    if not all(math.isfinite(v) for v in (az, el, dist)):
+        raise UsageError(f"{name} must be finite numbers, got {view!r}")
     if dist <= 0:
-        raise UsageError(f"--camera distance must be positive, got {dist}")
-    if not CAMERA_DISTANCE[0] <= dist <= CAMERA_DISTANCE[1]:  # as a scene file's camera
-        raise UsageError(f"--camera distance must be from {span(CAMERA_DISTANCE, 'm')}, got {dist:g}")
+        raise UsageError(f"{name} distance must be positive, got {dist}")
+    if not CAMERA_DISTANCE[0] <= dist <= CAMERA_DISTANCE[1]:
+        raise UsageError(f"{name} distance must be from {span(CAMERA_DISTANCE, 'm')}, got {dist:g}")
     low, high = CAMERA_ELEVATION
     if not low <= el <= high:
-        raise UsageError(f"--camera elevation must be from {span(CAMERA_ELEVATION, 'degrees')} (the camera stays "
+        raise UsageError(f"{name} elevation must be from {span(CAMERA_ELEVATION, 'degrees')} (the camera stays "
                          f"above the floor), got {el:g}")
     return az, el, dist

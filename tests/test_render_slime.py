@@ -245,3 +245,34 @@ def test_a_camera_asked_for_stays_put_and_the_default_one_follows(ctx):
         finally:
             headless.release()
     assert moved[True] > 0.5 and moved[False] == 0.0
+
+
+@pytest.mark.parametrize("kwargs, words", [
+    (dict(size=(0, 48)), "size must be whole pixels from 1 to 8192"),
+    (dict(size=("a", 48)), "size must be (width, height)"),
+    (dict(samples=3), "samples must be one of 0, 1, 2"),
+    (dict(samples=-1), "samples must be one of"),
+    (dict(samples=2.0), "samples must be one of"),
+    (dict(camera=(0.0, 30.0, -1.0)), "camera distance must be positive"),
+    (dict(camera=(0.0, 30.0, 1e308)), "camera distance must be from 0.1 to 1000 m"),
+    (dict(camera=(0.0, 95.0, 5.0)), "camera elevation must be from 0 to 85"),
+    (dict(camera="abc"), "camera must be three numbers"),
+])
+def test_a_script_that_builds_a_picture_badly_gets_one_value_error(ctx, kwargs, words):
+    """HeadlessSlime is what the tutorials' scripts build pictures with (examples/add_a_force.py):
+    its size, multisampling and camera are checked as the command line's are, before GL sees them."""
+    with pytest.raises(ValueError) as info:
+        HeadlessSlime(**{"size": (64, 48), "stacks": 8, "slices": 8, "ctx": ctx, **kwargs})
+    assert words in str(info.value) and len(str(info.value).splitlines()) == 1, str(info.value)
+
+
+def test_a_2d_picture_of_no_frames_or_no_pixels_is_a_value_error():
+    from slime.app.render_scene import render_picture
+    from slime.scenes import load_scene
+
+    for kwargs, words in ((dict(frames=0, size=(64, 48)), "frames must be a whole number from 1"),
+                          (dict(frames=2.5, size=(64, 48)), "frames must be a whole number from 1"),
+                          (dict(frames=2, size=(0, 48)), "size must be whole pixels")):
+        with pytest.raises(ValueError, match=words):
+            render_picture(load_scene("soda"), **kwargs)
+    assert render_picture(load_scene("soda"), frames=2, size=(64, 48)).shape == (48, 64, 4)

@@ -59,9 +59,9 @@ def headless_context(ctx, size) -> tuple:
     made here is released first)."""
     from slime.render.context import create_headless_context
 
+    size = check_size(size)  # before any context: a size no picture can have is refused at once
     owns = ctx is None
     ctx = ctx or create_headless_context()
-    size = (int(size[0]), int(size[1]))
     try:
         check_gl_size(ctx, size)
     except ValueError:
@@ -76,9 +76,15 @@ def check_render_args(output, frames, size) -> tuple[Path, tuple[int, int]]:
     ``size`` within ``check_size``'s bounds; returns (path, (width, height)). Anything else raises a
     one-line ValueError, so no file is started."""
     path = check_output(output, OUTPUT_SUFFIXES)
+    check_frames(frames)
+    return path, check_size(size)
+
+
+def check_frames(frames) -> int:
+    """``frames`` if it is a whole number within ``limits.FRAMES``; a one-line ValueError otherwise."""
     if isinstance(frames, bool) or not isinstance(frames, (int, np.integer)) or not FRAMES[0] <= frames <= FRAMES[1]:
         raise ValueError(f"frames must be a whole number from {span(FRAMES)}, got {frames!r}")
-    return path, check_size(size)
+    return int(frames)
 
 
 MIN_PROGRESS_FRAMES = 30  # a shorter render is over before a bar would tell anything

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from slime.app.render_common import check_gl_size, check_render_args, progress_bar
+from slime.app.render_common import check_frames, check_gl_size, check_render_args, check_size, progress_bar
 from slime.render.context import create_headless_context
 from slime.render.draw2d import Renderer2D, scene_view
 from slime.render.images import open_frames, read_rgba
@@ -62,6 +62,7 @@ def render_frames(scene: Scene2D, sink, *, frames: int, size: tuple[int, int], p
                   shaders=None) -> None:
     """Step ``scene`` ``frames`` times, drawing the frames ``sink`` (a FrameWriter) wants into it.
     ``shaders``: the shader folder (default: the package's)."""
+    frames, size = check_frames(frames), check_size(size)  # as the command checks them: a script calls this too
     ctx = create_headless_context()
     try:
         check_gl_size(ctx, size)

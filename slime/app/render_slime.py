@@ -11,7 +11,8 @@ from typing import Sequence
 import numpy as np
 
 from slime.app.render_common import check_render_args, headless_context, progress_bar
-from slime.limits import CAMERA_ELEVATION, RESOLUTION, span
+from slime.arguments import check_camera
+from slime.limits import RESOLUTION, span
 from slime.render.camera import OrbitCamera
 from slime.render.images import open_frames, read_rgba
 from slime.simulate import apply_pokes, make_body, poke_schedule
@@ -31,7 +32,7 @@ def default_camera(body, view: Sequence[float] | None = None) -> OrbitCamera:
         max_distance=40.0 * radius,
     )
     if view is not None:
-        cam.azimuth, cam.elevation, cam.distance = (float(v) for v in view)
+        cam.azimuth, cam.elevation, cam.distance = check_camera(view)
     return cam
 
 
@@ -84,14 +85,7 @@ def _check_args(output, frames, size, pokes, camera, stacks, slices) -> tuple[Pa
             if arr is None or arr.shape != (3,) or not np.all(np.isfinite(arr)):
                 raise ValueError(f"poke {name} must be 3 finite numbers, got {vec!r}")
     if camera is not None:
-        try:
-            az, el, dist = (float(v) for v in camera)
-        except (TypeError, ValueError):
-            raise ValueError(f"camera must be (azimuth_deg, elevation_deg, distance), got {camera!r}") from None
-        low, high = CAMERA_ELEVATION
-        if not all(math.isfinite(v) for v in (az, el, dist)) or dist <= 0 or not low <= el <= high:
-            raise ValueError(f"camera needs a distance > 0 and an elevation from {span(CAMERA_ELEVATION, 'degrees')} "
-                             f"(the camera stays above the floor), got {camera!r}")
+        check_camera(camera)
     low, high = RESOLUTION
     for name, value in (("stacks", stacks), ("slices", slices)):
         if value is None:

@@ -379,6 +379,11 @@ class OffscreenTarget:
     def __init__(self, ctx: moderngl.Context, size, samples: int = 4):
         self.ctx = ctx
         self.size = (int(size[0]), int(size[1]))
+        # GL takes 0 (none) or a power of two up to its most; llvmpipe's most is 4.
+        most = int(ctx.max_samples)
+        counts = [0] + [1 << k for k in range(most.bit_length()) if 1 << k <= most]
+        if isinstance(samples, bool) or not isinstance(samples, (int, np.integer)) or samples not in counts:
+            raise ValueError(f"samples must be one of {', '.join(map(str, counts))} (this GL's), got {samples!r}")
         self.samples = int(samples)
         # Colour only: the scene needs no depth buffer (see SlimeRenderer.render). The resolved
         # picture is a texture, so a window can draw it scaled (SlimeRenderer.present).
