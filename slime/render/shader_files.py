@@ -242,8 +242,9 @@ class ShaderFolder:
         from slime.fileio import absent, atomic_write
 
         destination = Path(destination)
-        if os.path.lexists(destination) and absent(destination):
-            raise ValueError(f"{display_name(destination)}: {absent(destination)}")
+        why = absent(destination) if os.path.lexists(destination) else ""  # a link that leads nowhere
+        if why:
+            raise ValueError(f"{display_name(destination)}: {why}")
         if destination.exists() and not destination.is_dir():
             raise ValueError(f"{display_name(destination)}: exists and is not a folder")
         if destination.is_dir() and any(destination.iterdir()) and not force:

@@ -175,8 +175,9 @@ def load_scene(name_or_path: str) -> Scene2D:
     if path.suffix.lower() == ".py":
         return load_scene_file(path)
     if path.suffix.lower() == ".json" or os.path.lexists(path):
-        if absent(path):
-            raise SceneError(f"{path}: {absent(path)}")
+        why = absent(path)
+        if why:
+            raise SceneError(f"{path}: {why}")
         from slime.scenes.soda import make_scene
 
         return make_scene(path)

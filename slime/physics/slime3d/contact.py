@@ -634,7 +634,8 @@ def contact_dashpot(x, v, mass, start, count, body_mass, radius, c, first, secon
     place): the pairs (``first``, ``second``) whose candidates (``vertex``, ``pair``, ``side``)
     overlap along ``normal``, or are apart by less than ``_TOUCH`` of their radii (``c`` the
     centroids), lose the fraction ``decay`` of their centroids' closing speed v_n along n, as
-    equal and opposite changes of every vertex of the two bodies: Delta v_a = decay v_n M_b / (M_a + M_b) n, Delta v_b = -decay v_n M_a / (M_a + M_b) n."""
+    equal and opposite changes of every vertex of the two bodies:
+    Delta v_a = decay v_n M_b / (M_a + M_b) n, Delta v_b = -decay v_n M_a / (M_a + M_b) n."""
     pairs = first.shape[0]
     bodies = start.shape[0]
     # How far each side reaches toward the other along n, both from the first body's centroid:

@@ -42,12 +42,12 @@ def substeps_needed(dt: float, shape_stiffness: float, volume_stiffness: float, 
     body = dt * math.sqrt(shape_stiffness + volume_stiffness)
     ripple = tension * tension_stiffness + 2.0 * shear_stiffness * shear_degree
     membrane = dt * math.sqrt(ripple / RIPPLE_MARGIN)
-    exact = max(body, membrane)
-    if not exact - 1e-9 <= SUBSTEPS[1]:  # NaN and inf too (a stiffness near the largest float)
-        needs = f"{math.ceil(exact - 1e-9)}" if exact < 1e9 else f"about {exact:.3g}"
+    need = max(body, membrane) - 1e-9  # a hair under: a whole number of substeps is not rounded up
+    if not need <= SUBSTEPS[1]:  # NaN and inf too (a stiffness near the largest float)
+        needs = f"{math.ceil(need)}" if need < 1e9 else f"about {need:.3g}"
         terms = [f"shape + volume stiffness {shape_stiffness + volume_stiffness:g} 1/s^2"]
         terms += [f"surface tension {tension:g} N/m"] if tension else []
         terms += [f"shear stiffness {shear_stiffness:g} m^2/s^2"] if shear_stiffness else []
         raise ValueError(f"too stiff for dt {dt:g} s: it needs {needs} substeps a frame, more than {SUBSTEPS[1]} "
                          f"({', '.join(terms)})")
-    return max(1, math.ceil(exact - 1e-9))
+    return max(1, math.ceil(need))
