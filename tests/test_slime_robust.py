@@ -10,7 +10,7 @@ import pytest
 
 from slime import limits
 from slime.physics.slime3d.slime_body import MAX_SPIKE, SlimeBody, SlimeParams
-from slime.bench.fuzz import LARGEST_FORCE, abuse, came_back, frames, landing
+from slime.bench.fuzz import LARGEST_FORCE, abuse, came_back, frames, in_flight, landing
 from slime.physics.slime3d.surface_checks import edge_neighbours, largest_fold_angle
 
 
@@ -34,6 +34,21 @@ def test_the_fuzz_tells_a_landing_from_a_fall_and_a_rest():
     first = seen.index(True)
     assert first * body.params.dt == pytest.approx((2.0 * 3.0 / 9.81) ** 0.5, abs=0.05)  # as it meets the floor
     assert not any(seen[:first]) and not any(seen[-30:])
+
+
+def test_a_throw_is_judged_three_seconds_after_it_lands():
+    # Thrown straight up from the floor at 10 m/s, the slime is in the throw (touching the floor
+    # as it leaves, then in the air) until it is back down, 2 v / g later; the 3 s it has to come
+    # back count from there. A slime left on the floor is judged 3 s after the last input.
+    body = SlimeBody(SlimeParams(stacks=16, slices=16))
+    frames(body, 1.0)
+    body.velocities[:] += (0.0, 10.0, 0.0)
+    assert in_flight(body)
+    thrown = came_back(body)
+    assert thrown["ok"], thrown
+    assert thrown["measured_after"] == pytest.approx(2.0 * 10.0 / 9.81 + 3.0, abs=0.1)
+    resting = came_back(body)
+    assert resting["measured_after"] == pytest.approx(3.0, abs=1e-9)
 
 # ---------------------------------------------------------------- nothing breaks it
 
