@@ -11,7 +11,8 @@ Rows:
       program does less (float32, no rotation, tension, shear viscosity or floor): the ratio is
       measured against a floor, not a twin.
   {"benchmark": "frame", "stacks", "slices", "substeps", "ms_per_frame"}
-      ``step()`` of the default parameters: one rendered frame's worth of substeps.
+      ``step()`` of the default parameters: one rendered frame's worth of substeps (as many as
+      the stiffest term asks for: ``slime3d/stability.py``).
   {"benchmark": "memory", "stacks", "slices", "steps", "rss_start_kib", "peak_kib", "growth_kib"}
       resident memory over a long run at 32 x 32: ``growth_kib`` is what the process grew by at the end
       beyond the start (must stay ~0: the step preallocates its work buffers).
@@ -86,7 +87,7 @@ def run(quick: bool = False) -> list[dict]:
             "benchmark": "frame",
             "stacks": params.stacks,
             "slices": params.slices,
-            "substeps": params.substeps,
+            "substeps": body.world.substeps,
             "ms_per_frame": median_ms(body.step, 5 if quick else 15, 5),
         }
     )
