@@ -12,7 +12,7 @@ import sys
 import numpy as np
 import pytest
 
-from slime.physics.slime3d.moments import inverse_inertia
+from slime.physics.slime3d.moments import inverse_inertia, mass_moments
 from slime.physics.slime3d.shape_matching import best_rotation
 from slime.physics.slime3d.slime_body import MAX_SPIKE, SlimeBody, wendland
 from slime.physics.slime3d.slime_params import SlimeParams
@@ -319,6 +319,19 @@ def test_inverse_inertia_of_a_ball_and_of_a_collapsed_body():
         floor = rng.uniform(0.0, 1e-3)
         inertia = (np.trace(second) + floor) * np.eye(3) - second
         np.testing.assert_allclose(inverse_inertia(second, floor), np.linalg.inv(inertia), rtol=1e-9)
+
+
+def test_mass_moments_of_a_dumbbell_far_from_the_origin():
+    # Masses of 2 and 1 kg at x = -1 and +2 m about a point 1e6 m out: the centre lies between them
+    # at a third of the way from the heavier one, M = 3 kg, and C = sum m (x - c)(x - c)^T has
+    # only its xx entry, 2 (1)^2 + 1 (2)^2 = 6 kg m^2: taken about a body's own vertex, the sums
+    # keep their digits wherever the body is.
+    far = np.array([1e6, -3e5, 2e6])
+    x = np.ascontiguousarray((far + np.array([[-1.0, 0.0, 0.0], [2.0, 0.0, 0.0]])).T)
+    centre, total, second = mass_moments(x, np.array([2.0, 1.0]), 0, 2)
+    np.testing.assert_allclose(centre, far, rtol=0, atol=1e-9)
+    assert total == 3.0
+    np.testing.assert_allclose(second, np.diag([6.0, 0.0, 0.0]), rtol=0, atol=1e-9)
 
 
 # ---------------------------------------------------------------- robustness

@@ -21,7 +21,7 @@ from __future__ import annotations
 import numpy as np
 
 from slime.physics.compiled import kernel, rows
-from slime.physics.slime3d.moments import body_moments, cross, inverse_inertia, rigid_velocity_at, times
+from slime.physics.slime3d.moments import cross, inverse_inertia, mass_moments, rigid_velocity_at, times
 
 ADHESION_REACH = 0.05  # of the radius: the film within which a surface sticks to a plane
 
@@ -64,7 +64,7 @@ def adhere(model, b, x, v, normal, point, h):
     held = j0 != 0.0 or j1 != 0.0 or j2 != 0.0
     if not held:
         return
-    centre, _, total, _, second_moment, _ = body_moments(x, v, model.mass, model.rest, first, count)
+    centre, total, second_moment = mass_moments(x, model.mass, first, count)
     moved = cross(centre[0] - p0, centre[1] - p1, centre[2] - p2, j0, j1, j2)  # the sums' point to c
     turn = np.array([l0 - moved[0], l1 - moved[1], l2 - moved[2]])
     push = np.array([j0 / total, j1 / total, j2 / total])

@@ -113,12 +113,50 @@ def body_moments(x, v, mass, rest, first, count):
     centre = np.array([p0 + g0, p1 + g1, p2 + g2])
     velocity = np.array([c0, c1, c2])
     a = np.array([[a00, a01, a02], [a10, a11, a12], [a20, a21, a22]])
-    c = np.array([[c00 - total * g0 * g0, c01 - total * g0 * g1, c02 - total * g0 * g2],
-                  [c01 - total * g0 * g1, c11 - total * g1 * g1, c12 - total * g1 * g2],
-                  [c02 - total * g0 * g2, c12 - total * g1 * g2, c22 - total * g2 * g2]])
+    c = second_moment_at_centre(total, g0, g1, g2, c00, c01, c02, c11, c12, c22)
     spin = np.array([l0 - total * (g1 * c2 - g2 * c1), l1 - total * (g2 * c0 - g0 * c2),
                      l2 - total * (g0 * c1 - g1 * c0)])
     return centre, velocity, total, a, c, spin
+
+
+@kernel
+def mass_moments(x, mass, first, count):
+    """Where the body's mass is, alone, in one pass: its centre of mass c, its mass M and its
+    second moment C = sum m (x - c)(x - c)^T, as ``body_moments`` (which reads the velocities and
+    the rest shape too) takes them. Returns (c, M, C)."""
+    x0, x1, x2 = rows(x, first, count)
+    m = mass[first:first + count]
+    p0, p1, p2 = x0[0], x1[0], x2[0]
+    total = s0 = s1 = s2 = 0.0
+    c00 = c01 = c02 = c11 = c12 = c22 = 0.0
+    for k in range(count):
+        mk = m[k]
+        e0 = x0[k] - p0
+        e1 = x1[k] - p1
+        e2 = x2[k] - p2
+        d0, d1, d2 = mk * e0, mk * e1, mk * e2
+        total += mk
+        s0 += d0
+        s1 += d1
+        s2 += d2
+        c00 += d0 * e0
+        c01 += d0 * e1
+        c02 += d0 * e2
+        c11 += d1 * e1
+        c12 += d1 * e2
+        c22 += d2 * e2
+    g0, g1, g2 = s0 / total, s1 / total, s2 / total
+    centre = np.array([p0 + g0, p1 + g1, p2 + g2])
+    return centre, total, second_moment_at_centre(total, g0, g1, g2, c00, c01, c02, c11, c12, c22)
+
+
+@kernel
+def second_moment_at_centre(total, g0, g1, g2, c00, c01, c02, c11, c12, c22):
+    """C about the centre from the sums about a point p: C = C_p - M d d^T, d = c - p = (g0, g1,
+    g2), C_p's six entries given (it is symmetric)."""
+    return np.array([[c00 - total * g0 * g0, c01 - total * g0 * g1, c02 - total * g0 * g2],
+                     [c01 - total * g0 * g1, c11 - total * g1 * g1, c12 - total * g1 * g2],
+                     [c02 - total * g0 * g2, c12 - total * g1 * g2, c22 - total * g2 * g2]])
 
 
 @kernel
