@@ -114,6 +114,44 @@ def test_in_duel_the_slimes_squash_into_each_other_without_passing_through():
     assert deepest <= 0.02 * min(radii), deepest  # and neither passes into the other
 
 
+@SLOW
+def test_in_pile_the_slimes_squash_into_each_other_and_the_walls():
+    # Ten jellies dropped one after another into a box too small for them to lie side by side:
+    # 4 s later they are heaped, and where two touch their centres are nearer than their radii
+    # add up to, as where one touches a wall its centre is nearer the wall than its radius: they
+    # flatten against what they rest on. None passes into another or out of the box.
+    from scipy.spatial import cKDTree
+    from slime.scenes.world_scene import load_world
+    from test_world import _penetration
+
+    scene = load_world("pile")
+    world = scene.world
+    for _ in range(240):
+        world.step()
+    xs = [world.body_positions(i) for i in range(len(world.bodies))]
+    radii = np.array([b.params.radius for b in world.bodies])
+    centres = world.centroids()
+    trees = [cKDTree(x) for x in xs]
+    pressed = []
+    for i in range(len(xs)):
+        for j in range(i + 1, len(xs)):
+            if trees[i].query(xs[j], distance_upper_bound=0.02)[0].min() < 0.02:  # touching
+                pressed.append(np.linalg.norm(centres[i] - centres[j]) / (radii[i] + radii[j]))
+    assert sum(gap <= 0.9 for gap in pressed) >= 8, sorted(pressed)
+    walls = [o.values for o in scene.spec.obstacles if o.kind == "box"]
+    against = []
+    for wall in walls:
+        axis = int(np.argmin(wall["half_size"]))  # across the wall
+        side = np.sign(wall["center"][axis])
+        inner = abs(wall["center"][axis]) - wall["half_size"][axis]  # its face to the box's inside
+        for i, x in enumerate(xs):
+            if (side * x[:, axis]).max() > inner - 0.02:
+                against.append((inner - side * centres[i][axis]) / radii[i])
+        assert (np.abs(np.concatenate(xs)[:, axis]) < inner + 0.02).all()  # nothing out through the wall
+    assert sum(gap <= 0.9 for gap in against) >= 4, sorted(against)
+    assert _penetration(world) <= 0.02 * radii.min()
+
+
 def test_each_material_is_what_it_says(row):
     jelly_row, goo, rubber = row(16), row(16, "goo"), row(16, "rubber")
     assert goo["settled_height"] < 0.75 * jelly_row["settled_height"]  # goo slumps
