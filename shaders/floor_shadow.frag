@@ -18,7 +18,10 @@ void main() {
     vec3 tint;
     vec3 shade = vec3(1.0);
     if (light_sample(world, vec3(0.0, 1.0, 0.0), 0.0, solid, jelly, tint)) {
-        shade = mix(vec3(u_floor_shade), vec3(1.0), solid) * mix(mix(vec3(1.0), tint, u_jelly_shade), vec3(1.0), jelly);
+        // The slimes' shadow is of the key light too: behind an obstacle, which takes that light
+        // whole, the floor keeps its sky light alone, whatever stands beyond the obstacle.
+        vec3 past_slimes = mix(mix(vec3(1.0), tint, u_jelly_shade), vec3(1.0), jelly);
+        shade = mix(vec3(u_floor_shade), past_slimes, solid);
     }
     float haze = 1.0 - exp(-(t * t) / (u_fog_distance * u_fog_distance));
     f_color = vec4(mix(shade, vec3(1.0), haze), 1.0);

@@ -1,7 +1,8 @@
 """Shadows are where the key light is blocked (slime.render.world_renderer's shadow map): pictures
 read back from the GPU and checked pixel by pixel, each against the same picture without the
-caster. An obstacle shades the floor under it; a slime shades another; nothing shows on the far
-side of an opaque wall; a squash's lid is drawn.
+caster. An obstacle shades the floor under it; a slime shades another and the floor, but not
+what an obstacle already shades; nothing shows on the far side of an opaque wall; a squash's
+lid is drawn.
 
 Each test saves its pictures under its ``tmp_path`` (``--basetemp DIR`` to look at them).
 """
@@ -82,16 +83,29 @@ def test_the_ramps_board_shades_the_floor_under_it(ctx, tmp_path, azimuth):
     assert np.abs(patch(with_board, far) - patch(bare, far)).max() < 3
 
 
-def test_the_floor_behind_a_slime_and_the_board_is_darker_than_behind_the_board_alone(ctx, tmp_path):
+def test_behind_the_board_a_slime_beyond_it_shades_the_floor_no_more_and_in_the_open_it_does(ctx, tmp_path):
+    # A slime sitting on the ramp's board: the floor where the key light's ray through the slime
+    # lands is already behind the board, which takes that light whole, so it is as dark as the
+    # rest of the board's shadow (neither lit through the jelly nor darkened twice). The same
+    # slime lifted clear of the board shades the floor under it.
     normal = BOARD["rotation"] @ np.array([0.0, 1.0, 0.0])
     centre = np.array(BOARD["center"]) + normal * (0.08 + 0.42)
     slime = (uv_sphere(16, 16, 0.4, centre), STRIP, SlimeLook().with_color("#f28c1e"))
     cam = camera(200.0, 35.0, 6.0, (-1.0, 0.3, 0.0))
     both = picture(ctx, [slime], [BOARD], cam, tmp_path / "both.png")
     board = picture(ctx, [], [BOARD], cam, tmp_path / "board.png")
+    bare = picture(ctx, [], [], cam, tmp_path / "bare.png")
     floor = at(cam, on_floor_below(centre))
     assert not patch(board, floor)[0] - patch(board, floor)[2] > 25, "the board hides that bit of floor"
-    assert patch(both, floor).sum() < 0.9 * patch(board, floor).sum(), (patch(both, floor), patch(board, floor))
+    assert patch(board, floor).sum() < 0.8 * patch(bare, floor).sum()  # in the board's shadow
+    assert np.abs(patch(both, floor) - patch(board, floor)).max() <= 3, (patch(both, floor), patch(board, floor))
+    lifted = centre + np.array([0.0, 0.0, 2.5])  # beside the board, its shadow on open floor
+    alone = (uv_sphere(16, 16, 0.4, lifted), STRIP, SlimeLook().with_color("#f28c1e"))
+    open_floor = at(cam, on_floor_below(lifted))
+    shaded = picture(ctx, [alone], [BOARD], cam, tmp_path / "open.png")
+    assert patch(board, open_floor).sum() > 0.95 * patch(bare, open_floor).sum(), "the board shades that floor"
+    assert patch(shaded, open_floor).sum() < 0.9 * patch(board, open_floor).sum(), (patch(shaded, open_floor),
+                                                                                  patch(board, open_floor))
 
 
 def test_a_slime_shades_the_slime_under_it(ctx, tmp_path):
