@@ -86,8 +86,8 @@ def came_back(body: SlimeBody, settle_seconds: float = 10.0, settles_within: flo
     dt = body.params.dt
     waited = 0
     # A throw meets the shape where it lands: measured 3 s after the release, a slime thrown up
-    # would be judged in mid-air, and one coming down at 17 m/s a third of a second after its
-    # impact, where any other input has 3 s.
+    # would be judged in mid-air, and one that comes down late moments after its impact, where
+    # any other input gives it 3 s.
     while waited < round(THROW_FLIGHT / dt) and in_flight(body):
         body.step()
         waited += 1
