@@ -68,11 +68,17 @@ def collide_planes(
     touching = np.zeros(positions.shape[0], dtype=np.bool_)
     radii = (np.full(positions.shape[0], float(radius)) if np.ndim(radius) == 0
              else np.asarray(radius, dtype=np.float64).reshape(positions.shape[0]))
-    grips = (np.ones(positions.shape[0]) if grip is None
-             else np.asarray(grip, dtype=np.float64).reshape(positions.shape[0]))
     plane_contacts(positions, velocities, inv_mass, planes.normal, planes.point, planes.restitution,
-                   planes.friction, float(planes.bounce_threshold), radii, touching, grips)
+                   planes.friction, float(planes.bounce_threshold), radii, touching,
+                   friction_shares(grip, positions.shape[0]))
     return touching
+
+
+def friction_shares(grip, count: int) -> np.ndarray:
+    """(count,) float64: each particle's share of a surface's friction, ``grip`` (one value a
+    particle: an array of another length is a ValueError, never read past its end), or all of it
+    for None. The floor's and the obstacles' contacts take it alike."""
+    return np.ones(count) if grip is None else np.asarray(grip, dtype=np.float64).reshape(count)
 
 
 @kernel

@@ -45,6 +45,7 @@ from slime.obstacle_kinds import KINDS, Ball, Box, Cylinder, ObstacleKind, Plane
 from slime.obstacle_kinds.base import number as _number
 from slime.obstacle_kinds.base import vector3 as _vector
 from slime.physics.compiled import kernel
+from slime.physics.planes import friction_shares
 
 __all__ = [
     "Ball",
@@ -276,8 +277,7 @@ def collide_obstacles(x: np.ndarray, v: np.ndarray, x_prev: np.ndarray, obstacle
     with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
         if frame is not None and not frame.holds(x, x_prev, ob):
             frame = None
-        grips = np.ones(x.shape[0]) if grip is None else np.asarray(grip, dtype=np.float64).reshape(x.shape[0])
-        return _collide(x, v, x_prev, ob, restitution, frame, grips)
+        return _collide(x, v, x_prev, ob, restitution, frame, friction_shares(grip, x.shape[0]))
 
 
 def _collide(x, v, x_prev, ob: ObstacleSet, restitution: float, frame: FramePairs | None, grip: np.ndarray) -> int:
