@@ -33,6 +33,53 @@ def test_the_single_slime_is_the_world_with_one_body():
     np.testing.assert_array_equal(body.positions, world.positions)
 
 
+def _busy_world(held: bool, squashed: bool, crowded: bool) -> World3D:
+    """A world holding what a substep's pipeline may meet: a hand, a lid, obstacles and contacts."""
+    world = World3D()
+    world.add_slime(SlimeParams(radius=0.5, stacks=10, slices=10, center=(0.0, 0.55, 0.0)), velocity=(0.8, 0.0, 0.3))
+    if crowded:
+        world.add_slime(SlimeParams(radius=0.4, stacks=8, slices=9, center=(0.95, 0.45, 0.0)))
+        world.add_obstacle(Box(center=(-0.9, 0.4, 0.0), half_size=(0.2, 0.4, 0.6)))
+    for _ in range(5):
+        world.step()
+    if squashed:
+        world.squash(0.5)
+    if held:
+        world.press(0, world.body_positions(0)[0], (0.0, -1.0, 0.0))
+    return world
+
+
+@pytest.mark.parametrize("held, squashed, crowded", [(False, False, False), (False, True, False),
+                                                      (True, False, False), (False, False, True),
+                                                      (True, True, True)])
+def test_an_added_force_that_adds_nothing_steps_the_world_bit_for_bit(held, squashed, crowded):
+    # One pipeline: with nothing between its compiled stages a frame runs in one call, with an
+    # added force a stage at a time around it; both must be the same arithmetic.
+    plain, added = _busy_world(held, squashed, crowded), _busy_world(held, squashed, crowded)
+    added.extra_accelerations.append(lambda world, acc, h: None)
+    for frame in range(20):
+        plain.step()
+        added.step()
+        assert np.array_equal(plain.x, added.x) and np.array_equal(plain.v, added.v), frame
+    assert plain.time == added.time
+    assert np.all(np.isfinite(plain.x))
+
+
+def test_a_lid_rises_and_goes_in_the_compiled_pipeline():
+    world = World3D()
+    world.add_slime(SlimeParams(radius=0.5, stacks=12, slices=12, center=(0.0, 0.5, 0.0)))
+    world.squash(0.25)
+    lid = world.lids()[0]
+    world.step()
+    # The lid rose by its speed over the frame, and nothing of the slime is above it.
+    risen = world.lids()[0]
+    assert risen.height == pytest.approx(lid.height + lid.speed * world.dt, rel=1e-12)
+    assert world.body_positions(0)[:, 1].max() <= risen.height + 1e-12
+    for _ in range(int(2 * (lid.end - lid.height) / lid.speed / world.dt)):
+        world.step()
+    assert world.lids() == [None]
+
+
 @pytest.mark.parametrize("resolution", [8, 24, pytest.param(48, marks=pytest.mark.slow)])
 def test_slimes_thrown_at_each_other_conserve_momentum_and_do_not_interpenetrate(resolution):
     # No floor, no gravity, no air: only the two bodies, meeting at 20 m/s.

@@ -26,17 +26,13 @@ LID_OVERHANG = 0.15  # radii the plate reaches past the body's footprint on ever
 def world_lids(world) -> list[dict]:
     """Each lid a squash holds a slime under (World3D.squash), as a box obstacle for
     ``WorldRenderer.set_moving_obstacles``: a thin plate lying on the lid's height over its body's
-    footprint. Read from the world's ``_lid`` rows (height, rise speed, end height) per body; none
-    once every lid has gone."""
-    lids = getattr(world, "_lid", None)
-    if lids is None:
-        return []
+    footprint (``World3D.lids``); none once every lid has gone."""
     plates = []
     positions = world.positions
-    for index, body in enumerate(world.bodies):
-        height = float(lids[0, index])
-        if not np.isfinite(height):
+    for body, lid in zip(world.bodies, world.lids()):
+        if lid is None:
             continue
+        height = lid.height
         points = positions[body.start:body.stop]
         lo, hi = points.min(axis=0), points.max(axis=0)
         radius = float(body.params.radius)

@@ -173,24 +173,35 @@ def clamp_speed(v, max_speed):
             v[d, k] = min(max(v[d, k], -max_speed), max_speed)
 
 
+# The compiled stages of a substep (``slime_substeps``' ``stages``), in the order they run.
+FORCES = 1  # every body's accelerations into acc
+INTEGRATE = 2  # symplectic Euler
+FLOOR = 4  # the floor's contacts and its adhesion
+SPEED_BOUND = 8  # each velocity component held within max_speed
+
+
 @kernel
-def slime_substeps(model, x, v, acc, rotation, volume, work, h, substeps, forces_only, internal_only, ones, normal,
-                   point, restitution, friction, bounce_threshold, touching, radius, max_speed):
-    """With ``forces_only``: every body's accelerations (``body_accelerations``) into ``acc``, once,
-    for ``World3D.substep`` to go on with (a hand, obstacles, contacts, lids to do between the
-    compiled steps). Otherwise ``substeps`` substeps of slimes with nothing but the floor around
-    them, in one call: each the forces, symplectic Euler, the floor and its adhesion (``normal``...
-    as ``planes.plane_contacts`` takes them; no planes for no floor) and the speed bound.
-    (One entry for both: each compiled entry that calls the forces compiles them all again.)"""
-    nobody = np.int64(-1)  # an int, not the constant -1: numba would compile the adhesion again for it
-    # One call of the forces in the code: each call would be compiled (inlined) on its own.
-    for _ in range(1 if forces_only else substeps):
-        for b in range(model.first.shape[0]):
-            body_accelerations(model, b, x, v, acc, rotation, volume, work, h, internal_only)
-        if forces_only:
-            return
-        symplectic_euler(x.T, v.T, acc.T, ones, h, ones)
-        plane_contacts(x.T, v.T, ones, normal, point, restitution, friction, bounce_threshold, radius, touching,
-                       model.grip)
-        adhere_all(model, x, v, normal, point, h, nobody)
-        clamp_speed(v, max_speed)
+def slime_substeps(model, x, v, acc, rotation, volume, work, h, substeps, stages, internal_only, ones, normal,
+                   point, restitution, friction, bounce_threshold, touching, radius, max_speed, held):
+    """``substeps`` substeps of length h of a world's slimes, each the ``stages`` asked for, in
+    their order: ``FORCES`` (every body's ``body_accelerations`` into ``acc``), ``INTEGRATE``
+    (symplectic Euler), ``FLOOR`` (the floor, ``normal``... as ``planes.plane_contacts`` takes
+    them, no planes for no floor, and its adhesion, which lets go of the body ``held`` by the
+    hand, -1 for none) and ``SPEED_BOUND``. The world's substep is a pipeline of these and of
+    stages of its own (``World3D.substeps_of``): it runs them all here, a frame in one call, when
+    nothing of its own comes between them, and a stage at a time around what does; the same code
+    either way. (One entry for all: each compiled entry that calls the forces compiles them all
+    again. What is rare, the finger and the lids, stays out of it: inlined here they cost every
+    frame of a lone 64 x 64 slime about a tenth more, measured.)"""
+    for _ in range(substeps):
+        if stages & FORCES:
+            for b in range(model.first.shape[0]):
+                body_accelerations(model, b, x, v, acc, rotation, volume, work, h, internal_only)
+        if stages & INTEGRATE:
+            symplectic_euler(x.T, v.T, acc.T, ones, h, ones)
+        if stages & FLOOR:
+            plane_contacts(x.T, v.T, ones, normal, point, restitution, friction, bounce_threshold, radius, touching,
+                           model.grip)
+            adhere_all(model, x, v, normal, point, h, held)
+        if stages & SPEED_BOUND:
+            clamp_speed(v, max_speed)

@@ -4,17 +4,19 @@
 All bodies' vertices live in one set of structure-of-arrays buffers, ``x`` and ``v`` of shape
 (3, P), body after body. Their constants are one ``slime3d.step.SlimeModel``; the forces are the
 compiled kernels of ``slime3d/``, which loop over the bodies, whatever their resolutions. A
-substep is Ten Minute Physics' order:
+substep is one pipeline, Ten Minute Physics' order (``World3D.substeps_of``):
 
-1. forces: every body's internal forces, gravity and drag (``slime3d.step``), and the hand's pull;
+1. forces: the hand's finger moves on; every body's internal forces, gravity and drag
+   (``slime3d.step``), your added forces and the hand's pull;
 2. symplectic Euler on every vertex at once (``integrate.py``, the 2D engine's too);
-3. contacts, each a projection with its velocity change: the floor (``planes.py``, the 2D
-   engine's too), the lid over a squashed slime (``squash``), the obstacles (``obstacles.py``),
-   and slime against slime (``contact.py``).
+3. contacts, each a projection with its velocity change: the hand's finger, the floor
+   (``planes.py``, the 2D engine's too) and its adhesion (``adhesion.py``), the lid over a
+   squashed slime (``squash``), the obstacles (``obstacles.py``), slime against slime
+   (``contact.py``); then the speed bound.
 
-With no hand, no added forces, no lid and one thread, the forces, the integrator, the floor and
-its adhesion (``adhesion.py``) run in one compiled call (``step.slime_substeps``), and a world with
-nothing else in it runs its whole frame in one.
+The compiled stages (``step.slime_substeps``) run a whole frame in one call when nothing of
+Python's comes between them, and a stage at a time around what does: the same code whatever the
+world holds (a world with an added force that adds nothing steps bit for bit as one without).
 
 Both broad phases run once a frame, before its substeps: which slimes and vertices can touch
 within the frame, each pair's contact face (``contact.broad_phase``, ``_held_normals``), and which
@@ -37,14 +39,13 @@ import numpy as np
 from slime.physics.slime3d.contact import (BodyTable, FrameBlocks, body_centroids, broad_phase, collide_slimes,
                                           damp_contacts, frame_blocks, pair_axes)
 from slime.physics.slime3d.hand import BodyView, Hand, poke as hand_poke, spike as hand_spike
-from slime.physics.integrate import symplectic_euler
 from slime.physics.slime3d.obstacles import FramePairs, ObstacleSet, collide_obstacles
-from slime.physics.planes import Planes, collide_planes
+from slime.physics.planes import Planes
 from slime.physics.slime3d.health import keep_good
 from slime.physics.slime3d.moments import body_moments, mass_centroids
 from slime.physics.slime3d.shape_matching import best_rotation
-from slime.physics.slime3d.adhesion import adhere_all
-from slime.physics.slime3d.step import bodies_of, build_model, clamp_speed, slime_substeps
+from slime.physics.slime3d.step import (FLOOR, FORCES, INTEGRATE, SPEED_BOUND, bodies_of, build_model, clamp_speed,
+                                       slime_substeps)
 from slime.physics.threads import balanced_groups, check_threads, pool, threads_from_environment
 from slime.physics.slime3d.slime_params import SlimeParams, WorldSettings, vector3
 from slime.physics.slime3d.slime_shape import SlimeShape
@@ -348,21 +349,100 @@ class World3D:
     # ------------------------------------------------------------------ stepping
     def accelerations(self, h: float, internal_only: bool = False) -> np.ndarray:
         """Fill and return the (3, P) acceleration of every vertex for a substep of length h:
-        the bodies' forces (``slime3d.step``), then the hand's pull, each component held within
-        the body's ``max_acceleration``."""
-        acc = self._acc
-        if self._groups is None:
-            self._compiled_substeps(h, 0, forces_only=True, internal_only=internal_only)
-        else:
-            # The first group on this thread, while the pool's threads take the others.
-            runs = [pool(self.threads - 1).submit(self._compiled_substeps, h, 0, True, internal_only, group)
-                    for group in self._groups[1:]]
-            self._compiled_substeps(h, 0, True, internal_only, self._groups[0])
+        the bodies' forces (``slime3d.step``), then the added forces and the hand's pull, each
+        component held within the body's ``max_acceleration``."""
+        self._forces(h, internal_only)
+        if not internal_only:
+            self._added_forces(h)
+        return self._acc
+
+    def substep(self, h: float) -> None:
+        """One substep of length h (``substeps_of``)."""
+        self.substeps_of(h, 1)
+
+    def pipeline(self) -> list:
+        """A substep's stages, in the order they run, each a compiled stage of
+        ``step.slime_substeps`` (an int) or one of this world's (a method taking h); a stage with
+        nothing to do in this world is left out. The order is Ten Minute Physics': the forces (the
+        hand's finger moves on; every body's own; the added ones and the hand's pull), symplectic
+        Euler, then the contacts, each a projection with its velocity change (the finger, the floor
+        and its adhesion, the lids, the obstacles swept along each vertex's path in the substep,
+        slime against slime), and last the speed bound."""
+        hand = self.hand
+        stages = []
+        if self._obstacle_set is not None:
+            stages.append(self._start_sweep)
+        if hand.finger is not None:
+            stages.append(self._advance_hand)
+        stages.append(FORCES if self._groups is None else self._forces)
+        if hand.body is not None or self.extra_accelerations:
+            stages.append(self._added_forces)
+        stages.append(INTEGRATE)
+        if hand.finger is not None:
+            stages.append(self._push_out_of_finger)
+        if self.floor is not None:
+            stages.append(FLOOR)
+        if self._lid is not None:
+            stages.append(self._hold_under_lids)
+        if self._obstacle_set is not None:
+            stages.append(self._collide_obstacles)
+        if self._contact_table is not None:
+            stages.append(self._collide_slimes)
+        stages.append(SPEED_BOUND)
+        return stages
+
+    def substeps_of(self, h: float, count: int) -> None:
+        """``count`` substeps of length h, each the stages of ``pipeline`` in order. Neighbouring
+        compiled stages run in one call of ``step.slime_substeps``, and a pipeline that is all
+        compiled runs its ``count`` substeps in one: the same code, so a world steps alike
+        whatever it holds."""
+        runs = []  # the pipeline with each run of compiled stages as one mask
+        for stage in self.pipeline():
+            if isinstance(stage, int) and runs and isinstance(runs[-1], int):
+                runs[-1] |= stage
+            else:
+                runs.append(stage)
+        if len(runs) == 1:
+            self._compiled_substeps(h, count, runs[0])
+            for _ in range(count):  # the clock as a substep at a time keeps it
+                self.time += h
+            return
+        for _ in range(count):
             for run in runs:
-                run.result()
+                if isinstance(run, int):
+                    self._compiled_substeps(h, 1, run)
+                else:
+                    run(h)
+            self.time += h
+
+    # The world's own stages (``pipeline``), each taking the substep's length.
+    def _start_sweep(self, h: float) -> None:
+        np.copyto(self._x_prev, self.x)  # the obstacles' swept test starts where the substep does
+
+    # The finger and the lids may go within a frame whose pipeline held them: then they do nothing.
+    def _advance_hand(self, h: float) -> None:
+        if self.hand.finger is not None:
+            self.hand.advance(self.view(self.hand.body), h)
+
+    def _forces(self, h: float, internal_only: bool = False) -> None:
+        """Every body's forces into the acceleration, on this world's threads when it has groups."""
+        if self._groups is None:
+            self._compiled_substeps(h, 1, FORCES, internal_only)
+            return
+        # The first group on this thread, while the pool's threads take the others.
+        runs = [pool(self.threads - 1).submit(self._compiled_substeps, h, 1, FORCES, internal_only, group)
+                for group in self._groups[1:]]
+        self._compiled_substeps(h, 1, FORCES, internal_only, self._groups[0])
+        for run in runs:
+            run.result()
+
+    def _added_forces(self, h: float) -> None:
+        """Your added forces and the hand's pull, into the acceleration the bodies' forces left,
+        held again within ``max_acceleration``."""
         held = self.hand.body
-        if internal_only or (held is None and not self.extra_accelerations):
-            return acc  # the kernels held the forces within max_acceleration
+        if held is None and not self.extra_accelerations:
+            return  # the kernels held the forces within max_acceleration
+        acc = self._acc
         for extra in self.extra_accelerations:
             extra(self, acc, h)
         if held is not None:
@@ -370,68 +450,36 @@ class World3D:
             self.hand.add_pull(self.view(held), acc[:, body.start : body.stop].T, h)
         limit = self._max_acceleration
         np.clip(acc, -limit, limit, out=acc)
-        return acc
 
-    def substep(self, h: float) -> None:
-        if self._lone():
-            self._lone_substeps(h, 1)
-            return
-        held = self.hand.body
-        x, v = self.x, self.v
-        x_prev = self._x_prev
-        if self._obstacle_set is not None:
-            np.copyto(x_prev, x)  # the swept test's start
-        if held is None and not self.extra_accelerations and self._lid is None and self._groups is None:
-            # Nothing between the bodies' own steps and the obstacles: the forces, the integrator,
-            # the floor and its adhesion in one compiled call, as for a lone world.
-            self._compiled_substeps(h, 1)
-        else:
-            if held is not None:
-                self.hand.advance(self.view(held), h)
-            acc = self.accelerations(h)
-            symplectic_euler(x.T, v.T, acc.T, self._ones, h, self._ones)
-            if held is not None:
-                self.hand.push_out(self.view(held))  # a pressing finger is solid
-            if self.floor is not None:
-                collide_planes(x.T, v.T, self._ones, self.floor, grip=self.model.grip)
-                adhere_all(self.model, x, v, self.floor.normal, self.floor.point, h, -1 if held is None else held)
-            if self._lid is not None:
-                self._hold_under_lids(h)
-        if self._obstacle_set is not None:
-            collide_obstacles(x.T, v.T, x_prev.T, self._obstacle_set, frame=self._obstacle_frame, grip=self.model.grip)
-        if self._contact_table is not None:
-            if self._candidates is None:
-                self._find_contacts()
-            # The frame's held normals place the planes; no centroids needed (see collide_slimes).
-            self.contacts = max(self.contacts, collide_slimes(self._contact_table, self._candidates, x.T, v.T))
-        clamp_speed(v, float(self.max_speed))
-        self.time += h
+    def _push_out_of_finger(self, h: float) -> None:
+        if self.hand.finger is not None:
+            self.hand.push_out(self.view(self.hand.body))  # a pressing finger is solid
 
-    def _lone(self) -> bool:
-        """Nothing to do between the compiled steps of a substep: no hand, obstacles, contacts,
-        lids or added forces."""
-        return (self.hand.body is None and self._obstacle_set is None and self._contact_table is None
-                and self._lid is None and not self.extra_accelerations)
+    def _collide_obstacles(self, h: float) -> None:
+        collide_obstacles(self.x.T, self.v.T, self._x_prev.T, self._obstacle_set, frame=self._obstacle_frame,
+                          grip=self.model.grip)
 
-    def _compiled_substeps(self, h: float, count: int, forces_only: bool = False, internal_only: bool = False,
+    def _collide_slimes(self, h: float) -> None:
+        if self._candidates is None:
+            self._find_contacts()
+        # The frame's held normals place the planes; no centroids needed (see collide_slimes).
+        self.contacts = max(self.contacts, collide_slimes(self._contact_table, self._candidates, self.x.T, self.v.T))
+
+    def _compiled_substeps(self, h: float, count: int, stages: int, internal_only: bool = False,
                            group=None) -> None:
-        """``step.slime_substeps``: ``count`` lone substeps of length h in one compiled call, or with
-        ``forces_only`` the accelerations alone, of every body or of a ``group`` (its model, its
-        first body, the end, its scratch)."""
+        """``step.slime_substeps``: ``count`` substeps of length h of the compiled ``stages``, of
+        every body, or (the forces alone) of a ``group`` (its model, its first body, the end, its
+        scratch)."""
         floor = self.floor if self.floor is not None else self._no_planes
         model, rotation, volume, work = self.model, self.rotation, self._volume, self._work
         if group is not None:
             model, first, end, work = group
             rotation, volume = rotation[first:end], volume[first:end]
-        slime_substeps(model, self.x, self.v, self._acc, rotation, volume, work, float(h), count,
-                       bool(forces_only), bool(internal_only), self._ones, floor.normal, floor.point, floor.restitution,
-                       floor.friction, float(floor.bounce_threshold), self._touching, self._zeros, float(self.max_speed))
-
-    def _lone_substeps(self, h: float, count: int) -> None:
-        """``count`` substeps of length h of a lone world, in one compiled call."""
-        self._compiled_substeps(h, count)
-        for _ in range(count):  # the clock as a substep at a time keeps it
-            self.time += h
+        held = self.hand.body
+        slime_substeps(model, self.x, self.v, self._acc, rotation, volume, work, float(h), count, stages,
+                       bool(internal_only), self._ones, floor.normal, floor.point, floor.restitution,
+                       floor.friction, float(floor.bounce_threshold), self._touching, self._zeros,
+                       float(self.max_speed), np.int64(-1 if held is None else held))
 
     def _find_contacts(self, blocks: FrameBlocks | None = None) -> None:
         """The broad phase of slime-slime contact, once a frame, on the frame's ``blocks`` (bounded
@@ -483,11 +531,7 @@ class World3D:
                 self._find_contacts(blocks)
             if self._obstacle_set is not None:
                 self._obstacle_frame = FramePairs(self.x.T, self.v, self._obstacle_set, self.dt, blocks)
-            if self._lone():
-                self._lone_substeps(h, self.substeps)
-            else:
-                for _ in range(self.substeps):
-                    self.substep(h)
+            self.substeps_of(h, self.substeps)
             if self._contact_table is not None:
                 damp_contacts(self._contact_table, self._candidates, self.x.T, self.v.T,
                               body_centroids(self._contact_table, self.x.T), self.dt)
@@ -583,6 +627,10 @@ class World3D:
             lids.append(Lid(low + (high - low) * factor, SQUASH_RISE * radius, low + SQUASH_LID_END * radius))
         self._set_lids(lids)
 
+    def lids(self) -> list:
+        """Each body's lid (``Lid``: height, rising speed, end height), or None where it has none."""
+        return [self._body_lid(index) for index in range(len(self.bodies))]
+
     def _body_lid(self, index: int) -> Lid | None:
         """Body ``index``'s lid, or None."""
         if self._lid is None or not np.isfinite(self._lid[0, index]):
@@ -600,6 +648,8 @@ class World3D:
     def _hold_under_lids(self, h: float) -> None:
         """The lids rise by one substep; every vertex above its body's lid is put on it, rising no
         faster than the lid. A lid past its end height is gone."""
+        if self._lid is None:
+            return
         height, speed, end = self._lid
         height += speed * h
         gone = height > end
@@ -613,4 +663,3 @@ class World3D:
         if above.size:
             self.x[1, above] = top.take(above)
             self.v[1, above] = np.minimum(self.v[1, above], speed.take(self.body_of_vertex.take(above)))
-
