@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from mesh_truth import deepest_inside
-from slime.physics.slime3d.obstacles import Box
+from slime.physics.slime3d.obstacles import Box, Plane
 from slime.physics.slime3d.slime_body import SlimeBody
 from slime.physics.slime3d.slime_params import SlimeParams
 from slime.physics.slime3d.world3d import SQUASH_RISE, World3D
@@ -375,3 +375,49 @@ def test_any_sequence_of_world_calls_is_a_value_error_or_a_finite_world(seed):
         if world.bodies:
             assert np.isfinite(world.positions).all() and np.isfinite(world.velocities).all()
     assert calls > 20 and 0 < refused < calls  # the odd numbers were met, and so were ordinary ones
+
+
+def test_the_floor_and_a_plane_obstacle_are_one_contact():
+    # No gravity and a sideways throw: the slime lands on its side, slides and sticks, by the same
+    # law (restitution, friction, grip, adhesion) whether the plane is the floor or an obstacle.
+    def thrown(world):
+        world.add_slime(SlimeParams(radius=0.5, stacks=12, slices=12, center=(0.0, 0.7, 0.0)),
+                        velocity=(1.5, -2.0, 0.5))
+        for _ in range(40):
+            world.step()
+        return world
+
+    floor = thrown(World3D(floor_friction=0.7))
+    plane = World3D(floor_height=None)
+    plane.add_obstacle(Plane(point=(0.0, 0.0, 0.0), normal=(0.0, 1.0, 0.0), friction=0.7))
+    plane = thrown(plane)
+    np.testing.assert_array_equal(floor.positions, plane.positions)
+    np.testing.assert_array_equal(floor.velocities, plane.velocities)
+    assert floor.positions[:, 1].min() > -1e-9  # on it, not through it
+
+
+def _rebound(material: str, normal, **changes) -> float:
+    """The fastest a slime thrown at 4 m/s onto a plane obstacle of outward ``normal`` leaves it
+    (its centre's speed along the normal), with no gravity: a wall and the floor alike."""
+    normal = np.asarray(normal, dtype=np.float64)
+    world = World3D(gravity=(0.0, 0.0, 0.0), floor_height=None)
+    world.add_obstacle(Plane(point=tuple(-normal), normal=tuple(normal)))
+    world.add_slime(SlimeParams.of_material(material, radius=0.4, stacks=16, slices=16, center=(0.0, 0.0, 0.0),
+                                            **changes), velocity=tuple(-4.0 * normal))
+    away = []
+    for _ in range(60):
+        world.step()
+        away.append(float(world.momentum() @ normal) / world.mass.sum())
+        assert (world.positions @ normal).min() > -1.0 - 1e-9  # never through it
+    return max(away)
+
+
+@pytest.mark.parametrize("material", ["jelly", "goo", "rubber"])
+def test_a_slime_thrown_at_a_wall_splats_and_holds_as_on_the_floor(material):
+    wall, floor = _rebound(material, (-1.0, 0.0, 0.0)), _rebound(material, (0.0, 1.0, 0.0))
+    assert wall == pytest.approx(floor, rel=0.15)  # the same law: only the mesh's turn differs
+    dry = _rebound(material, (-1.0, 0.0, 0.0), adhesion=0.0)
+    if material == "rubber":
+        assert wall > 0.7 * 4.0 and wall == pytest.approx(dry, rel=1e-6)  # bounces back, nothing to hold it
+    else:
+        assert wall < 0.75 * dry  # the wall's film holds back the leap of the bounce, as the floor's does

@@ -1,4 +1,6 @@
-"""Infinite planes (floor, walls) that particles cannot pass, with restitution and Coulomb friction."""
+"""Infinite planes (floor, walls) that particles cannot pass, and the one law by which any hard
+surface answers a particle that reaches it (``contact_response``: restitution above a threshold
+speed, Coulomb friction): the floor, a plane, a box, a ball or a cylinder alike, in 2D and 3D."""
 
 from __future__ import annotations
 
@@ -10,6 +12,10 @@ import numpy as np
 
 from slime.physics.compiled import kernel
 
+# m/s: slower approaches do not bounce: without it a resting particle, which gains g h of approach
+# speed every substep, would hop forever (Box2D's restitution threshold).
+BOUNCE_THRESHOLD = 0.5
+
 
 @dataclass
 class Planes:
@@ -19,12 +25,10 @@ class Planes:
     point: np.ndarray  # (K, D)
     restitution: np.ndarray  # (K,) 0 = no bounce, 1 = elastic
     friction: np.ndarray  # (K,) Coulomb coefficient
-    # Approach speeds below this do not bounce: without it a resting particle, which gains g*h
-    # of approach speed every substep, would hop forever (Box2D's restitution threshold).
-    bounce_threshold: float = 0.5
+    bounce_threshold: float = BOUNCE_THRESHOLD  # approach speeds below it do not bounce
 
     @classmethod
-    def create(cls, normals, points, restitution=0.0, friction=0.5, bounce_threshold=0.5) -> "Planes":
+    def create(cls, normals, points, restitution=0.0, friction=0.5, bounce_threshold=BOUNCE_THRESHOLD) -> "Planes":
         normals = np.array(normals, dtype=np.float64, ndmin=2)
         normals /= np.linalg.norm(normals, axis=1, keepdims=True)
         points = np.array(points, dtype=np.float64, ndmin=2).reshape(normals.shape)
@@ -38,7 +42,8 @@ class Planes:
         )
 
     @classmethod
-    def floor(cls, dim: int, height: float = 0.0, restitution=0.0, friction=0.5, bounce_threshold=0.5) -> "Planes":
+    def floor(cls, dim: int, height: float = 0.0, restitution=0.0, friction=0.5,
+              bounce_threshold=BOUNCE_THRESHOLD) -> "Planes":
         """A floor whose normal is +y."""
         normal = np.zeros(dim)
         normal[1] = 1.0
@@ -51,6 +56,12 @@ class Planes:
     @property
     def count(self) -> int:
         return self.normal.shape[0]
+
+    def joined(self, other: "Planes") -> "Planes":
+        """These planes and ``other``'s, in that order (the first's bounce threshold)."""
+        return Planes(np.concatenate([self.normal, other.normal]), np.concatenate([self.point, other.point]),
+                      np.concatenate([self.restitution, other.restitution]),
+                      np.concatenate([self.friction, other.friction]), self.bounce_threshold)
 
 
 def collide_planes(
@@ -89,7 +100,7 @@ def plane_contacts(positions, velocities, inv_mass, normal, point, restitution, 
     faster than ``bounce_threshold`` and stopped otherwise (so a resting particle does not hop);
     its tangential speed loses at most mu = ``friction`` x ``grip`` times the change of normal
     speed (Coulomb), never reversing: the plane's coefficient, times the share of it the
-    particle's surface takes (1 for a dry one)."""
+    particle's surface takes (1 for a dry one). That is ``contact_response``."""
     dim, count = positions.shape[1], positions.shape[0]
     depth = np.empty(count)
     inside = np.empty(count, dtype=np.int64)
@@ -126,11 +137,8 @@ def plane_contacts(positions, velocities, inv_mass, normal, point, restitution, 
         new_vn = np.empty(listed)
         e, mu = restitution[p], friction[p]
         for i in range(listed):
-            bounced = -e * vn[i] if -vn[i] > bounce_threshold else 0.0
-            new_vn[i] = bounced if vn[i] < 0.0 else vn[i]
-            speed = math.sqrt(tangential[i])
-            mu_k = mu * grip[inside[i]]
-            keep[i] = min(max(1.0 - mu_k * abs(new_vn[i] - vn[i]) / (speed if speed > 0.0 else 1.0), 0.0), 1.0)
+            new_vn[i], keep[i] = contact_response(vn[i], math.sqrt(tangential[i]), e, mu * grip[inside[i]],
+                                                  bounce_threshold)
         for d in range(dim):
             n_d = normal[p, d]
             for i in range(listed):
@@ -138,3 +146,20 @@ def plane_contacts(positions, velocities, inv_mass, normal, point, restitution, 
                 velocities[k, d] = (velocities[k, d] - vn[i] * n_d) * keep[i] + new_vn[i] * n_d
         for i in range(listed):
             touching[inside[i]] = True
+
+
+@kernel
+def contact_response(vn, speed_t, restitution, friction, threshold):
+    """How a hard surface answers a particle on it, whatever the surface: from its normal speed
+    v_n (negative: approaching) and tangential speed |v_t|, the new normal speed and the share of
+    the tangential velocity it keeps,
+
+        v_n' = -e v_n if -v_n > threshold else 0   (for v_n < 0; else v_n' = v_n),
+        keep = max(0, 1 - mu |v_n' - v_n| / |v_t|)  (at most 1),
+
+    with e the ``restitution`` and mu the ``friction`` (Coulomb: friction takes at most mu times
+    the normal impulse, and never reverses the sliding)."""
+    bounced = -restitution * vn if -vn > threshold else 0.0
+    new_vn = bounced if vn < 0.0 else vn
+    keep = min(max(1.0 - friction * abs(new_vn - vn) / (speed_t if speed_t > 0.0 else 1.0), 0.0), 1.0)
+    return new_vn, keep

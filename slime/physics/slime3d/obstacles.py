@@ -45,7 +45,7 @@ from slime.obstacle_kinds import KINDS, Ball, Box, Cylinder, ObstacleKind, Plane
 from slime.obstacle_kinds.base import number as _number
 from slime.obstacle_kinds.base import vector3 as _vector
 from slime.physics.compiled import kernel
-from slime.physics.planes import friction_shares
+from slime.physics.planes import BOUNCE_THRESHOLD, Planes, contact_response, friction_shares
 
 __all__ = [
     "Ball",
@@ -60,7 +60,6 @@ __all__ = [
     "signed_distance",
 ]
 
-BOUNCE_THRESHOLD = 0.5  # m/s: slower approaches do not bounce (as the engine's Planes)
 _BLOCK = 64  # vertices per broad-phase block
 _ROUNDS = 3  # a vertex touching several obstacles is settled against them one after another
 FRAME_SLACK = 0.01  # m a vertex may move in a frame beyond twice its fastest speed's reach (``FramePairs``)
@@ -239,23 +238,14 @@ class FramePairs:
 @kernel
 def respond(v, vertex, normal, friction, restitution, threshold):
     """The velocity of each vertex ``vertex[k]`` ((3, P) columns of ``v``) put on a surface of
-    outward ``normal[k]``: its approaching normal speed v_n < 0 goes (bounced back, times
-    ``restitution``, when faster than ``threshold``), and its tangential speed |v_t| loses at most
-    ``friction[k]`` times the change of v_n (Coulomb), never reversing:
-
-        v_n' = -e v_n if -v_n > threshold else 0 (for v_n < 0; else v_n' = v_n),
-        v_t' = v_t max(0, 1 - mu |v_n' - v_n| / |v_t|)."""
+    outward ``normal[k]``, answered by the one law of every surface (``planes.contact_response``)
+    with ``friction[k]``, ``restitution`` and ``threshold``."""
     for k in range(vertex.shape[0]):
         i = vertex[k]
         n0, n1, n2 = normal[k, 0], normal[k, 1], normal[k, 2]
         vn = v[0, i] * n0 + v[1, i] * n1 + v[2, i] * n2
         t0, t1, t2 = v[0, i] - vn * n0, v[1, i] - vn * n1, v[2, i] - vn * n2
-        new_vn = vn
-        if vn < 0.0:
-            new_vn = -(restitution if -vn > threshold else 0.0) * vn
-        speed_t = np.sqrt(t0 * t0 + t1 * t1 + t2 * t2)
-        keep = 1.0 - friction[k] * abs(new_vn - vn) / (speed_t if speed_t > 0.0 else 1.0)
-        keep = min(max(keep, 0.0), 1.0)
+        new_vn, keep = contact_response(vn, np.sqrt(t0 * t0 + t1 * t1 + t2 * t2), restitution, friction[k], threshold)
         v[0, i] = t0 * keep + new_vn * n0
         v[1, i] = t1 * keep + new_vn * n1
         v[2, i] = t2 * keep + new_vn * n2

@@ -176,7 +176,7 @@ def clamp_speed(v, max_speed):
 # The compiled stages of a substep (``slime_substeps``' ``stages``), in the order they run.
 FORCES = 1  # every body's accelerations into acc
 INTEGRATE = 2  # symplectic Euler
-FLOOR = 4  # the floor's contacts and its adhesion
+PLANES = 4  # the contacts of the floor and every plane obstacle, and their adhesion
 SPEED_BOUND = 8  # each velocity component held within max_speed
 
 
@@ -185,9 +185,9 @@ def slime_substeps(model, x, v, acc, rotation, volume, work, h, substeps, stages
                    point, restitution, friction, bounce_threshold, touching, radius, max_speed, held):
     """``substeps`` substeps of length h of a world's slimes, each the ``stages`` asked for, in
     their order: ``FORCES`` (every body's ``body_accelerations`` into ``acc``), ``INTEGRATE``
-    (symplectic Euler), ``FLOOR`` (the floor, ``normal``... as ``planes.plane_contacts`` takes
-    them, no planes for no floor, and its adhesion, which lets go of the body ``held`` by the
-    hand, -1 for none) and ``SPEED_BOUND``. The world's substep is a pipeline of these and of
+    (symplectic Euler), ``PLANES`` (the floor and the plane obstacles, ``normal``... as
+    ``planes.plane_contacts`` takes them, and their adhesion, which lets go of the body ``held``
+    by the hand, -1 for none) and ``SPEED_BOUND``. The world's substep is a pipeline of these and of
     stages of its own (``World3D.substeps_of``): it runs them all here, a frame in one call, when
     nothing of its own comes between them, and a stage at a time around what does; the same code
     either way. (One entry for all: each compiled entry that calls the forces compiles them all
@@ -199,7 +199,7 @@ def slime_substeps(model, x, v, acc, rotation, volume, work, h, substeps, stages
                 body_accelerations(model, b, x, v, acc, rotation, volume, work, h, internal_only)
         if stages & INTEGRATE:
             symplectic_euler(x.T, v.T, acc.T, ones, h, ones)
-        if stages & FLOOR:
+        if stages & PLANES:
             plane_contacts(x.T, v.T, ones, normal, point, restitution, friction, bounce_threshold, radius, touching,
                            model.grip)
             adhere_all(model, x, v, normal, point, h, held)

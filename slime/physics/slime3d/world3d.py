@@ -39,12 +39,12 @@ import numpy as np
 from slime.physics.slime3d.contact import (BodyTable, FrameBlocks, body_centroids, broad_phase, collide_slimes,
                                           damp_contacts, frame_blocks, pair_axes)
 from slime.physics.slime3d.hand import BodyView, Hand, poke as hand_poke, spike as hand_spike
-from slime.physics.slime3d.obstacles import FramePairs, ObstacleSet, collide_obstacles
+from slime.physics.slime3d.obstacles import FramePairs, ObstacleSet, Plane, collide_obstacles
 from slime.physics.planes import Planes
 from slime.physics.slime3d.health import keep_good
 from slime.physics.slime3d.moments import body_moments, mass_centroids
 from slime.physics.slime3d.shape_matching import best_rotation
-from slime.physics.slime3d.step import (FLOOR, FORCES, INTEGRATE, SPEED_BOUND, bodies_of, build_model, clamp_speed,
+from slime.physics.slime3d.step import (FORCES, INTEGRATE, PLANES, SPEED_BOUND, bodies_of, build_model, clamp_speed,
                                        slime_substeps)
 from slime.physics.threads import balanced_groups, check_threads, pool, threads_from_environment
 from slime.physics.slime3d.slime_params import SlimeParams, WorldSettings, vector3
@@ -125,7 +125,6 @@ class World3D:
         self.floor_height = None if floor_height is None else settings.floor_height
         self.floor = (None if floor_height is None else
                       Planes.floor(3, settings.floor_height, settings.floor_restitution, settings.floor_friction))
-        self._no_planes = Planes.empty(3)
         self.dt = settings.dt
         # The frame's substeps: the settings' count, or more when a slime's stiff terms need them
         # (``stability.py``); set with the bodies (``lay_out``).
@@ -134,6 +133,7 @@ class World3D:
         # Threads for the bodies' forces (``physics/threads.py``): $SLIME_THREADS unless given.
         self.threads = threads_from_environment() if threads is None else check_threads(threads, "threads")
         self.obstacles: list = []
+        self._planes = self.floor if self.floor is not None else Planes.empty(3)  # the floor and the plane obstacles
         # Forces of your own, run every substep after the slimes' own (none in the internal-only
         # view): each called as fn(world, acc, h) and adding accelerations into acc (3, P).
         self.extra_accelerations: list = []
@@ -340,11 +340,21 @@ class World3D:
     # ------------------------------------------------------------------ obstacles
     def add_obstacle(self, obstacle) -> None:
         self.obstacles.append(obstacle)
-        self._obstacle_set = ObstacleSet(self.obstacles)
+        self._place_obstacles()
 
     def clear_obstacles(self) -> None:
         self.obstacles = []
-        self._obstacle_set = None
+        self._place_obstacles()
+
+    def _place_obstacles(self) -> None:
+        """A plane obstacle is a floor: contacted with the floor, by the same compiled law and with
+        its adhesion (``step.PLANES``); the solid kinds are swept (``obstacles.collide_obstacles``)."""
+        walls = [o for o in self.obstacles if isinstance(o, Plane)]
+        solids = [o for o in self.obstacles if not isinstance(o, Plane)]
+        self._obstacle_set = ObstacleSet(solids) if solids else None
+        planes = Planes.create(np.array([o.normal for o in walls]).reshape(-1, 3),
+                               np.array([o.point for o in walls]).reshape(-1, 3), 0.0, [o.friction for o in walls])
+        self._planes = planes if self.floor is None else self.floor.joined(planes)
 
     # ------------------------------------------------------------------ stepping
     def accelerations(self, h: float, internal_only: bool = False) -> np.ndarray:
@@ -366,7 +376,7 @@ class World3D:
         nothing to do in this world is left out. The order is Ten Minute Physics': the forces (the
         hand's finger moves on; every body's own; the added ones and the hand's pull), symplectic
         Euler, then the contacts, each a projection with its velocity change (the finger, the floor
-        and its adhesion, the lids, the obstacles swept along each vertex's path in the substep,
+        and the plane obstacles with their adhesion, the lids, the obstacles swept along each vertex's path in the substep,
         slime against slime), and last the speed bound."""
         hand = self.hand
         stages = []
@@ -380,8 +390,8 @@ class World3D:
         stages.append(INTEGRATE)
         if hand.finger is not None:
             stages.append(self._push_out_of_finger)
-        if self.floor is not None:
-            stages.append(FLOOR)
+        if self._planes.count:
+            stages.append(PLANES)
         if self._lid is not None:
             stages.append(self._hold_under_lids)
         if self._obstacle_set is not None:
@@ -470,15 +480,15 @@ class World3D:
         """``step.slime_substeps``: ``count`` substeps of length h of the compiled ``stages``, of
         every body, or (the forces alone) of a ``group`` (its model, its first body, the end, its
         scratch)."""
-        floor = self.floor if self.floor is not None else self._no_planes
+        planes = self._planes
         model, rotation, volume, work = self.model, self.rotation, self._volume, self._work
         if group is not None:
             model, first, end, work = group
             rotation, volume = rotation[first:end], volume[first:end]
         held = self.hand.body
         slime_substeps(model, self.x, self.v, self._acc, rotation, volume, work, float(h), count, stages,
-                       bool(internal_only), self._ones, floor.normal, floor.point, floor.restitution,
-                       floor.friction, float(floor.bounce_threshold), self._touching, self._zeros,
+                       bool(internal_only), self._ones, planes.normal, planes.point, planes.restitution,
+                       planes.friction, float(planes.bounce_threshold), self._touching, self._zeros,
                        float(self.max_speed), np.int64(-1 if held is None else held))
 
     def _find_contacts(self, blocks: FrameBlocks | None = None) -> None:
