@@ -14,7 +14,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from helpers import contact_table, slime_world  # noqa: E402
-from slime.physics.slime3d.contact import body_centroids, broad_phase, collide_slimes, damp_contacts  # noqa: E402
+from slime.physics.slime3d.contact import body_centroids, broad_phase, collide_slimes, damp_contacts, pair_axes  # noqa: E402
 from slime.physics.slime3d.obstacles import ObstacleSet, Plane, collide_obstacles  # noqa: E402
 from slime.physics.slime3d.slime_params import SlimeParams  # noqa: E402
 
@@ -35,8 +35,11 @@ def main(frames: int = 100) -> None:
     dt, substeps = world.dt, world.substeps
     centroids = body_centroids(table, x)
     candidates = broad_phase(table, x, v, dt, centroids)
+    # Each pair's face for the frame, as the world holds it (a new pair's: the line of centres);
+    # then each substep's planes need no centroids.
+    candidates.normals = pair_axes(centroids, candidates.first, candidates.second)[0]
     walls_set = ObstacleSet(walls)
-    hits = collide_slimes(table, candidates, x.copy(), v.copy(), centroids)
+    hits = collide_slimes(table, candidates, x.copy(), v.copy())
     print(f"{len(world.bodies)} slimes, {x.shape[0]} vertices, {candidates.first.size} touching pairs, "
           f"{candidates.vertex.size} candidates, {hits} vertices on a contact plane, "
           f"kinetic energy {world.kinetic_energy():.3f} J")
@@ -46,7 +49,7 @@ def main(frames: int = 100) -> None:
 
     copy = best(lambda: (x.copy(), v.copy()))
     per_frame = best(lambda: broad_phase(table, x, v, dt, centroids))
-    per_substep = best(lambda: collide_slimes(table, candidates, x.copy(), v.copy(), centroids)) - copy
+    per_substep = best(lambda: collide_slimes(table, candidates, x.copy(), v.copy())) - copy
     damping = best(lambda: damp_contacts(table, candidates, x, v.copy(), centroids, dt))
     walls_cost = best(lambda: collide_obstacles(x.copy(), v.copy(), x, walls_set)) - copy
     print(f"collide_slimes {per_substep:.3f} ms a substep; broad_phase {per_frame:.3f} ms a frame "
