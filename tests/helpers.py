@@ -99,3 +99,30 @@ def once_per_run(tmp_path_factory, name: str, compute):
         ready.write_text(json.dumps(result))
         ready.replace(path)
         return result
+
+
+def slime_world(slimes, velocities=(), obstacles=(), **settings):
+    """The scenes' world (``World3D``) of ``slimes`` (SlimeParams, each at its ``center``), the
+    k-th moving at ``velocities[k]`` (at rest where none is given), among ``obstacles``;
+    ``settings`` are the world's own (gravity, floor_height, ...)."""
+    from slime.physics.slime3d.world3d import World3D
+
+    world = World3D(**settings)
+    velocities = list(velocities) + [(0.0, 0.0, 0.0)] * (len(slimes) - len(velocities))
+    for params, velocity in zip(slimes, velocities):
+        world.add_slime(params, velocity=velocity)
+    for obstacle in obstacles:
+        world.add_obstacle(obstacle)
+    return world
+
+
+def contact_table(world):
+    """The slime-slime contact's table (``contact.BodyTable``) of a world's bodies, for calling the
+    contact's functions on the world's arrays."""
+    from slime.physics.slime3d.contact import BodyTable
+
+    bodies = world.bodies
+    return BodyTable(start=[b.start for b in bodies], stop=[b.stop for b in bodies],
+                     stacks=[b.shape.stacks for b in bodies], slices=[b.shape.slices for b in bodies],
+                     radius=[b.params.radius for b in bodies], mass=world.mass,
+                     friction=[b.params.contact_friction for b in bodies])

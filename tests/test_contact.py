@@ -1,28 +1,44 @@
-"""Slime-slime contact (slime/physics/slime3d/contact.py): momentum kept to round-off, no vertex of one
-slime inside another (checked by winding numbers, independently of the contact's own plane), at
-20 m/s, at every resolution and mixed resolutions and radii; a stack of three comes to rest."""
+"""Slime-slime contact (slime/physics/slime3d/contact.py) in the scenes' world (``World3D``):
+momentum kept to round-off, kinetic energy never gained, no vertex of one slime inside another
+(checked by winding numbers, independently of the contact's own plane), at 20 m/s, at every
+resolution and mixed resolutions and radii; a stack of three comes to rest."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
+from helpers import contact_table, slime_world
 from mesh_truth import deepest_inside, surface_distance, winding_numbers
-from slime.physics.slime3d.contact import BodyTable, broad_phase, collide_slimes
+from slime.physics.slime3d.contact import BodyTable, body_centroids, broad_phase, collide_slimes, damp_contacts
+from slime.physics.slime3d.moments import body_moments
 from slime.physics.slime3d.slime_params import SlimeParams
-from slime_pile import SlimePile
+
+FREE = dict(gravity=(0.0, 0.0, 0.0), floor_height=None)  # empty space: the momentum is the contact's
 
 
 def _free(res, radius=0.5, **kw):
-    """A slime floating in empty space: no gravity, no floor, no drag (momentum is the contact's)."""
-    return SlimeParams(radius=radius, stacks=res, slices=res, gravity=(0, 0, 0), floor_height=-100.0, air_drag=0.0, **kw)
+    """A slime for empty space: no air drag either."""
+    return SlimeParams(radius=radius, stacks=res, slices=res, air_drag=0.0, **kw)
 
 
-def _deepest(pile):
-    xs = [b.positions.copy() for b in pile.bodies]
-    cs = [b.centroid() for b in pile.bodies]
+def _body_momentum(world, index) -> np.ndarray:
+    body = world.bodies[index]
+    return world.v[:, body.start:body.stop] @ world.mass[body.start:body.stop]
+
+
+def _angular_momentum(world, index) -> np.ndarray:
+    """Body ``index``'s angular momentum about its centre of mass."""
+    body = world.bodies[index]
+    return body_moments(world.x, world.v, world.mass, world.model.rest, body.start, body.shape.count)[5]
+
+
+def _deepest(world) -> float:
+    """How deep the deepest vertex of any slime is inside another (winding numbers, ``mesh_truth``)."""
+    xs = [world.body_positions(k).copy() for k in range(len(world.bodies))]
+    cs = list(world.centroids())
     reach = [float(np.linalg.norm(x - c, axis=1).max()) for x, c in zip(xs, cs)]
-    return deepest_inside(xs, [b.triangles for b in pile.bodies], cs, reach)
+    return deepest_inside(xs, [b.triangles for b in world.bodies], cs, reach)
 
 
 # ------------------------------------------------------------------------------------ the truths
@@ -71,12 +87,23 @@ def test_a_bad_body_table_is_refused_in_one_line(change, words):
 
 
 def test_bodies_apart_cost_nothing_and_are_untouched():
-    pile = SlimePile([_free(16, center=(-2, 0, 0)), _free(16, center=(2, 0, 0))], velocities=[(1, 0, 0), (-1, 0, 0)])
-    candidates = broad_phase(pile.table, pile.x, pile.v, 1 / 60)
+    # Closing at 2 m/s from 3 m apart: they cannot meet within the frame, so the broad phase finds
+    # nothing, and each slime moves exactly as it does alone in the world.
+    slimes = [_free(16, center=(-2, 0, 0)), _free(16, center=(2, 0, 0))]
+    world = slime_world(slimes, velocities=[(1, 0, 0), (-1, 0, 0)], **FREE)
+    x, v = world.positions, world.velocities
+    table = contact_table(world)
+    candidates = broad_phase(table, x, v, world.dt)
     assert candidates.empty
-    x0, v0 = pile.x.copy(), pile.v.copy()
-    assert collide_slimes(pile.table, candidates, pile.x, pile.v, np.array([b.centroid() for b in pile.bodies])) == 0
-    assert np.array_equal(pile.x, x0) and np.array_equal(pile.v, v0)
+    x0, v0 = x.copy(), v.copy()
+    assert collide_slimes(table, candidates, x, v, body_centroids(table, x)) == 0
+    assert np.array_equal(x, x0) and np.array_equal(v, v0)
+    world.step()
+    assert world.contacts == 0
+    for k, (params, velocity) in enumerate(zip(slimes, [(1, 0, 0), (-1, 0, 0)])):
+        alone = slime_world([params], velocities=[velocity], **FREE)
+        alone.step()
+        np.testing.assert_allclose(world.body_positions(k), alone.body_positions(0), rtol=0, atol=1e-12)
 
 
 # ------------------------------------------------------------------------------------ collisions
@@ -87,39 +114,38 @@ def test_bodies_apart_cost_nothing_and_are_untouched():
 )
 def test_a_head_on_collision_at_20_m_per_s_keeps_momentum_and_nobody_enters_the_other(res_a, res_b, radius_a, radius_b):
     gap = 0.05
-    pile = SlimePile(
+    world = slime_world(
         [_free(res_a, radius_a, center=(-radius_a - gap, 0.0, 0.0)), _free(res_b, radius_b, center=(radius_b + gap, 0.0, 0.0))],
-        velocities=[(10.0, 0.0, 0.0), (-10.0, 0.0, 0.0)],
-    )
-    before = pile.momentum()
-    scale = float(np.abs(pile.bodies[0].momentum()).max())
+        velocities=[(10.0, 0.0, 0.0), (-10.0, 0.0, 0.0)], **FREE)
+    before = world.momentum()
+    energy = world.kinetic_energy()
+    scale = float(np.abs(_body_momentum(world, 0)).max())
     worst = 0.0
     for frame in range(14):
-        pile.step()
+        world.step()
+        assert world.kinetic_energy() <= energy * (1.0 + 1e-9)  # the contact and the jelly only take energy
         if frame % 2 == 1:
-            worst = max(worst, _deepest(pile))
-    assert np.abs(pile.momentum() - before).max() < 0.01 * scale
+            worst = max(worst, _deepest(world))
+    assert np.abs(world.momentum() - before).max() < 0.01 * scale
     assert worst < 0.02 * min(radius_a, radius_b)
     # They met and came apart again: the contact pushed, it did not let one through.
-    ca, cb = (b.centroid() for b in pile.bodies)
+    ca, cb = world.centroids()
     assert ca[0] < cb[0]
-    assert pile.bodies[0].momentum()[0] < 0.0 < pile.bodies[1].momentum()[0]
-    assert np.all(np.isfinite(pile.x)) and np.all(np.isfinite(pile.v))
+    assert _body_momentum(world, 0)[0] < 0.0 < _body_momentum(world, 1)[0]
+    assert np.all(np.isfinite(world.x)) and np.all(np.isfinite(world.v))
 
 
 def test_a_glancing_collision_with_friction_keeps_momentum_and_spins_the_slimes():
-    pile = SlimePile(
-        [_free(16, center=(-0.6, 0.3, 0.0)), _free(16, center=(0.6, -0.3, 0.0))],
-        velocities=[(8.0, 0.0, 1.0), (-8.0, 0.0, -1.0)],
-        friction=1.0,
-    )
-    before = pile.momentum()
+    world = slime_world(
+        [_free(16, center=(-0.6, 0.3, 0.0), contact_friction=1.0), _free(16, center=(0.6, -0.3, 0.0), contact_friction=1.0)],
+        velocities=[(8.0, 0.0, 1.0), (-8.0, 0.0, -1.0)], **FREE)
+    before = world.momentum()
     for _ in range(20):
-        pile.step()
-    assert np.abs(pile.momentum() - before).max() < 0.01 * 8.0
-    spin = [b.angular_momentum() for b in pile.bodies]
+        world.step()
+    assert np.abs(world.momentum() - before).max() < 0.01 * 8.0
+    spin = [_angular_momentum(world, k) for k in range(2)]
     assert abs(spin[0][2]) > 1e-3 and abs(spin[1][2]) > 1e-3  # friction turned them
-    assert _deepest(pile) < 0.01
+    assert _deepest(world) < 0.01
 
 
 def test_a_seeded_scrum_of_slimes_keeps_momentum_and_stays_apart():
@@ -130,46 +156,55 @@ def test_a_seeded_scrum_of_slimes_keeps_momentum_and_stays_apart():
         res = int(rng.choice([8, 12, 20]))
         params.append(_free(res, float(rng.uniform(0.25, 0.45)), center=(np.cos(angle), rng.uniform(-0.2, 0.2), np.sin(angle))))
         velocities.append(-np.array([np.cos(angle), 0.0, np.sin(angle)]) * rng.uniform(2.0, 8.0))
-    pile = SlimePile(params, velocities=velocities)
-    before = pile.momentum()
+    world = slime_world(params, velocities=velocities, **FREE)
+    before = world.momentum()
+    energy = world.kinetic_energy()
     for _ in range(30):
-        pile.step()
-    scale = max(float(np.abs(b.momentum()).max()) for b in pile.bodies)
-    assert np.abs(pile.momentum() - before).max() < 0.01 * scale
-    assert _deepest(pile) < 0.02 * 0.25
-    assert np.all(np.isfinite(pile.x))
+        world.step()
+    scale = max(float(np.abs(_body_momentum(world, k)).max()) for k in range(len(params)))
+    assert np.abs(world.momentum() - before).max() < 0.01 * scale
+    assert world.kinetic_energy() < energy
+    assert _deepest(world) < 0.02 * 0.25
+    assert np.all(np.isfinite(world.x))
 
 
 # ------------------------------------------------------------------------------------ stacking
 @pytest.mark.slow
 def test_three_stacked_slimes_come_to_rest_without_sinking_into_each_other():
     radius = 0.5
-    pile = SlimePile([SlimeParams(radius=radius, stacks=12, slices=12, center=(0.0, 0.45 + 0.9 * k, 0.0)) for k in range(3)])
+    world = slime_world([SlimeParams(radius=radius, stacks=12, slices=12, center=(0.0, 0.45 + 0.9 * k, 0.0))
+                         for k in range(3)])
     kinetic = []
     for _ in range(420):  # 7 s: a stack of soft jelly rocks a while
-        pile.step()
-        kinetic.append(pile.kinetic_energy())
+        world.step()
+        kinetic.append(world.kinetic_energy())
     assert kinetic[-1] < 1e-4
-    heights = np.array([b.centroid()[1] for b in pile.bodies])
+    heights = world.centroids()[:, 1]
     # The soft jelly at the bottom carries twice its weight and squashes to about half its height
     # (its centre 0.27 m up, the next 0.62 m above it): squashed, not sunk into each other (the
     # depth below says so).
     assert np.all(np.diff(heights) > 1.1 * radius)
-    assert np.abs(np.array([b.centroid()[[0, 2]] for b in pile.bodies])).max() < 0.05  # still a stack
-    assert _deepest(pile) < 0.02 * radius
+    assert np.abs(world.centroids()[:, [0, 2]]).max() < 0.05  # still a stack
+    assert _deepest(world) < 0.02 * radius
 
 
 def test_a_broken_body_does_not_spread_to_the_others():
     """A body whose state went non-finite (it is recovered by its own step) finds no candidates
     and changes nothing in the others."""
-    pile = SlimePile([_free(8, center=(-0.45, 0, 0)), _free(8, center=(0.45, 0, 0))])
-    pile.x[: int(pile.table.stop[0])] = np.nan
-    candidates = broad_phase(pile.table, pile.x, pile.v, 1 / 60)
+    world = slime_world([_free(8, center=(-0.45, 0, 0)), _free(8, center=(0.45, 0, 0))], **FREE)
+    table, x, v = contact_table(world), world.positions, world.velocities
+    x[: int(table.stop[0])] = np.nan
+    candidates = broad_phase(table, x, v, world.dt)
     assert candidates.empty
-    x1 = pile.x[int(pile.table.start[1]) :].copy()
-    centroids = np.array([[np.nan] * 3, pile.bodies[1].centroid()])
-    collide_slimes(pile.table, candidates, pile.x, pile.v, centroids)
-    assert np.array_equal(pile.x[int(pile.table.start[1]) :], x1)
+    x1 = x[int(table.start[1]):].copy()
+    centroids = np.array([[np.nan] * 3, world.centroids()[1]])
+    collide_slimes(table, candidates, x, v, centroids)
+    assert np.array_equal(x[int(table.start[1]):], x1)
+    # And in the world's step: the broken one is put back, whole, the other goes on untouched.
+    other = world.body_positions(1).copy()
+    world.step()
+    assert world.recoveries == 1 and np.all(np.isfinite(world.x))
+    np.testing.assert_allclose(world.body_positions(1), other, atol=1e-3)
 
 
 def test_with_held_normals_the_planes_do_not_depend_on_the_centroids():
@@ -177,45 +212,40 @@ def test_with_held_normals_the_planes_do_not_depend_on_the_centroids():
     with the frame's normals held, any centroids (or none) give the same contact, to rounding."""
     results = []
     for centroids in (None, "true", "shifted"):
-        pile = SlimePile([_free(16, center=(0.0, 0.5, 0.0)), _free(16, center=(0.9, 0.5, 0.1))])
-        x, v = pile.x, pile.v
-        c = np.array([b.centroid() for b in pile.bodies])
-        candidates = broad_phase(pile.table, x, v, 1.0 / 60.0, c)
+        world = slime_world([_free(16, center=(0.0, 0.5, 0.0)), _free(16, center=(0.9, 0.5, 0.1))], **FREE)
+        table, x, v = contact_table(world), world.positions, world.velocities
+        c = world.centroids()
+        candidates = broad_phase(table, x, v, 1.0 / 60.0, c)
         axis = c[1] - c[0]
         candidates.normals = (axis / np.linalg.norm(axis))[None]
         given = {None: None, "true": c, "shifted": c + np.array([[3.0, -2.0, 1.0], [0.5, 0.5, -4.0]])}[centroids]
-        hits = collide_slimes(pile.table, candidates, x, v, given)
+        hits = collide_slimes(table, candidates, x, v, given)
         results.append((hits, x.copy(), v.copy()))
     assert results[0][0] > 0
     for hits, x, v in results[1:]:
         assert hits == results[0][0]
         np.testing.assert_allclose(x, results[0][1], rtol=0, atol=1e-12)
         np.testing.assert_allclose(v, results[0][2], rtol=0, atol=1e-12)
-    pile = SlimePile([_free(16, center=(0.0, 0.5, 0.0)), _free(16, center=(0.9, 0.5, 0.1))])
-    candidates = broad_phase(pile.table, pile.x, pile.v, 1.0 / 60.0)
+    world = slime_world([_free(16, center=(0.0, 0.5, 0.0)), _free(16, center=(0.9, 0.5, 0.1))], **FREE)
+    table = contact_table(world)
+    candidates = broad_phase(table, world.positions, world.velocities, 1.0 / 60.0)
     with pytest.raises(ValueError, match="needs the centroids"):
-        collide_slimes(pile.table, candidates, pile.x, pile.v)
+        collide_slimes(table, candidates, world.positions, world.velocities)
 
 
 # ------------------------------------------------------------------------------------ the dashpot
 def _approaching_pair(gap_radii: float, speed: float = 0.5):
     """Two free 16 x 16 slimes of radius 0.5 on the x axis, ``gap_radii`` radii of empty space
     between their surfaces (negative: pressed into each other), closing at ``speed`` m/s."""
-    from slime.physics.slime3d.world3d import World3D
-
-    world = World3D(gravity=(0.0, 0.0, 0.0), floor_height=None)
     half = 0.5 + 0.5 * gap_radii * 0.5
-    world.add_slime(_free(16).with_(center=(-half, 0.0, 0.0)), velocity=(speed / 2, 0.0, 0.0))
-    world.add_slime(_free(16).with_(center=(half, 0.0, 0.0)), velocity=(-speed / 2, 0.0, 0.0))
-    return world
+    return slime_world([_free(16, center=(-half, 0.0, 0.0)), _free(16, center=(half, 0.0, 0.0))],
+                       velocities=[(speed / 2, 0.0, 0.0), (-speed / 2, 0.0, 0.0)], **FREE)
 
 
 @pytest.mark.parametrize("gap_radii, damped", [(-0.02, True), (0.0, True), (0.005, True), (0.03, False), (0.06, False)])
 def test_the_dashpot_damps_touching_pairs_only_and_by_the_exact_exponential(gap_radii, damped):
-    from slime.physics.slime3d.contact import body_centroids, damp_contacts
-
     world = _approaching_pair(gap_radii)
-    table, x, v = world._contact_table, world.x.T, world.v.T
+    table, x, v = contact_table(world), world.x.T, world.v.T
     candidates = broad_phase(table, x, v, world.dt)
     # Both sides have candidates: the pair is near enough for the broad phase either way.
     assert {1.0, -1.0} <= set(candidates.side.tolist())
@@ -229,10 +259,8 @@ def test_the_dashpot_damps_touching_pairs_only_and_by_the_exact_exponential(gap_
 
 
 def test_a_body_broken_within_the_frame_leaves_the_dashpot_of_its_partner_alone():
-    from slime.physics.slime3d.contact import body_centroids, damp_contacts
-
     world = _approaching_pair(-0.02)
-    table, x, v = world._contact_table, world.x.T, world.v.T
+    table, x, v = contact_table(world), world.x.T, world.v.T
     candidates = broad_phase(table, x, v, world.dt)
     body = world.bodies[1]
     world.v[:, body.start + 3] = np.nan  # its positions still finite: the velocity broke last

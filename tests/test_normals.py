@@ -1,11 +1,16 @@
-"""Area vectors and smooth vertex normals of a deformed surface (slime/mesh.py): the renderer's
-per-frame normals and the physics' volume gradient come from the same functions."""
+"""A triangle mesh's measures (slime/mesh.py): area vectors, smooth vertex normals, corner sums and
+the enclosed volume of a deformed surface, against analytic values and finite differences; and the
+renderer's normals against the step's compiled volume gradient (slime3d/surface.py): the light
+falls along the direction the pressure pushes."""
 
 import numpy as np
 
-from slime.mesh import VertexAreaSums, VertexNormals, triangle_area_vectors, vertex_area_sums, vertex_normals
+import pytest
+
+from slime.mesh import (VertexAreaSums, VertexNormals, corner_sum, mesh_volume, triangle_area_vectors, vertex_area_sums,
+                        vertex_normals)
 from slime.physics.slime3d.sphere import sphere_triangles, uv_sphere
-from slime.physics.slime3d.volume import corner_sum, mesh_volume, vertex_area_vectors
+from slime.physics.slime3d.surface import surface_gradients
 
 
 def _deformed_sphere(stacks=20, slices=24, seed=0):
@@ -82,13 +87,12 @@ def test_area_vectors_are_np_cross_bit_for_bit_and_twice_the_area():
 def test_vertex_sums_are_the_corner_sums_and_the_volume_gradient():
     pos, tris = _deformed_sphere(12, 10, seed=5)
     area = triangle_area_vectors(pos, tris)
-    # Same summation order as the physics' corner_sum: the same bits, with or without the division.
+    # The same scatter, corner by corner: the same bits.
     assert np.array_equal(vertex_area_sums(pos, tris), corner_sum(tris, lambda k: area, len(pos)))
-    assert np.array_equal(vertex_area_sums(pos, tris, divide_by=6.0), corner_sum(tris, lambda k: area / 6.0, len(pos)))
     # The sums of a closed surface cancel, and a sixth of them is dV/dx (central differences).
     sums = VertexAreaSums(tris, len(pos))(pos)
     assert np.abs(sums.sum(axis=0)).max() < 1e-9
-    grad = vertex_area_vectors(pos, tris)
+    grad = sums / 6.0
     for v, axis in ((0, 2), (17, 0), (60, 1)):
         step = np.zeros_like(pos)
         step[v, axis] = 1e-6
@@ -97,3 +101,35 @@ def test_vertex_sums_are_the_corner_sums_and_the_volume_gradient():
     # The normals are these sums, made unit.
     unit = sums / np.linalg.norm(sums, axis=1, keepdims=True)
     np.testing.assert_allclose(vertex_normals(pos, tris), unit, rtol=0, atol=1e-15)
+
+
+def test_corner_sums_of_one_value_a_corner_give_each_vertex_its_triangles_count_and_area_share():
+    pos, tris = _deformed_sphere(6, 5, seed=2)
+    count = corner_sum(tris, lambda k: np.ones(len(tris)), len(pos))
+    assert count.shape == (len(pos),)
+    np.testing.assert_array_equal(count, np.bincount(tris.ravel(), minlength=len(pos)))
+    # A third of every triangle's area at each corner: the shares add up to the whole area.
+    area = 0.5 * np.linalg.norm(triangle_area_vectors(pos, tris), axis=1)
+    assert corner_sum(tris, lambda k: area / 3.0, len(pos)).sum() == pytest.approx(area.sum(), rel=1e-13)
+
+
+def test_the_volume_of_a_sphere_and_of_a_box_far_from_the_origin():
+    # A UV sphere's volume approaches 4/3 pi r^3 from below as it is refined; a unit cube far off
+    # keeps its exact volume (measured about the vertex mean).
+    coarse, fine = (mesh_volume(uv_sphere(n, n, 2.0), sphere_triangles(n, n)) for n in (16, 128))
+    exact = 4.0 / 3.0 * np.pi * 8.0
+    assert coarse < fine < exact and fine == pytest.approx(exact, rel=1e-3)
+    cube = np.array([[0, 0, 0], [1, 0, 0], [1, 1, 0], [0, 1, 0], [0, 0, 1], [1, 0, 1], [1, 1, 1], [0, 1, 1]], float)
+    faces = np.array([[0, 2, 1], [0, 3, 2], [4, 5, 6], [4, 6, 7], [0, 1, 5], [0, 5, 4], [2, 3, 7], [2, 7, 6],
+                      [0, 4, 7], [0, 7, 3], [1, 2, 6], [1, 6, 5]])
+    assert mesh_volume(cube + 1e7, faces) == pytest.approx(1.0, rel=1e-9)
+
+
+@pytest.mark.parametrize("stacks, slices", [(5, 7), (20, 24)])
+def test_the_renderers_normals_point_where_the_steps_pressure_pushes(stacks, slices):
+    pos, tris = _deformed_sphere(stacks, slices, seed=stacks)
+    grad_volume, grad_area = np.zeros((2, 3, len(pos)))
+    surface_gradients(np.ascontiguousarray(pos.T), 0, stacks, slices, grad_volume, grad_area)
+    np.testing.assert_allclose(VertexAreaSums(tris, len(pos))(pos) / 6.0, grad_volume.T, rtol=0, atol=1e-13)
+    pushed = grad_volume.T / np.linalg.norm(grad_volume.T, axis=1, keepdims=True)
+    np.testing.assert_allclose(VertexNormals(tris, len(pos))(pos), pushed, rtol=0, atol=1e-12)

@@ -1,6 +1,6 @@
 """Static obstacles (slime/physics/slime3d/obstacles.py): validation, distances and rays against their
-analytic values, the contact response, no tunnelling at any speed, and slimes against boxes,
-balls and planes."""
+analytic values, the contact response, no tunnelling at any speed, and slimes in the scenes' world
+(``World3D``) against boxes, balls and planes: never inside, never gaining energy."""
 
 from __future__ import annotations
 
@@ -24,7 +24,7 @@ from slime.physics.slime3d.obstacles import (
     signed_distance,
 )
 from slime.physics.slime3d.slime_params import SlimeParams
-from slime_pile import SlimePile
+from helpers import contact_table, slime_world
 
 angles = st.floats(-360.0, 360.0, allow_nan=False)
 
@@ -197,47 +197,80 @@ def _slime(**kw):
     return SlimeParams(**base)
 
 
+def mechanical_energy(world) -> float:
+    """Kinetic plus gravitational energy (J) of every slime in the world."""
+    return world.kinetic_energy() - float(world.mass @ (world.positions @ world.gravity))
+
+
+def test_a_slime_falls_freely_onto_a_plane_then_rests_on_it():
+    # Until it touches, its centre of mass falls as symplectic Euler has it, substep h: after
+    # t = n h, y0 - g t^2 / 2 - g t h / 2 (its internal forces sum to zero); then the plane holds it.
+    plane = Plane(point=(0.0, 0.0, 0.0), normal=(0.0, 1.0, 0.0))
+    world = slime_world([_slime(center=(0.0, 1.5, 0.0), air_drag=0.0)], obstacles=[plane], floor_height=None)
+    g, h = -float(world.gravity[1]), world.dt / world.substeps
+    y0 = float(world.centroids()[0, 1])
+    energy = mechanical_energy(world)
+    for frame in range(1, 26):  # the lowest vertex, 1.2 m up, reaches the plane after 0.49 s
+        world.step()
+        t = frame * world.dt
+        assert world.centroids()[0, 1] == pytest.approx(y0 - 0.5 * g * t * t - 0.5 * g * t * h, abs=1e-9)
+    assert world.positions[:, 1].min() > 0.0
+    landing = world.kinetic_energy()
+    for _ in range(150):
+        world.step()
+        assert world.positions[:, 1].min() > -1e-9
+        assert mechanical_energy(world) <= energy + 1e-9
+    assert 0.1 < world.centroids()[0, 1] < 0.32  # on it, squashed a little by its weight
+    assert world.kinetic_energy() < 0.01 * landing  # and all but still
+
+
 @pytest.mark.parametrize("speed", [20.0, 40.0])
 def test_a_slime_thrown_at_a_thin_board_never_passes_it(speed):
     board = Box(center=(1.0, 0.0, 0.0), half_size=(0.01, 1.0, 1.0))
-    pile = SlimePile(
-        [_slime(center=(0, 0, 0), gravity=(0, 0, 0), floor_height=-100.0)], velocities=[(speed, 0, 0)], obstacles=[board]
-    )
+    world = slime_world([_slime(center=(0, 0, 0))], velocities=[(speed, 0, 0)], obstacles=[board],
+                        gravity=(0, 0, 0), floor_height=None)
+    energy = world.kinetic_energy()
     furthest = -np.inf
     for _ in range(30):
-        pile.step()
-        furthest = max(furthest, float(pile.x[:, 0].max()))
+        world.step()
+        furthest = max(furthest, float(world.x[0].max()))
+        assert world.kinetic_energy() <= energy
     assert furthest <= 0.99 + 1e-9
-    assert pile.bodies[0].centroid()[0] < 0.9  # it came back
-    assert np.all(np.isfinite(pile.x))
+    assert world.centroids()[0, 0] < 0.9  # it came back
+    assert world.momentum()[0] < 0.0  # the board pushed it back, it did not let it through
+    assert np.all(np.isfinite(world.x))
 
 
 def test_a_slime_rolls_down_a_turned_box_ramp():
     ramp = Box(center=(0, 0.5, 0), half_size=(1.5, 0.05, 1.5), rotation=rotation_from_degrees(pitch=20))
-    pile = SlimePile([_slime(center=(0, 1.2, -0.6))], obstacles=[ramp])
+    world = slime_world([_slime(center=(0, 1.2, -0.6))], obstacles=[ramp])
     obstacle_set = ObstacleSet([ramp])
-    start = pile.bodies[0].centroid()
+    start = world.centroids()[0]
+    energy = mechanical_energy(world)
     for _ in range(60):
-        pile.step()
-        assert signed_distance(pile.x, obstacle_set).min() > -1e-9
-    end = pile.bodies[0].centroid()
+        world.step()
+        assert signed_distance(world.positions, obstacle_set).min() > -1e-9
+        assert mechanical_energy(world) <= energy + 1e-9
+    end = world.centroids()[0]
     assert end[2] > start[2] + 0.5  # down the slope, toward +z
     assert abs(end[0] - start[0]) < 0.05  # straight down it
 
 
 def test_a_slime_comes_to_rest_on_a_ball_and_a_tilted_plane_holds_it_out():
     ball = Ball(center=(0.0, 0.5, 0.0), radius=0.5)
-    pile = SlimePile([_slime(center=(0.0, 1.4, 0.0))], obstacles=[ball])
+    world = slime_world([_slime(center=(0.0, 1.4, 0.0))], obstacles=[ball])
     for _ in range(60):
-        pile.step()
-    assert signed_distance(pile.x, [ball]).min() > -1e-9
-    assert pile.bodies[0].centroid()[1] > 1.0  # on the ball, not through it
+        world.step()
+    assert signed_distance(world.positions, [ball]).min() > -1e-9
+    assert world.centroids()[0, 1] > 1.0  # on the ball, not through it
     slope = Plane(point=(0.0, 0.5, 0.0), normal=(0.3, 1.0, 0.0), friction=0.2)
-    pile = SlimePile([_slime(center=(0.0, 1.2, 0.0))], obstacles=[slope])
+    world = slime_world([_slime(center=(0.0, 1.2, 0.0))], obstacles=[slope])
+    energy = mechanical_energy(world)
     for _ in range(60):
-        pile.step()
-        assert signed_distance(pile.x, [slope]).min() > -1e-9
-    assert pile.bodies[0].centroid()[0] > 0.1  # it slid downhill (+x)
+        world.step()
+        assert signed_distance(world.positions, [slope]).min() > -1e-9
+        assert mechanical_energy(world) <= energy + 1e-9
+    assert world.centroids()[0, 0] > 0.1  # it slid downhill (+x)
 
 
 def test_a_slime_dropped_into_a_bowl_of_boxes_stays_in_it():
@@ -248,11 +281,14 @@ def test_a_slime_dropped_into_a_bowl_of_boxes_stays_in_it():
         Box(center=(0, 0.3, -0.8), half_size=(1, 0.6, 0.1), rotation=rotation_from_degrees(pitch=30)),
         Box(center=(0, 0.3, 0.8), half_size=(1, 0.6, 0.1), rotation=rotation_from_degrees(pitch=-30)),
     ]
-    pile = SlimePile([_slime(center=(0.0, 0.4, 0.0), floor_height=-5.0)], velocities=[(4.0, 1.0, -3.0)], obstacles=walls)
+    world = slime_world([_slime(center=(0.0, 0.4, 0.0))], velocities=[(4.0, 1.0, -3.0)], obstacles=walls,
+                        floor_height=-5.0)
+    energy = mechanical_energy(world)
     for _ in range(90):
-        pile.step()
-        assert signed_distance(pile.x, walls).min() > -1e-9
-    c = pile.bodies[0].centroid()
+        world.step()
+        assert signed_distance(world.positions, walls).min() > -1e-9
+        assert mechanical_energy(world) <= energy + 1e-9
+    c = world.centroids()[0]
     assert np.all(np.abs(c[[0, 2]]) < 0.8) and 0.0 < c[1] < 0.6
 
 
@@ -337,12 +373,8 @@ def test_a_slime_thrown_within_a_frame_still_stops_at_a_thin_board():
     """The frame's pairs are made with the slime at rest (a margin of a centimetre); then, within
     the frame, it is flung at 20 m/s at a 2 cm board 8 cm away. The substeps notice it went
     further than the pairs allow for and test it themselves: it stops at the board."""
-    from slime.physics.slime3d.world3d import World3D
-
-    world = World3D(gravity=(0, 0, 0), floor_height=None)
-    world.add_slime(_slime(center=(0.0, 0.0, 0.0)))
     board = Box(center=(0.4, 0.0, 0.0), half_size=(0.01, 1.0, 1.0))
-    world.add_obstacle(board)
+    world = slime_world([_slime(center=(0.0, 0.0, 0.0))], obstacles=[board], gravity=(0, 0, 0), floor_height=None)
     world.step()
     assert world._obstacle_frame.valid and world._obstacle_frame.margin < 0.02
     world.v[0] = 20.0
@@ -381,9 +413,9 @@ def test_the_frame_pairs_on_the_worlds_shared_blocks_are_the_pairs_of_every_vert
         world.step()
         if frame % 4:
             continue
-        shared = FramePairs(world.x.T, world.v, world._obstacle_set, world.dt,
-                            frame_blocks(world._table, world.x.T, world.v.T))
-        own = FramePairs(world.x.T, world.v, world._obstacle_set, world.dt)
+        solids = ObstacleSet(world.obstacles)
+        shared = FramePairs(world.x.T, world.v, solids, world.dt, frame_blocks(contact_table(world), world.x.T, world.v.T))
+        own = FramePairs(world.x.T, world.v, solids, world.dt)
         assert shared.kinds.keys() == own.kinds.keys()
         for kind, (vertex, which) in own.kinds.items():
             found = set(zip(shared.kinds[kind][0].tolist(), shared.kinds[kind][1].tolist()))

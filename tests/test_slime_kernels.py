@@ -17,7 +17,7 @@ from slime.physics.slime3d.moments import body_moments, inverse_inertia
 from slime.physics.slime3d.shape_matching import best_rotation
 from slime.physics.slime3d.shear import add_shear
 from slime.physics.slime3d.slime_body import SlimeBody, SlimeParams
-from slime.physics.slime3d.volume import mesh_volume
+from slime.mesh import mesh_volume
 from slime.physics.slime3d.world3d import World3D
 
 

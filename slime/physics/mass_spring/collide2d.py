@@ -20,7 +20,12 @@ Pairs are found with a k-d tree (scipy's cKDTree.query_pairs), never an all-pair
 
 The forces are computed from the velocities at the start of the step, as the spring_mass module does, so they
 must be added before the integrator runs; gravity and springs added in the same step are not
-cancelled, which is why the spring_mass module needs its floor-sink fix (:func:`fix_sinking`).
+cancelled, which is why the spring_mass module needs its floor-sink fix
+(:meth:`PlaneImpactForces.after_integrate`).
+
+Two world force functions are the whole of it, and the scenes (``scenes/sandbox.py``) and the
+benchmark (``bench/grid2d.py``) run them: :class:`ContactForces` (point-point) and
+:class:`PlaneImpactForces` (point-plane and the sink fix).
 """
 
 from __future__ import annotations
@@ -29,159 +34,6 @@ import numpy as np
 from scipy.spatial import cKDTree
 
 from slime.physics.planes import Planes
-from slime.physics.mass_spring.scatter import scatter_add
-
-
-def contact_pairs(positions: np.ndarray, radius: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Index pairs (i < j) whose discs touch or overlap: |x_i - x_j| <= r_i + r_j.
-
-    The tree is asked for every pair within twice the largest radius, then each candidate is
-    checked against its own radii sum, so mixed sizes are handled exactly.
-    """
-    n = positions.shape[0]
-    if n < 2:
-        empty = np.zeros(0, dtype=np.int64)
-        return empty, empty
-    reach = 2.0 * float(np.max(radius))
-    if not np.isfinite(reach) or reach <= 0.0:
-        empty = np.zeros(0, dtype=np.int64)
-        return empty, empty
-    candidates = cKDTree(positions).query_pairs(reach, output_type="ndarray")
-    if candidates.size == 0:
-        empty = np.zeros(0, dtype=np.int64)
-        return empty, empty
-    i, j = candidates[:, 0].astype(np.int64), candidates[:, 1].astype(np.int64)
-    gap = positions[j] - positions[i]
-    distance = np.sqrt(np.einsum("ij,ij->i", gap, gap))
-    touching = distance <= radius[i] + radius[j]
-    return i[touching], j[touching]
-
-
-def impact_forces_between_points(
-    positions: np.ndarray,
-    velocities: np.ndarray,
-    inv_mass: np.ndarray,
-    restitution: np.ndarray,
-    i: np.ndarray,
-    j: np.ndarray,
-    dt: float,
-) -> tuple[np.ndarray, np.ndarray]:
-    """Force on particle ``i[k]`` from its impact with ``j[k]`` (``j[k]`` gets the opposite).
-
-    Returns ``(force (K, D), active (K,) bool)``; inactive pairs (coincident centres, separating,
-    or both pinned) get a zero force. Overlap is the caller's test (:func:`contact_pairs`).
-    """
-    gap = positions[j] - positions[i]
-    distance = np.sqrt(np.einsum("ij,ij->i", gap, gap))
-    # Coincident centres give no direction: no force (the spring_mass module skips them too).
-    normal = gap / np.where(distance > 0.0, distance, 1.0)[:, None]
-    v1 = np.einsum("ij,ij->i", velocities[i], normal)
-    v2 = np.einsum("ij,ij->i", velocities[j], normal)
-    inv_mass_sum = inv_mass[i] + inv_mass[j]
-    # Separating pairs (v1 < v2) are left alone, so one contact is not resolved twice.
-    active = (distance > 0.0) & (v1 >= v2) & (inv_mass_sum > 0.0)
-    e = restitution[i] * restitution[j]
-    magnitude = (e + 1.0) * (v2 - v1) / np.where(inv_mass_sum > 0.0, inv_mass_sum, 1.0) / dt
-    magnitude = np.where(active, magnitude, 0.0)
-    return normal * magnitude[:, None], active
-
-
-def add_contact_forces(
-    forces: np.ndarray,
-    positions: np.ndarray,
-    velocities: np.ndarray,
-    inv_mass: np.ndarray,
-    restitution: np.ndarray,
-    radius: np.ndarray,
-    dt: float,
-) -> int:
-    """Find touching pairs and add their impact forces into ``forces``; returns how many
-    pairs received an impulse this step (exercise 7-3 counts these)."""
-    i, j = contact_pairs(positions, radius)
-    if i.size == 0:
-        return 0
-    f, active = impact_forces_between_points(positions, velocities, inv_mass, restitution, i, j, dt)
-    if not np.any(active):
-        return 0
-    i, j, f = i[active], j[active], f[active]
-    scatter_add(forces, i, f)
-    scatter_add(forces, j, -f)
-    return int(active.sum())
-
-
-def impact_forces_by_plane(
-    positions: np.ndarray,
-    velocities: np.ndarray,
-    inv_mass: np.ndarray,
-    restitution: np.ndarray,
-    radius: np.ndarray,
-    normal: np.ndarray,
-    point: np.ndarray,
-    dt: float,
-) -> tuple[np.ndarray, np.ndarray]:
-    """Impact force on every particle from one fixed plane (``normal`` into the free side).
-
-    Returns ``(force (N, D), hit (N,) bool)``. A particle is hit when its disc crosses the plane
-    (strictly: touching exactly is not a hit, as in the spring_mass module) while it moves into the plane.
-    """
-    normal = np.asarray(normal, dtype=np.float64)
-    height = (positions - np.asarray(point, dtype=np.float64)) @ normal  # distance on the free side
-    vn = velocities @ normal  # < 0: moving into the plane
-    hit = (radius - height > 0.0) & (vn < 0.0) & (inv_mass > 0.0)
-    mass = 1.0 / np.where(hit, inv_mass, 1.0)
-    magnitude = np.where(hit, -(restitution + 1.0) * vn * mass / dt, 0.0)
-    return magnitude[:, None] * normal[None, :], hit
-
-
-def add_plane_impact_forces(
-    forces: np.ndarray,
-    positions: np.ndarray,
-    velocities: np.ndarray,
-    inv_mass: np.ndarray,
-    restitution: np.ndarray,
-    radius: np.ndarray,
-    planes: Planes,
-    dt: float,
-) -> np.ndarray:
-    """Add every plane's impact forces; returns the (K, N) bool mask of which plane hit which particle.
-
-    Planes are few (a box has four), so the loop is over planes, the work per plane vectorised.
-    """
-    hits = np.zeros((planes.count, positions.shape[0]), dtype=bool)
-    for k in range(planes.count):
-        f, hit = impact_forces_by_plane(
-            positions, velocities, inv_mass, restitution, radius, planes.normal[k], planes.point[k], dt
-        )
-        forces += f
-        hits[k] = hit
-    return hits
-
-
-def fix_sinking(
-    positions: np.ndarray,
-    velocities: np.ndarray,
-    radius: np.ndarray,
-    planes: Planes,
-    hits: np.ndarray,
-    sink_fix: np.ndarray | None = None,
-) -> None:
-    """The spring_mass module's floor-sink fix, after integration, in place.
-
-    The impact force only reverses the velocity the particle had; gravity and springs acting in
-    the same step can still carry it into the floor, and it would sink a little every bounce.
-    So a particle that was hit by a plane this step and still moves into it is put back with its
-    surface on the plane (its velocity is left alone, as the spring_mass module does). ``sink_fix`` selects
-    the planes this applies to (the spring_mass module: the floor only); None means all of them.
-    """
-    for k in range(planes.count):
-        if sink_fix is not None and not sink_fix[k]:
-            continue
-        normal = planes.normal[k]
-        sinking = hits[k] & (velocities @ normal < 0.0)
-        if not np.any(sinking):
-            continue
-        height = (positions[sinking] - planes.point[k]) @ normal
-        positions[sinking] += (radius[sinking] - height)[:, None] * normal
 
 
 def box_planes(width: float, height: float, y_down: bool = True) -> Planes:
@@ -208,11 +60,13 @@ class ContactForces:
     ``count`` accumulates how many pair impulses were applied (exercise 7-3's collision counter);
     ``last_count`` is this step's.
 
-    The pairs are those of :func:`contact_pairs`, found through a Verlet list: the k-d tree is
-    asked for every pair within the contact reach plus ``margin``, and that candidate list is
-    kept while no particle has moved more than ``margin / 2`` since (two particles closing in
-    can then have gained at most ``margin`` on each other, so no pair within reach is missed).
-    Each step only measures the candidates. ``margin`` defaults to the largest radius.
+    The pairs are those whose discs touch or overlap, |x_i - x_j| <= r_i + r_j, found through a
+    Verlet list: the k-d tree is asked for every pair within the contact reach (twice the largest
+    radius) plus ``margin``, and that candidate list is kept while no particle has moved more
+    than ``margin / 2`` since (two particles closing in can then have gained at most ``margin``
+    on each other, so no pair within reach is missed). Each step only measures the candidates,
+    each against its own radii sum, so mixed sizes are exact. ``margin`` defaults to the largest
+    radius.
     """
 
     def __init__(self, margin: float | None = None):
@@ -252,7 +106,8 @@ class ContactForces:
         self.count += self.last_count
 
     def add_forces(self, forces, positions, velocities, inv_mass, restitution, radius, dt) -> int:
-        """:func:`add_contact_forces` (same pairs, same forces) with the candidates kept between steps."""
+        """Add the impact forces of every touching, approaching pair into ``forces``; returns how
+        many pairs received an impulse (exercise 7-3 counts these)."""
         if positions.shape[0] < 2:
             return 0
         reach = 2.0 * float(np.maximum.reduce(radius))
@@ -265,7 +120,7 @@ class ContactForces:
             return 0
         gap = positions.take(j, axis=0)
         gap -= positions.take(i, axis=0)
-        squared = _row_dot(gap, gap)  # the same sum contact_pairs takes the root of
+        squared = _row_dot(gap, gap)
         # Nobody is within reach unless within the largest reach (a hair wider: squared vs root).
         near = (squared <= reach * reach * (1.0 + 1e-9)).nonzero()[0]
         if near.size == 0:
@@ -298,8 +153,11 @@ def _row_dot(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 
 
 def _impact_forces(gap, distance, velocities, inv_mass, restitution, i, j, dt):
-    """:func:`impact_forces_between_points` from an already measured gap and distance (the same
-    operations; (K, D) arrays are worked column by column, numpy's fast direction)."""
+    """Force on particle ``i[k]`` from its impact with ``j[k]`` (``j[k]`` gets the opposite), from
+    the measured ``gap`` x_j - x_i and ``distance``; returns ``(force (K, D), active (K,) bool)``.
+    Inactive pairs get a zero force: coincident centres (no direction: the spring_mass module skips
+    them too), separating pairs (v1 < v2, so one contact is not resolved twice) and pairs of two
+    pinned particles. (K, D) arrays are worked column by column, numpy's fast direction."""
     safe_distance = np.where(distance > 0.0, distance, 1.0)
     normal = np.empty_like(gap)
     for axis in range(gap.shape[1]):
@@ -321,9 +179,17 @@ class PlaneImpactForces:
 
     Register :meth:`after_integrate` in ``World.after_integrate`` so the fix runs every substep.
 
-    All planes are measured at once, as an (N, K) matrix of heights and normal speeds, and
-    forces are computed only for the particles actually hit (the same values as
-    :func:`add_plane_impact_forces`).
+    A particle is hit by a plane when its disc crosses it (strictly: touching exactly is not a
+    hit, as in the spring_mass module) while it moves into it; ``hits`` (K, N) says which plane
+    hit which particle this step. All planes are measured at once, as a (K, N) matrix of heights
+    and normal speeds, and forces are computed only for the particles actually hit.
+
+    The sink fix (``after_integrate``): the impact force only reverses the velocity the particle
+    had; gravity and springs acting in the same step can still carry it into the floor, and it
+    would sink a little every bounce. So a particle that was hit by a plane this step and still
+    moves into it is put back with its surface on the plane (its velocity is left alone, as the
+    spring_mass module does). ``sink_fix`` selects the planes this applies to (the spring_mass
+    module: the floor only, ``BOX_FLOOR``); None means all of them.
     """
 
     def __init__(self, planes: Planes, sink_fix: np.ndarray | None = None):
@@ -352,7 +218,7 @@ class PlaneImpactForces:
         hit &= vn < 0.0
         if np.minimum.reduce(inv_mass, initial=1.0) <= 0.0:  # pinned particles are never pushed
             hit &= inv_mass > 0.0
-        self.hits = hit  # (K, N), as add_plane_impact_forces returns it
+        self.hits = hit
         flat = hit.ravel().nonzero()[0]  # plane-major: each particle's planes in order, as the loop adds them
         which, who = np.divmod(flat, n)
         self._hit_particle, self._hit_plane = who, which
@@ -374,7 +240,7 @@ class PlaneImpactForces:
             return
         x, v = p.positions, p.velocities
         planes = self.planes
-        for k in range(planes.count):  # in plane order, as fix_sinking
+        for k in range(planes.count):  # plane after plane: a particle in a corner is put back on each
             if self.sink_fix is not None and not self.sink_fix[k]:
                 continue
             who = self._hit_particle[self._hit_plane == k]

@@ -32,6 +32,7 @@ from dataclasses import replace
 import numpy as np
 
 from slime.limits import SPIKE
+from slime.mesh import mesh_volume
 from slime.physics.slime3d.hand import wendland
 from slime.physics.mass_spring.particles import Particles
 from slime.physics.slime3d.moments import body_moments, centre_of_mass
@@ -39,7 +40,6 @@ from slime.physics.slime3d.shape_matching import best_rotation
 from slime.physics.slime3d.surface import enclosed_volume, surface_gradients
 from slime.physics.slime3d.slime_params import SlimeParams
 from slime.physics.slime3d.slime_shape import SlimeShape
-from slime.physics.slime3d.volume import mesh_volume
 from slime.physics.slime3d.world3d import MAX_SPREAD, World3D
 
 __all__ = ["SlimeBody", "SlimeParams", "wendland", "MAX_SPIKE", "MAX_SPREAD"]

@@ -16,13 +16,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from slime.mesh import triangle_area_vectors
+from slime.mesh import corner_sum, triangle_area_vectors
 from slime.physics.slime3d.surface import enclosed_volume, surface_gradients
 from slime.physics.slime3d.slime_params import SlimeParams
 from slime.physics.slime3d.shear import largest_degree
 from slime.physics.slime3d.stability import substeps_needed
 from slime.physics.slime3d.sphere import ring_grid, sphere_strip, sphere_triangles, uv_sphere
-from slime.physics.slime3d.volume import corner_sum
 
 
 class SlimeShape:
