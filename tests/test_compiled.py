@@ -23,16 +23,14 @@ def test_the_cache_is_named_after_the_kernels_sources(tmp_path, monkeypatch):
     # old callee.
     package = Path(compiled.__file__).parent.parent
     fake = tmp_path / "physics"
-    for folder in ("physics", "obstacle_kinds"):
-        for path in (package / folder).rglob("*.py"):
-            target = tmp_path / path.relative_to(package)
-            target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_bytes(path.read_bytes())
+    for path in (package / "physics").rglob("*.py"):
+        target = tmp_path / path.relative_to(package)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(path.read_bytes())
     monkeypatch.setattr(compiled, "_HERE", fake)
-    monkeypatch.setattr(compiled, "_KINDS", tmp_path / "obstacle_kinds")
     assert compiled.source_hash() == here
     # The obstacle kinds' contact kernels count too.
-    box = tmp_path / "obstacle_kinds" / "box.py"
+    box = fake / "slime3d" / "obstacle_contacts.py"
     box.write_text(box.read_text().replace("depth[hits] = abs(delta)", "depth[hits] = 2.0 * abs(delta)"))
     assert "2.0 * abs(delta)" in box.read_text()
     assert compiled.source_hash() != here

@@ -5,10 +5,10 @@ triangles and its scene-file keys), and ``KINDS``, the one registry that the phy
 meshes (slime/obstacle_mesh.py) read. A new kind is a new module here and one line in ``KINDS``
 (or ``register(MyKind)`` from outside the package).
 
-Neutral package (numpy, and the physics' kernel compiler ``slime.physics.compiled`` for the
-built-in kinds' contact kernels; it imports no layer): the physics packs and resolves these kinds,
+Neutral package (numpy only; it imports no layer): the physics packs and resolves these kinds,
 the renderer draws them. A kind's ``contacts`` may be plain numpy, as the protocol states; the
-built-in ones run a compiled loop over the candidate pairs (``base.pair_contacts``).
+built-in kinds' are compiled loops over the candidate pairs, and live with the physics
+(slime/physics/slime3d/obstacle_contacts.py).
 """
 
 from __future__ import annotations

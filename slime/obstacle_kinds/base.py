@@ -15,7 +15,6 @@ from typing import ClassVar
 import numpy as np
 
 from slime.limits import vector3 as limits_vector3
-from slime.physics.compiled import kernel
 
 ORTHONORMAL_TOLERANCE = 1e-6
 NO_CONTACT = (None, None, None)
@@ -68,33 +67,6 @@ def rotation_from_degrees(yaw: float = 0.0, pitch: float = 0.0, roll: float = 0.
     return ry @ rx @ rz
 
 
-def pair_contacts(compiled, packed: tuple, x, xp, vertex, which):
-    """Run a kind's compiled contact kernel on the candidate pairs and answer as ``contacts``
-    does: (hit mask, and for the hits their new positions, normals and depths), or (hit, None,
-    None, None). ``compiled(*packed, x, xp, vertex, which, hit, new_x, normal, depth)`` reads the
-    positions as (3, P) columns (the world's own layout: ``x`` comes as their (P, 3) transpose),
-    writes the hits packed in order and returns their count."""
-    pairs = len(vertex)
-    hit = np.zeros(pairs, dtype=np.bool_)
-    new_x, normal, depth = np.empty((pairs, 3)), np.empty((pairs, 3)), np.empty(pairs)
-    count = compiled(*packed, np.ascontiguousarray(x.T), np.ascontiguousarray(xp.T),
-                     np.ascontiguousarray(vertex, dtype=np.int64), np.ascontiguousarray(which, dtype=np.int64),
-                     hit, new_x, normal, depth) if pairs else 0
-    if count == 0:
-        return (hit, *NO_CONTACT)
-    return hit, new_x[:count], normal[:count], depth[:count]
-
-
-@kernel
-def to_local(rotation, center, o, points, i, out):
-    """Write into ``out`` (3,) column ``i`` of (3, P) ``points`` in the frame of turned obstacle
-    ``o`` (``rotation`` (K, 3, 3), whose columns are its axes, and ``center`` (K, 3)):
-    R^T (p - c)."""
-    for a in range(3):
-        out[a] = ((points[0, i] - center[o, 0]) * rotation[o, 0, a] + (points[1, i] - center[o, 1]) * rotation[o, 1, a]
-                  + (points[2, i] - center[o, 2]) * rotation[o, 2, a])
-
-
 def stacked(obstacles, name: str, shape=(3,)) -> np.ndarray:
     """(K, *shape) array of one parameter of K obstacles (K may be 0)."""
     return np.array([getattr(o, name) for o in obstacles], dtype=np.float64).reshape(-1, *shape)
@@ -120,11 +92,13 @@ class ObstacleKind:
                           from the packing's ``center`` and ``extent``), or None for an unbounded
                           kind (a half-space), whose ``candidates`` then pick the vertices to test
       ``distance(packed, points)``  (P, K) signed distance, negative inside
-      ``contacts(packed, x, x_prev, vertex, which)``  each candidate (vertex, obstacle) pair's
+      ``contacts(packed, x, x_prev, vertex, which)``  (the built-in kinds' are compiled, in
+                          slime/physics/slime3d/obstacle_contacts.py; a kind of your own gives
+                          its own here, numpy will do) each candidate (vertex, obstacle) pair's
                           segment ``x_prev -> x`` against the solid: (hit mask, and for the hits
                           the position put back on the surface, the outward normal, the depth
                           (which contact of a vertex is settled first)), or (hit, None, None, None)
-      ``ray(packed, origin, direction)``  (K,) distance along a unit ray to each obstacle's
+      ``ray(packed, origin, direction)``  (the cylinder's is with its contacts) (K,) distance along a unit ray to each obstacle's
                           surface, inf where it misses (an origin inside is the caller's test)
     Drawing:
       ``triangles()``     (T * 3, 3) positions and (T * 3, 3) outward normals, three rows a triangle

@@ -8,62 +8,7 @@ from types import SimpleNamespace
 import numpy as np
 
 from slime import limits
-from slime.obstacle_kinds.base import (ObstacleKind, number, pair_contacts, rotation, rotation_from_degrees, stacked,
-                                      to_local, vector3)
-from slime.physics.compiled import kernel
-
-
-@kernel
-def box_contacts(rotation, center, half, x, xp, vertex, box, hit, new_x, normal, depth):
-    """Each pair k's segment ``xp -> x`` of vertex ``vertex[k]`` ((3, P) columns) against box
-    ``box[k]``, in the box's frame: local = R^T (x - c). The segment enters when its slab interval
-    (the latest entry t over the three axes, the earliest exit) is not empty and starts inside the
-    substep, t in [0, 1]. It goes back to the face it entered by, along that face's normal only
-    (its tangential motion kept); one that started inside (spawned there) leaves by the nearest
-    face. An axis the segment does not move along divides by zero: its interval is (-inf, inf)
-    inside the slab, empty outside, NaN on its boundary, and a NaN interval is no entry (a
-    segment that only grazes a face). Writes ``hit`` (pairs,) and, packed in the hits' order, the
-    position put back on the surface, the outward normal and the depth; returns how many hit."""
-    hits = 0
-    end = np.empty(3)
-    start = np.empty(3)
-    for k in range(vertex.shape[0]):
-        i, o = vertex[k], box[k]
-        to_local(rotation, center, o, x, i, end)
-        to_local(rotation, center, o, xp, i, start)
-        inside_now = inside_before = True
-        enter, leave, entry_axis, graze = -np.inf, np.inf, 0, False
-        for a in range(3):
-            h = half[o, a]
-            inside_now = inside_now and abs(end[a]) < h
-            inside_before = inside_before and abs(start[a]) < h
-            inv = 1.0 / (end[a] - start[a])
-            t_a, t_b = (-h - start[a]) * inv, (h - start[a]) * inv
-            graze = graze or t_a != t_a or t_b != t_b
-            near, far = min(t_a, t_b), max(t_a, t_b)
-            if near > enter or a == 0:
-                enter, entry_axis = near, a
-            leave = min(leave, far)
-        crossed = not graze and not inside_before and enter <= leave and 0.0 <= enter <= 1.0 and leave > 0.0
-        hit[k] = crossed or (inside_before and inside_now)
-        if not hit[k]:
-            continue
-        nearest_axis = 0
-        for a in range(1, 3):
-            if half[o, a] - abs(end[a]) < half[o, nearest_axis] - abs(end[nearest_axis]):
-                nearest_axis = a
-        axis = entry_axis if crossed else nearest_axis
-        side = 1.0 if end[nearest_axis] >= 0.0 else -1.0
-        if crossed and start[entry_axis] != 0.0:
-            side = 1.0 if start[entry_axis] > 0.0 else -1.0
-        # Along the face's normal only: from the local coordinate to the face's, in world terms.
-        delta = side * half[o, axis] - end[axis]
-        for c in range(3):
-            normal[hits, c] = rotation[o, c, axis] * side  # the box's axis, outward
-            new_x[hits, c] = x[c, i] + normal[hits, c] * side * delta
-        depth[hits] = abs(delta)
-        hits += 1
-    return hits
+from slime.obstacle_kinds.base import ObstacleKind, number, rotation, rotation_from_degrees, stacked, vector3
 
 
 @dataclass(frozen=True)
@@ -127,11 +72,6 @@ class Box(ObstacleKind):
         outside = np.linalg.norm(np.maximum(q, 0.0), axis=2)
         inside = np.minimum(q.max(axis=2), 0.0)
         return outside + inside
-
-    @staticmethod
-    def contacts(p, x, xp, vertex, box):
-        """``box_contacts`` on the pairs; (hit mask, and for the hits: new position, normal, depth)."""
-        return pair_contacts(box_contacts, (p.rotation, p.center, p.half), x, xp, vertex, box)
 
     @staticmethod
     def ray(p, o, d):

@@ -5,7 +5,7 @@ when ``NUMBA_DISABLE_JIT=1`` (normal tracebacks, a debugger steps through it, sa
 The cache. numba keeps each compiled function beside its source and checks only that function's
 own file when it loads it: a kernel that calls a force from another file would keep running the
 old force after the force's file was edited. So the cache lives in a folder named after a hash of
-every file of ``slime/physics`` and ``slime/obstacle_kinds`` that holds a kernel (and numba's
+every file of ``slime/physics`` that holds a kernel (and numba's
 version): edit any force and the whole physics is compiled afresh, once. The folder is
 ``$NUMBA_CACHE_DIR`` when set, else the user's cache folder (``$XDG_CACHE_HOME`` or ``~/.cache``),
 else the system's temporary folder: an install into a read-only site-packages still caches.
@@ -37,15 +37,13 @@ import numba  # noqa: E402
 
 FASTMATH = {"reassoc", "contract"}
 _HERE = Path(__file__).resolve().parent
-_KINDS = _HERE.parent / "obstacle_kinds"
 
 
 def source_hash() -> str:
     """A short hash of the sources of the physics' kernels and numba's version: the cache folder's
     name."""
     digest = hashlib.sha256(f"{numba.__version__} {int(numba.config.OPT)}".encode())
-    # The obstacle kinds' contact kernels are the physics' too, in their kinds' own files.
-    for path in sorted([*_HERE.rglob("*.py"), *_KINDS.glob("*.py")]):
+    for path in sorted(_HERE.rglob("*.py")):
         source = path.read_bytes()
         if b"@kernel" in source or path == Path(__file__).resolve():
             digest.update(str(path.relative_to(_HERE.parent)).encode())

@@ -1,7 +1,7 @@
 """Static obstacles for the 3D world (boxes, balls, half-spaces, cylinders and any kind registered
 in ``slime.obstacle_kinds.KINDS``) and the contact of slime vertices with them. Each kind's
-geometry (bounds, distance, the contact of a segment, a ray's hit) is its own module there; this
-module packs a scene's obstacles per kind, runs the broad phase and applies the response.
+geometry (bounds, distance) is its own module there, the built-in kinds' contact of a segment and
+ray hits are compiled in ``obstacle_contacts.py``; this module packs a scene's obstacles per kind, runs the broad phase and applies the response.
 
 An obstacle never moves and has infinite mass, so a contact only changes the vertex: it is put
 back on the surface, its approaching normal velocity is removed (times the restitution, a bounce,
@@ -45,7 +45,8 @@ from slime.obstacle_kinds import KINDS, Ball, Box, Cylinder, ObstacleKind, Plane
 from slime.obstacle_kinds.base import number as _number
 from slime.obstacle_kinds.base import vector3 as _vector
 from slime.physics.compiled import kernel
-from slime.physics.planes import BOUNCE_THRESHOLD, Planes, contact_response, friction_shares
+from slime.physics.slime3d.obstacle_contacts import narrow_phase, ray_of
+from slime.physics.planes import BOUNCE_THRESHOLD, contact_response, friction_shares
 
 __all__ = [
     "Ball",
@@ -285,7 +286,7 @@ def _collide(x, v, x_prev, ob: ObstacleSet, restitution: float, frame: FramePair
         for _ in range(_ROUNDS):
             if vertex.size == 0:
                 break
-            hit, new_x, normal, depth = group.kind.contacts(group.packed, x, x_prev, vertex, which)
+            hit, new_x, normal, depth = narrow_phase(group.kind)(group.packed, x, x_prev, vertex, which)
             if new_x is None:
                 break
             chosen, vertex, which = settle_deepest(x.T, v.T, vertex, which, hit, new_x, normal, depth, group.friction,
@@ -353,5 +354,5 @@ def ray_hit(origin, direction, obstacle_set) -> float:
         return 0.0
     best = math.inf
     for group in ob.groups.values():
-        best = min(best, float(group.kind.ray(group.packed, o, d).min()))
+        best = min(best, float(ray_of(group.kind)(group.packed, o, d).min()))
     return best
