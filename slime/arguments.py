@@ -8,6 +8,7 @@ import math
 
 from slime.limits import CAMERA_DISTANCE, CAMERA_ELEVATION, FRAMES, MAX_PIXELS, RESOLUTION, SIZE, span
 from slime.simulate import Poke
+from slime.window_backends import WINDOW_BACKENDS
 
 
 class UsageError(ValueError):
@@ -46,8 +47,6 @@ def resolution(text: str) -> int:
 
 
 def window_backend(text: str) -> str:
-    from slime.app.window_common import WINDOW_BACKENDS
-
     if text == "headless":
         raise argparse.ArgumentTypeError("'headless' opens no window: render pictures with `slime render`")
     if text not in WINDOW_BACKENDS:

@@ -25,6 +25,7 @@ import numpy as np
 from slime.fileio import atomic_write
 from slime.memory import allocate
 from slime.problems import report_problems
+from slime.progress import progress_bar
 
 
 @dataclass(frozen=True)
@@ -127,9 +128,7 @@ def record_world(scene, ticks: int, name: str = "the scene", progress: bool = Fa
 
 def ticking(ticks: int, progress: bool, label: str):
     """``range(ticks)`` with `slime render`'s progress bar on stderr while it runs (``progress``,
-    and only on a terminal: see render_common.progress_bar)."""
-    from slime.app.render_common import progress_bar
-
+    and only on a terminal: see slime.progress)."""
     with progress_bar(ticks, progress, label) as bar:
         for k in range(ticks):
             yield k

@@ -10,10 +10,11 @@ from typing import Sequence
 
 import numpy as np
 
-from slime.app.render_common import check_render_args, headless_context, progress_bar
+from slime.app.render_common import check_render_args, headless_context
 from slime.arguments import check_camera
 from slime.limits import RESOLUTION, span
 from slime.render.camera import OrbitCamera
+from slime.progress import progress_bar
 from slime.render.images import open_frames, read_rgba
 from slime.simulate import apply_pokes, make_body, poke_schedule
 

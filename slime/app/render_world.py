@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from slime.app.render_common import check_render_args, headless_context, progress_bar
+from slime.app.render_common import check_render_args, headless_context
 from slime.obstacle_mesh import framing_points
 from slime.render.camera import OrbitCamera, fitting_distance, framing
+from slime.progress import progress_bar
 from slime.render.images import open_frames, read_rgba
 from slime.scenes.world_scene import WorldScene, load_world
 
