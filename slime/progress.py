@@ -34,3 +34,12 @@ def progress_bar(total: int, enabled: bool, label: str = "rendering") -> tqdm:
     columns, lines = shutil.get_terminal_size()
     return _Bar(total=total, desc=label, unit="frame", file=sys.stderr, disable=not shown, leave=True,
                 ncols=columns, nrows=lines)
+
+
+def ticking(ticks: int, progress: bool, label: str):
+    """``range(ticks)`` with the progress bar on stderr while it runs (``progress``, and only on a
+    terminal: see ``progress_bar``)."""
+    with progress_bar(ticks, progress, label) as bar:
+        for k in range(ticks):
+            yield k
+            bar.update(1)
