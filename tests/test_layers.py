@@ -62,3 +62,11 @@ def test_neutral_modules_import_no_slime_layer():
         for path in sorted(module.rglob("*.py")) if module.is_dir() else [module.with_suffix(".py")]:
             others = {n for n in _imports(path) if n.startswith("slime.") and not _within(n, NEUTRAL)}
             assert not others, f"{_module(path)} imports {others}"
+
+
+@pytest.mark.parametrize("name", ["simulate", "arguments"])
+def test_the_headless_modules_import_no_app_and_no_gl(name):
+    # `slime simulate` runs without a display and without PIL: its run and its value parsers sit
+    # below the app (the progress bar and the window backends table are neutral modules).
+    for imported in _imports(PACKAGE / f"{name}.py"):
+        assert not _within(imported, {"slime.app", "slime.render", "slime.cli", *GL}), f"slime.{name} imports {imported}"
