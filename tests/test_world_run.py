@@ -177,3 +177,45 @@ def test_the_lone_slimes_flags_are_checked_as_a_files_slime_is():
     with pytest.raises(WorldFileError, match=r"slimes\[0\]\.color .* is not a colour"):
         lone_slime_spec(color="#12345")
     assert lone_slime_spec(color="#3366ff").slimes[0].color == lone_slime_spec(color=(0.2, 0.4, 1.0)).slimes[0].color
+
+
+def test_a_scenes_events_are_written_back_as_they_were_read(tmp_path):
+    from slime.scenes.world_format import save_world_spec
+
+    spec = load_world_scene("duel").with_events([
+        poke(4, (0, 1, 0), (0, -50, 0), where="--poke"),
+        {"kind": "press", "tick": 2, "point": [0, 1, 0], "direction": [0, -1, 0]},
+        {"kind": "unpress", "tick": 9}])
+    assert [e.kind for e in spec.events] == ["press", "poke", "unpress"]  # in the order they act
+    again = load_world_scene(save_world_spec(spec, tmp_path / "duel.json"))
+    assert again.events == spec.events and again == spec
+
+
+@pytest.mark.slow
+def test_render_draws_a_poke_on_a_scene_where_it_meets_its_slime(tmp_path):
+    from PIL import Image
+
+    from conftest import missing
+    from slime.render.context import GLUnavailable, create_headless_context
+
+    try:
+        create_headless_context().release()
+    except GLUnavailable as exc:
+        missing(f"OpenGL ({exc})")
+    data = {"camera": {"yaw": 0, "elevation": 20, "distance": 6, "target": [0, 0.5, 0]},
+            "slimes": [{"center": [-1, 0.5, 0], "radius": 0.5, "stacks": 12, "slices": 12},
+                       {"center": [1, 0.5, 0], "radius": 0.5, "stacks": 12, "slices": 12}]}
+    path = tmp_path / "two.json"
+    path.write_text(json.dumps(data))
+    pictures = []
+    for poke_ in ([], ["--poke", "1:1,1,0:0,-150,0"]):
+        out = tmp_path / f"{len(pictures)}.png"
+        assert cli.main(["render", str(path), "--frames", "5", "--size", "160x120", "--output", str(out),
+                         "--no-progress", *poke_]) == 0
+        with Image.open(out) as im:
+            pictures.append(np.asarray(im.convert("RGB")).astype(int))
+    changed = np.abs(pictures[0] - pictures[1]).sum(axis=2) > 30
+    # The slime on the right (x = +1, right of the picture's middle from this camera) dents; the
+    # left one stays as it was, but for a pixel or two of the other's changed shadow seen through it.
+    assert changed[:, 80:].sum() > 300
+    assert changed[:, :80].sum() < 0.02 * changed[:, 80:].sum()
