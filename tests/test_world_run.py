@@ -195,13 +195,9 @@ def test_a_scenes_events_are_written_back_as_they_were_read(tmp_path):
 def test_render_draws_a_poke_on_a_scene_where_it_meets_its_slime(tmp_path):
     from PIL import Image
 
-    from conftest import missing
-    from slime.render.context import GLUnavailable, create_headless_context
+    from test_docs import gl_or_missing
 
-    try:
-        create_headless_context().release()
-    except GLUnavailable as exc:
-        missing(f"OpenGL ({exc})")
+    gl_or_missing()
     data = {"camera": {"yaw": 0, "elevation": 20, "distance": 6, "target": [0, 0.5, 0]},
             "slimes": [{"center": [-1, 0.5, 0], "radius": 0.5, "stacks": 12, "slices": 12},
                        {"center": [1, 0.5, 0], "radius": 0.5, "stacks": 12, "slices": 12}]}
