@@ -107,7 +107,7 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--output", required=True,
                      help="run.npz (every position), or run.glb / run.gltf (+ run.bin): the slime or a 3D scene as "
                           "glTF 2.0, animated, for Blender and web pages")
-    sim.add_argument("--poke", action="append", default=[], metavar="TICK:X,Y,Z:FX,FY,FZ", help="poke the slime (repeatable)")
+    sim.add_argument("--poke", action="append", default=[], metavar="TICK:X,Y,Z:FX,FY,FZ", help="poke the slime whose surface is nearest X,Y,Z, in the slime or a 3D scene (repeatable)")
     sim.add_argument("--no-floor", action="store_true", help="glTF: leave the floor out")
     sim.add_argument("--no-progress", action="store_true", help="no progress bar")
     _add_resolution(sim)
@@ -118,10 +118,10 @@ def build_parser() -> argparse.ArgumentParser:
     render.add_argument("scene", nargs="?", default="slime",
                         help="slime (default), a 2D or 3D scene name, a scene file .py, a 3D scene .json or a Soda model .json")
     render.add_argument("--frames", type=frame_count, default=None,
-                        help="frames to simulate and draw (default: 120 for scenes; for the slime 1, or 1 past the last poke)")
+                        help="frames to simulate and draw (default: 1 for the slime, 120 for scenes; at least 1 past the last poke)")
     render.add_argument("--size", default=_RENDER_SIZE, help=f"image size WxH, each side {span(SIZE)} (default {_RENDER_SIZE})")
     render.add_argument("--output", default=None, help="out.png, out.gif, out.mp4 or out.webm (default: out/SCENE.png)")
-    render.add_argument("--poke", action="append", default=[], metavar="TICK:X,Y,Z:FX,FY,FZ", help="poke the slime (repeatable)")
+    render.add_argument("--poke", action="append", default=[], metavar="TICK:X,Y,Z:FX,FY,FZ", help="poke the slime whose surface is nearest X,Y,Z, in the slime or a 3D scene (repeatable)")
     render.add_argument("--camera", metavar="AZIMUTH,ELEVATION,DISTANCE",
                         help=f"orbit camera, degrees and world units; elevation {span(CAMERA_ELEVATION, 'degrees')}, "
                              "distance > 0; it stays put (without it the camera follows the slime or frames the scene)")

@@ -1,5 +1,5 @@
-"""What both headless render commands (`slime render` for the 3D slime and for a 2D scene) check
-the same way before any GL or physics work starts."""
+"""What both headless render commands (`slime render` of a 3D scene, the lone slime's included, and
+of a 2D scene) check the same way before any GL or physics work starts."""
 
 from __future__ import annotations
 
