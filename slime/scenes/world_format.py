@@ -296,6 +296,10 @@ class WorldSpec:
         """This scene with ``events`` (Event objects, or dicts in the file format) after its own,
         each checked as a file's are; WorldFileError in one line naming the first bad one."""
         check = _Checker(origin)
+        events = list(events)
+        if len(self.events) + len(events) > limits.SCENE_EVENTS[1]:
+            raise check.fail(f"a scene may have at most {limits.SCENE_EVENTS[1]} events, got "
+                             f"{len(self.events) + len(events)}")
         added = []
         for i, event in enumerate(events):
             where = f"events[{len(self.events) + i}]"
