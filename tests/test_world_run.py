@@ -215,3 +215,17 @@ def test_render_draws_a_poke_on_a_scene_where_it_meets_its_slime(tmp_path):
     # left one stays as it was, but for a pixel or two of the other's changed shadow seen through it.
     assert changed[:, 80:].sum() > 300
     assert changed[:, :80].sum() < 0.02 * changed[:, 80:].sum()
+
+
+def test_a_press_holds_the_top_down_until_the_unpress():
+    spec = lone_slime_spec(12, 12).with_events([
+        {"kind": "press", "tick": 0, "point": [0, 2, 0], "direction": [0, -1, 0]},
+        {"kind": "unpress", "tick": 20}])
+    scene = build_world(spec)
+    world = scene.world
+    tops = {}
+    for tick in run(scene, 40):
+        tops[tick] = float(world.positions[:, 1].max())
+        assert world.hand.pressing == (tick < 20)
+    assert tops[19] < tops[0] - 0.3  # the finger pushed the top in
+    assert tops[39] > tops[19] + 0.2  # and let go, the slime fills out again
