@@ -7,7 +7,7 @@ import argparse
 import math
 
 from slime.limits import CAMERA_DISTANCE, CAMERA_ELEVATION, FRAMES, MAX_PIXELS, RESOLUTION, SIZE, span
-from slime.simulate import Poke
+from slime.window_backends import WINDOW_BACKENDS
 
 
 class UsageError(ValueError):
@@ -46,8 +46,6 @@ def resolution(text: str) -> int:
 
 
 def window_backend(text: str) -> str:
-    from slime.app.window_common import WINDOW_BACKENDS
-
     if text == "headless":
         raise argparse.ArgumentTypeError("'headless' opens no window: render pictures with `slime render`")
     if text not in WINDOW_BACKENDS:
@@ -68,8 +66,10 @@ def _floats(text: str, what: str, count: int) -> tuple[float, ...]:
     return values
 
 
-def parse_poke(text: str) -> Poke:
-    """``TICK:X,Y,Z:FX,FY,FZ`` -> Poke."""
+def parse_poke(text: str):
+    """``TICK:X,Y,Z:FX,FY,FZ`` -> the poke event (``world_format.poke``), named by the text in errors."""
+    from slime.scenes.world_format import poke
+
     parts = text.split(":")
     if len(parts) != 3:
         raise UsageError(f"malformed --poke {text!r}: expected TICK:X,Y,Z:FX,FY,FZ")
@@ -81,7 +81,8 @@ def parse_poke(text: str) -> Poke:
         raise UsageError(f"malformed --poke {text!r}: TICK must be 0 or more")
     if tick >= FRAMES[1]:
         raise UsageError(f"--poke {text!r}: TICK must be less than {FRAMES[1]}, the most frames a run has")
-    return Poke(tick, _floats(parts[1], f"--poke {text!r} point", 3), _floats(parts[2], f"--poke {text!r} force", 3))
+    return poke(tick, _floats(parts[1], f"--poke {text!r} point", 3), _floats(parts[2], f"--poke {text!r} force", 3),
+                where=f"--poke {text!r}")
 
 
 def parse_size(text: str) -> tuple[int, int]:

@@ -107,7 +107,7 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--output", required=True,
                      help="run.npz (every position), or run.glb / run.gltf (+ run.bin): the slime or a 3D scene as "
                           "glTF 2.0, animated, for Blender and web pages")
-    sim.add_argument("--poke", action="append", default=[], metavar="TICK:X,Y,Z:FX,FY,FZ", help="poke the slime (repeatable)")
+    sim.add_argument("--poke", action="append", default=[], metavar="TICK:X,Y,Z:FX,FY,FZ", help="poke the slime whose surface is nearest X,Y,Z, in the slime or a 3D scene (repeatable)")
     sim.add_argument("--no-floor", action="store_true", help="glTF: leave the floor out")
     sim.add_argument("--no-progress", action="store_true", help="no progress bar")
     _add_resolution(sim)
@@ -118,10 +118,10 @@ def build_parser() -> argparse.ArgumentParser:
     render.add_argument("scene", nargs="?", default="slime",
                         help="slime (default), a 2D or 3D scene name, a scene file .py, a 3D scene .json or a Soda model .json")
     render.add_argument("--frames", type=frame_count, default=None,
-                        help="frames to simulate and draw (default: 120 for scenes; for the slime 1, or 1 past the last poke)")
+                        help="frames to simulate and draw (default: 1 for the slime, 120 for scenes; at least 1 past the last poke)")
     render.add_argument("--size", default=_RENDER_SIZE, help=f"image size WxH, each side {span(SIZE)} (default {_RENDER_SIZE})")
     render.add_argument("--output", default=None, help="out.png, out.gif, out.mp4 or out.webm (default: out/SCENE.png)")
-    render.add_argument("--poke", action="append", default=[], metavar="TICK:X,Y,Z:FX,FY,FZ", help="poke the slime (repeatable)")
+    render.add_argument("--poke", action="append", default=[], metavar="TICK:X,Y,Z:FX,FY,FZ", help="poke the slime whose surface is nearest X,Y,Z, in the slime or a 3D scene (repeatable)")
     render.add_argument("--camera", metavar="AZIMUTH,ELEVATION,DISTANCE",
                         help=f"orbit camera, degrees and world units; elevation {span(CAMERA_ELEVATION, 'degrees')}, "
                              "distance > 0; it stays put (without it the camera follows the slime or frames the scene)")
@@ -172,9 +172,25 @@ def _shader_folder(args):
     return ShaderFolder(args.shaders)
 
 
+def _scene_spec(args):
+    """The 3D scene a command names, as one ``WorldSpec`` however it arrives: ``slime`` from the
+    flags (--stacks, --slices, --color), a bundled scene or a scene file; with the --poke events
+    added. Every one is checked by the scene format, with its one-line errors."""
+    from slime.scenes.world_format import LONE_SLIME, load_world_scene, lone_slime_spec
+
+    if args.scene == LONE_SLIME:
+        spec = lone_slime_spec(args.stacks, args.slices, args.color)
+    else:
+        if args.stacks or args.slices or args.color:
+            raise UsageError("--stacks, --slices and --color apply to the single slime only "
+                             "(a 3D scene file sets its slimes and their colours)")
+        spec = load_world_scene(args.scene)
+    return spec.with_events([parse_poke(p) for p in args.poke], args.scene)
+
+
 def _cmd_simulate(args) -> int:
     from slime.export import gltf
-    from slime.simulate import is_world, save_npz_atomic, simulate_scene, simulate_slime
+    from slime.simulate import is_world, save_npz_atomic, simulate_scene
 
     output = check_output(Path(args.output), [".npz", *gltf.SUFFIXES])
     as_gltf = output.suffix.lower() in gltf.SUFFIXES
@@ -183,16 +199,12 @@ def _cmd_simulate(args) -> int:
     if output.suffix.lower() == ".gltf":
         check_output(gltf.bin_path(output), [".bin"])  # its buffer file, written beside it
     try:
-        if args.scene == "slime":
-            arrays, recording = _simulate_slime(args, output if as_gltf else None)
-        elif is_world(args.scene):
-            if args.poke or args.stacks or args.slices or args.color:
-                raise UsageError("--poke, --stacks, --slices and --color apply to the single slime only "
-                                 "(a 3D scene file sets its slimes and their colours)")
+        if is_world(args.scene):
             arrays, recording = _simulate_world(args, output if as_gltf else None)
         else:
             if args.poke or args.stacks or args.slices:
-                raise UsageError("--poke, --stacks and --slices apply to the slime only")
+                raise UsageError(f"--poke applies to the slime and 3D scenes, --stacks and --slices to the slime only; "
+                                 f"{args.scene} is a 2D scene")
             _refuse_material_2d(args)
             if as_gltf:
                 raise UsageError(f"{output}: glTF holds the slime and 3D scenes; {args.scene} is a 2D scene "
@@ -209,50 +221,28 @@ def _cmd_simulate(args) -> int:
     return 0
 
 
-def _simulate_slime(args, gltf_output):
-    """The single slime's run, and its glTF recording when ``gltf_output`` is asked for (refused
-    before it runs when too large)."""
-    from slime.export import gltf
-    from slime.look import slime_look
-    from slime.physics.slime3d.slime_body import SlimeBody
-    from slime.physics.slime3d.sphere import sphere_triangles, vertex_count
-    from slime.simulate import simulate_slime, slime_params
-
-    pokes = [parse_poke(p) for p in args.poke]
-    params = slime_params(args.stacks, args.slices, args.material)
-    if gltf_output is not None:  # from the mesh's counts: a 512 x 512 body takes seconds to build
-        gltf.check_size(str(gltf_output), [vertex_count(params.stacks, params.slices)],
-                        [len(sphere_triangles(params.stacks, params.slices))], args.ticks + 1,
-                        gltf.solid_vertices([], not args.no_floor))
-    arrays = simulate_slime(args.ticks, pokes, stacks=args.stacks, slices=args.slices, progress=not args.no_progress,
-                            material=args.material)
-    if gltf_output is None:
-        return arrays, None
-    from slime.app.render_slime import default_camera
-
-    body = SlimeBody(params)  # at rest: the recording's mesh and the camera that frames it
-    recording = gltf.recording_of_slime(arrays, body, slime_look(args.color))
-    recording.camera = _view_point(default_camera(body))
-    return arrays, recording
-
-
 def _simulate_world(args, gltf_output):
-    """A 3D scene's run, and its glTF recording when ``gltf_output`` is asked for (refused before it
-    runs when too large)."""
+    """A 3D scene's run (the lone slime's too), and its glTF recording when ``gltf_output`` is
+    asked for (refused from the scene's counts before the world is built: a 512 x 512 slime takes
+    seconds to build)."""
     from slime.export import gltf
-    from slime.scenes.world_scene import load_world
-    from slime.simulate import record_world
+    from slime.physics.slime3d.sphere import sphere_triangles
+    from slime.scenes.world_run import record
+    from slime.scenes.world_scene import build_world, drawn_obstacle
 
-    scene = load_world(args.scene, material=args.material)
+    spec = _scene_spec(args)
+    if gltf_output is not None:
+        floor = not args.no_floor and spec.floor_height is not None
+        gltf.check_size(str(gltf_output), [s.vertex_count for s in spec.slimes],
+                        [len(sphere_triangles(s.stacks, s.slices)) for s in spec.slimes], args.ticks + 1,
+                        gltf.solid_vertices([drawn_obstacle(o) for o in spec.obstacles], floor))
     if gltf_output is None:
-        return record_world(scene, args.ticks, args.scene, progress=not args.no_progress), None
+        return record(spec, args.ticks, args.scene, progress=not args.no_progress, material=args.material), None
     from slime.app.render_world import scene_camera
 
-    floor = not args.no_floor and scene.world.floor_height is not None
-    gltf.check_size(str(gltf_output), *gltf.world_counts(scene), args.ticks + 1,
-                    gltf.solid_vertices(scene.drawn_obstacles, floor))
+    scene = build_world(spec, args.material)
     camera = _view_point(scene_camera(scene))  # before the run: where `slime render` starts
-    arrays = record_world(scene, args.ticks, args.scene, progress=not args.no_progress)
+    arrays = record(scene, args.ticks, args.scene, progress=not args.no_progress)
     recording = gltf.recording_of_world(arrays, scene)
     recording.camera = camera
     return arrays, recording
@@ -266,6 +256,12 @@ def _view_point(camera):
     return ViewPoint(eye=tuple(camera.eye()), target=tuple(camera.target), fov_y=camera.fov_y, aspect=width / height)
 
 
+# Frames `slime render` draws unless --frames says: the lone slime at rest is one still picture;
+# a scene plays for two seconds. Either way at least until the frame after the last event, where a
+# poke's dent is deepest (docs/6 measures it; README's picture is drawn so).
+LONE_FRAMES, SCENE_FRAMES = 1, 120
+
+
 def _cmd_render(args) -> int:
     from slime.simulate import is_world
 
@@ -274,32 +270,20 @@ def _cmd_render(args) -> int:
     from slime.render.images import OUTPUT_SUFFIXES
 
     check_output(output, list(OUTPUT_SUFFIXES))
-    if args.scene == "slime":
-        pokes = [parse_poke(p) for p in args.poke]
-        camera = parse_camera(args.camera) if args.camera else None
-        from slime.app.render_slime import render_slime
-
-        # A poke past the last frame would never show: by default draw until the frame after the
-        # last one, where its dent is deepest (docs/6 measures it; README's picture is drawn so).
-        frames = args.frames or min(max([1] + [p.tick + 1 for p in pokes]), FRAMES[1])
-        render_slime(
-            output=output, frames=frames, size=size, pokes=pokes, camera=camera,
-            stacks=args.stacks, slices=args.slices, progress=not args.no_progress,
-            shaders=_shader_folder(args),
-            color=args.color, material=args.material,
-        )
-    elif is_world(args.scene):
-        if args.poke or args.stacks or args.slices or args.color:
-            raise UsageError("--poke, --stacks, --slices and --color apply to the single slime only "
-                             "(a 3D scene file sets its slimes and their colours)")
+    if is_world(args.scene):
         from slime.app.render_world import render_world
+        from slime.scenes.world_format import LONE_SLIME
 
-        render_world(args.scene, output=output, frames=args.frames or 120, size=size,
+        spec = _scene_spec(args)
+        frames = args.frames or min(max([LONE_FRAMES if args.scene == LONE_SLIME else SCENE_FRAMES]
+                                        + [e.tick + 1 for e in spec.events]), FRAMES[1])
+        render_world(spec, output=output, frames=frames, size=size,
                      camera=parse_camera(args.camera) if args.camera else None, progress=not args.no_progress,
                      shaders=_shader_folder(args), material=args.material)
     else:
         if args.poke or args.camera or args.stacks or args.slices or args.color:
-            raise UsageError("--poke, --camera, --stacks, --slices and --color apply to the slime only")
+            raise UsageError(f"--poke and --camera apply to the slime and 3D scenes, --stacks, --slices and --color to "
+                             f"the slime only; {args.scene} is a 2D scene")
         _refuse_material_2d(args)
         from slime.app.render_scene import render_scene
 

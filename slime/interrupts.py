@@ -5,7 +5,7 @@ A handler's exception is raised in whatever Python code the main thread is runni
 signal arrives, and code beneath a C extension may catch and clear it (an attribute lookup that
 treats any error as "absent" does): the signal would then be lost, and a long render would run to
 its end. So the handler also notes the signal, and every long loop calls ``check`` once a frame
-or tick (``render_common.progress_bar`` does it in ``update``), which raises it again if it was
+or tick (``slime.progress.progress_bar`` does it in ``update``), which raises it again if it was
 swallowed.
 
 An interrupt can also land inside a library's constructor, and the half-built object's finaliser

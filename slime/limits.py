@@ -69,6 +69,7 @@ def span(limits: tuple, unit: str = "") -> str:
 # --- 3D scene files (slime/scenes/world_format.py) ----------------------------------------------------
 SCENE_SLIMES = (1, 256)  # slimes in one scene file
 SCENE_OBSTACLES = (0, 1024)  # boxes, balls and planes in one scene file
+SCENE_EVENTS = (0, 4096)  # timed pokes, grabs, drags, releases and presses in one scene
 # Vertices of all a scene's slimes together: four of the finest single slime (512 x 512). Past it
 # one frame takes seconds and the arrays no longer fit a laptop's memory.
 MAX_SCENE_VERTICES = 4 * 512 * 512

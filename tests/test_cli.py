@@ -171,10 +171,10 @@ def test_negative_values_reach_their_option():
 
 
 def test_render_runs_past_the_last_poke_by_default(monkeypatch, tmp_path):
-    import slime.app.render_slime as render_slime
+    import slime.app.render_world as render_world
 
     seen = {}
-    monkeypatch.setattr(render_slime, "render_slime", lambda **kw: seen.update(kw))
+    monkeypatch.setattr(render_world, "render_world", lambda spec, **kw: seen.update(kw))
     out = str(tmp_path / "x.png")
     assert cli.main(["render", "--output", out, "--poke", "20:0,2,0:0,-400,0", "--poke", "3:0,2,0:0,-1,0"]) == 0
     assert seen["frames"] == 21  # the frame after the last poke, where its dent is deepest (docs/6)

@@ -116,11 +116,11 @@ def test_the_slimes_look_is_the_one_slime_render_draws(tmp_path, monkeypatch):
     class Drawn(Exception):
         pass
 
-    def headless_slime(**kwargs):
-        drawn.append(kwargs["look"])
+    def headless_world(scene, **kwargs):
+        drawn.append(scene.looks()[0])
         raise Drawn
 
-    monkeypatch.setattr("slime.app.render_slime.HeadlessSlime", headless_slime)
+    monkeypatch.setattr("slime.app.render_world.HeadlessWorld", headless_world)
     with pytest.raises(Drawn):
         from slime.app.render_slime import render_slime
 
@@ -282,8 +282,8 @@ def test_a_run_too_large_is_refused_before_it_runs(tmp_path, monkeypatch, capsys
     def never(*args, **kwargs):
         raise AssertionError("the run started")
 
-    monkeypatch.setattr("slime.simulate.simulate_slime", never)
-    monkeypatch.setattr("slime.simulate.record_world", never)
+    monkeypatch.setattr("slime.scenes.world_scene.build_world", never)
+    monkeypatch.setattr("slime.scenes.world_run.record", never)
     out = tmp_path / "big.glb"
     assert simulate("slime", "--ticks", 400, "--stacks", 512, "--slices", 512, "--output", out) == 2
     line = one_error_line(capsys)

@@ -123,7 +123,7 @@ def test_counts_past_the_frame_limit_are_refused_before_anything_runs(tmp_path, 
 
 def test_a_poke_near_the_limit_draws_no_more_than_the_limit(monkeypatch, tmp_path):
     frames = []
-    monkeypatch.setattr("slime.app.render_slime.render_slime", lambda **kw: frames.append(kw["frames"]))
+    monkeypatch.setattr("slime.app.render_world.render_world", lambda spec, **kw: frames.append(kw["frames"]))
     assert cli.main(["render", "--poke", f"{FRAMES[1] - 1}:0,1,0:0,-1,0", "--output", str(tmp_path / "a.png")]) == 0
     assert frames == [FRAMES[1]]
 
@@ -249,12 +249,12 @@ def test_a_signal_whose_exception_is_swallowed_still_stops_the_command(tmp_path,
                                                                        word, command):
     # Code under a C extension may catch and clear the exception a signal handler raises: the
     # signal must not be lost there, or the render runs on to its last frame.
-    from slime.physics.slime3d.slime_body import SlimeBody
+    from slime.physics.slime3d.world3d import World3D
 
-    stepped, step = [], SlimeBody.step
+    stepped, step = [], World3D.step
 
-    def step_then_signal_swallowed(body):
-        step(body)
+    def step_then_signal_swallowed(world):
+        step(world)
         stepped.append(1)
         if len(stepped) == 3:
             try:
@@ -262,7 +262,7 @@ def test_a_signal_whose_exception_is_swallowed_still_stops_the_command(tmp_path,
             except KeyboardInterrupt:
                 pass
 
-    monkeypatch.setattr(SlimeBody, "step", step_then_signal_swallowed)
+    monkeypatch.setattr(World3D, "step", step_then_signal_swallowed)
     monkeypatch.chdir(tmp_path)
     assert cli.main(command) == status
     assert capsys.readouterr().err.strip().startswith(f"slime: {word}")

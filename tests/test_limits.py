@@ -113,23 +113,23 @@ def test_camera_elevation_and_size_are_one_range(tmp_path, monkeypatch, capsys):
     low, high = limits.CAMERA_ELEVATION
     assert _numbers(_option_help("render", "--camera"))[:2] == [low, high]
     monkeypatch.chdir(tmp_path)
-    from slime.app.render_slime import _check_args
-    from slime.arguments import UsageError, parse_camera
+    from slime.app.render_slime import render_slime
+    from slime.arguments import UsageError, check_camera, parse_camera
 
     assert parse_camera(f"0,{high},5")[1] == high
     for bad in (low - 0.5, high + 0.5):
         with pytest.raises(UsageError, match=f"from {low:g} to {high:g} degrees"):
             parse_camera(f"0,{bad},5")
         with pytest.raises(ValueError, match=f"from {low:g} to {high:g} degrees"):
-            _check_args("x.png", 1, (8, 8), [], (0, bad, 5), None, None)
-    _check_args("x.png", 1, (8, 8), [], (0, high, 5), None, None)
+            render_slime(output="x.png", frames=1, size=(8, 8), camera=(0, bad, 5))
+    assert check_camera((0, high, 5))[1] == high
 
     side = limits.SIZE[1]
     assert _numbers(_option_help("render", "--size"))[:2] == list(map(float, limits.SIZE))
     assert main(["render", "--size", f"{side + 1}x10"]) == 2
     assert f"{limits.SIZE[0]} to {side}" in capsys.readouterr().err
     with pytest.raises(ValueError, match=f"{limits.SIZE[0]} to {side}"):
-        _check_args("x.png", 1, (side + 1, 8), [], None, None, None)
+        render_slime(output="x.png", frames=1, size=(side + 1, 8))
 
 
 def test_mouse_orbit_stays_within_its_range():

@@ -124,13 +124,13 @@ def test_simulate_material_goo_is_goo(tmp_path):
 
 
 def test_simulate_a_scene_with_a_material_sets_the_unnamed_slimes(tmp_path, monkeypatch):
-    import slime.scenes.world_scene as world_scene
+    import slime.scenes.world_run as world_run
 
     path = tmp_path / "two.json"
     path.write_text(json.dumps(TWO))
     built = []
-    real = world_scene.load_world
-    monkeypatch.setattr(world_scene, "load_world", lambda *a, **kw: built.append(real(*a, **kw)) or built[-1])
+    real = world_run.build_world
+    monkeypatch.setattr(world_run, "build_world", lambda *a, **kw: built.append(real(*a, **kw)) or built[-1])
     out = tmp_path / "two.npz"
     assert cli.main(["simulate", str(path), "--ticks", "2", "--material", "goo", "--output", str(out),
                      "--no-progress"]) == 0
@@ -148,15 +148,16 @@ def test_render_material_rubber_runs(tmp_path, monkeypatch):
     except GLUnavailable as exc:
         missing(f"OpenGL ({exc})")
     import slime.app.render_slime as render_slime
+    import slime.scenes.world_scene as world_scene
 
-    bodies = []
-    real = render_slime.make_body
-    monkeypatch.setattr(render_slime, "make_body", lambda *a: bodies.append(real(*a)) or bodies[-1])
+    built = []
+    real = world_scene.build_world
+    monkeypatch.setattr(world_scene, "build_world", lambda *a: built.append(real(*a)) or built[-1])
     out = tmp_path / "rubber.png"
     assert cli.main(["render", "--material", "rubber", "--size", "160x120", "--stacks", "8", "--slices", "8",
                      "--output", str(out), "--no-progress"]) == 0
     assert out.stat().st_size > 0
-    assert bodies[-1].params.material == made_of("rubber")
+    assert built[-1].world.bodies[0].params.material == made_of("rubber")
     with pytest.raises(ValueError, match="unknown material 'honey'"):
         render_slime.render_slime(output=tmp_path / "x.png", material="honey")
     assert not (tmp_path / "x.png").exists()

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import io
 
-from slime.app import render_common
-from slime.app.render_common import MIN_PROGRESS_FRAMES, progress_bar
+from slime import progress
+from slime.progress import MIN_PROGRESS_FRAMES, progress_bar
 
 
 class _Tty(io.StringIO):
@@ -14,7 +14,7 @@ class _Tty(io.StringIO):
 
 
 def _run(monkeypatch, stream, total, enabled=True):
-    monkeypatch.setattr(render_common.sys, "stderr", stream)
+    monkeypatch.setattr(progress.sys, "stderr", stream)
     with progress_bar(total, enabled, "rendering x.gif") as bar:
         for _ in range(total):
             bar.update(1)

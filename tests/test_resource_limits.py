@@ -90,12 +90,10 @@ def test_recordings_past_the_memory_are_refused(tmp_path, capsys, monkeypatch, a
 
 
 def test_a_memory_error_past_the_estimate_is_one_line(tmp_path, capsys, monkeypatch):
-    import slime.simulate
-
     def out_of_memory(*args, **kwargs):
         raise MemoryError("Unable to allocate 9.0 GiB for an array with shape (1000,)")
 
-    monkeypatch.setattr(slime.simulate, "simulate_slime", out_of_memory)
+    monkeypatch.setattr("slime.scenes.world_run.record", out_of_memory)
     assert cli.main(["simulate", "slime", "--ticks", "3", "--output", str(tmp_path / "x.npz")]) == 2
     assert capsys.readouterr().err == "slime: error: Unable to allocate 9.0 GiB for an array with shape (1000,)\n"
 

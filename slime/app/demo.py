@@ -34,6 +34,7 @@ from slime import limits
 from slime.app.quality import LEVEL_NAMES, LEVELS, TARGET_FPS, QualityController
 from slime.app.render_common import held_to_limits
 from slime.app.render_slime import default_camera, follow
+from slime.app.render_world import keep_camera_outside as _keep_camera_outside
 from slime.app.window_common import (FpsCounter, FramePacer, draw_shader_errors, no_display, open_panel, save_screenshot,
                                      shader_failure, window_failed)
 from slime.app.world_play import POKE_IMPULSE, WorldPlay, single_slime_world
@@ -661,23 +662,6 @@ class _OneSlime:
 
     def centroid(self) -> np.ndarray:
         return self.world.centroids()[0]
-
-
-def _keep_camera_outside(camera, world, within: float = 1.02) -> None:
-    """``render_slime.keep_camera_outside`` for every slime of the world: where the eye is inside
-    the ball round a slime's centre through its farthest vertex, it is moved out along its orbit."""
-    bodies = world.bodies
-    if not bodies:
-        return
-    positions = world.positions
-    starts = np.array([b.start for b in bodies])
-    counts = np.array([b.stop - b.start for b in bodies])
-    centres = np.add.reduceat(positions, starts, axis=0) / counts[:, None]
-    spread = ((positions - centres[world.body_of_vertex]) ** 2).sum(axis=1)
-    radii = within * np.sqrt(np.maximum.reduceat(spread, starts))
-    inside = np.flatnonzero(np.linalg.norm(centres - camera.eye(), axis=1) < radii)
-    for index in inside:  # rare: the camera pushed into a slime
-        camera.keep_outside(centres[index], float(radii[index]), to_radius=float(radii[index]))
 
 
 def _start_world(scene, stacks, slices, look: SlimeLook, seed, material=None):

@@ -1,17 +1,13 @@
-"""What both headless render commands (`slime render` for the 3D slime and for a 2D scene) check
-the same way before any GL or physics work starts."""
+"""What both headless render commands (`slime render` of a 3D scene, the lone slime's included, and
+of a 2D scene) check the same way before any GL or physics work starts."""
 
 from __future__ import annotations
 
 import math
-import shutil
-import sys
 from pathlib import Path
 
 import numpy as np
-from tqdm import tqdm
 
-from slime import interrupts
 from slime.fileio import check_output
 from slime.limits import FRAMES, MAX_PIXELS, SIZE, span
 from slime.render.images import OUTPUT_SUFFIXES
@@ -85,28 +81,3 @@ def check_frames(frames) -> int:
     if isinstance(frames, bool) or not isinstance(frames, (int, np.integer)) or not FRAMES[0] <= frames <= FRAMES[1]:
         raise ValueError(f"frames must be a whole number from {span(FRAMES)}, got {frames!r}")
     return int(frames)
-
-
-MIN_PROGRESS_FRAMES = 30  # a shorter render is over before a bar would tell anything
-
-
-class _Bar(tqdm):
-    """tqdm that raises, at each frame, a Ctrl-C or SIGTERM whose exception was swallowed on its
-    way out (``slime.interrupts``)."""
-
-    def update(self, n=1):
-        interrupts.check()
-        return super().update(n)
-
-
-def progress_bar(total: int, enabled: bool, label: str = "rendering") -> tqdm:
-    """A tqdm bar on stderr for long renders (MIN_PROGRESS_FRAMES or more), redrawn in place; a
-    silent one when disabled or when stderr is not a terminal, where carriage returns would only
-    fill a log. Use as a context manager, ``bar.update(1)`` per frame: it is also where a long
-    loop notices an interrupt that was lost (``slime.interrupts``)."""
-    shown = enabled and total >= MIN_PROGRESS_FRAMES and sys.stderr.isatty()
-    # The terminal's size from shutil, which falls back to 80x24 where a terminal reports 0x0 (tqdm
-    # would then draw nothing at all).
-    columns, lines = shutil.get_terminal_size()
-    return _Bar(total=total, desc=label, unit="frame", file=sys.stderr, disable=not shown, leave=True,
-                ncols=columns, nrows=lines)

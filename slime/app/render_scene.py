@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from slime.app.render_common import check_frames, check_gl_size, check_render_args, check_size, progress_bar
+from slime.app.render_common import check_frames, check_gl_size, check_render_args, check_size
 from slime.render.context import create_headless_context
 from slime.render.draw2d import Renderer2D, scene_view
 from slime.render.images import open_frames, read_rgba
@@ -13,6 +13,7 @@ from slime.render.text import TextOverlay
 from slime.scenes import load_scene
 from slime.scenes.base import Scene2D, drawing_of
 from slime.problems import report_problems
+from slime.progress import progress_bar
 
 STEPS_PER_SECOND = 60  # the window's fixed timestep; GIFs and videos play them in real time
 HUD_MARGIN = 8

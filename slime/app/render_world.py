@@ -1,15 +1,20 @@
-"""Render a world of slimes (a 3D scene file) without a window (EGL): a PNG of the last frame, or
-an animated GIF or a video (.mp4, .webm) of every frame."""
+"""Render any 3D scene (the lone slime, a bundled scene, a scene file) without a window (EGL), with
+the world renderer: a PNG of the last frame, or an animated GIF or a video (.mp4, .webm) of every
+frame."""
 
 from __future__ import annotations
 
+import math
+import sys
+
 import numpy as np
 
-from slime.app.render_common import check_render_args, headless_context, progress_bar
+from slime.app.render_common import check_render_args, headless_context
+from slime.arguments import check_camera
 from slime.obstacle_mesh import framing_points
 from slime.render.camera import OrbitCamera, fitting_distance, framing
 from slime.render.images import open_frames, read_rgba
-from slime.scenes.world_scene import WorldScene, load_world
+from slime.scenes.world_scene import WorldScene
 
 
 # The orbit a scene without a camera is framed from: a three-quarter view high enough to see
@@ -134,23 +139,63 @@ class HeadlessWorld:
             self.ctx.release()
 
 
-def render_world(name_or_path, *, output, frames: int = 120, size=(800, 600), camera=None, progress: bool = True,
+def keep_camera_outside(camera: OrbitCamera, world, within: float = 1.02, to: float | None = None) -> bool:
+    """Where the eye is inside the ball round a slime's centre through its farthest vertex, times
+    ``within``, move it out along its orbit to ``to`` times that radius (default: ``within``);
+    True when it moved. Inside, the picture would be all jelly."""
+    bodies = world.bodies
+    if not bodies:
+        return False
+    positions = world.positions
+    starts = np.array([b.start for b in bodies])
+    counts = np.array([b.stop - b.start for b in bodies])
+    centres = np.add.reduceat(positions, starts, axis=0) / counts[:, None]
+    spread = np.sqrt(np.maximum.reduceat(((positions - centres[world.body_of_vertex]) ** 2).sum(axis=1), starts))
+    inside = np.flatnonzero(np.linalg.norm(centres - camera.eye(), axis=1) < within * spread)
+    for index in inside:  # rare: the camera pushed into a slime
+        camera.keep_outside(centres[index], float(within * spread[index]),
+                            to_radius=float((to if to is not None else within) * spread[index]))
+    return inside.size > 0
+
+
+# A render's camera closer to a slime's centre than this many radii (its surface a fraction of a
+# radius away, filling the picture) is moved out to where the whole slime fits in the view.
+RENDER_CAMERA_WITHIN = 1.5
+
+
+def render_world(scene, *, output, frames: int = 120, size=(800, 600), camera=None, progress: bool = True,
                  samples: int = 4, shaders=None, material: str | None = None) -> None:
-    """Simulate a 3D scene for ``frames`` frames and write the last frame (``.png``) or every frame
-    (``.gif``, ``.mp4``, ``.webm``, streamed), atomically. ``material``: what its slimes that name
-    none are made of (default jelly). Bad arguments or scene files: a one-line ValueError
-    (``WorldFileError`` for the file)."""
+    """Simulate a 3D scene (a ``WorldSpec``, the lone slime's ``lone_slime_spec()`` included, a
+    bundled name or a scene file) for ``frames`` frames, its events acted out
+    (``world_run.run``), and write the last frame (``.png``) or every frame (``.gif``, ``.mp4``,
+    ``.webm``, streamed: memory does not grow with the frame count), atomically. ``camera``:
+    (azimuth, elevation, distance) that stays put, default the scene's own or its framing; one
+    inside a slime is moved out along its orbit, with one line on stderr. ``material``: what its
+    slimes that name none are made of (default jelly). Bad arguments or scene files: a one-line
+    ValueError (``WorldFileError`` for the file); a missing OpenGL: ``GLUnavailable``; shaders
+    that do not compile: ``ShaderError``."""
+    from slime.scenes.world_format import WorldSpec, load_world_scene
+    from slime.scenes.world_run import check_events, run
+    from slime.scenes.world_scene import build_world
+
     path, size = check_render_args(output, frames, size)
-    scene = load_world(name_or_path, material=material)
-    headless = HeadlessWorld(scene, size=size, camera=camera, samples=samples, shaders=shaders)
+    if camera is not None and not isinstance(camera, OrbitCamera):
+        camera = check_camera(camera)
+    spec = scene if isinstance(scene, WorldSpec) else load_world_scene(scene)
+    check_events(spec.events, frames)  # before any GL
+    world_scene = build_world(spec, material)
+    headless = HeadlessWorld(world_scene, size=size, camera=camera, samples=samples, shaders=shaders)
     try:
-        with open_frames(path, fps=1.0 / scene.world.dt) as sink, \
-                progress_bar(frames, progress, f"rendering {path.name}") as bar:
-            for tick in range(frames):
-                scene.world.step()
+        start = headless.camera.distance
+        fits = 1.0 / math.sin(math.radians(headless.camera.fov_y / 2.0))  # radii at which a slime fills the height
+        if keep_camera_outside(headless.camera, world_scene.world, within=RENDER_CAMERA_WITHIN, to=fits):
+            print(f"slime: a camera distance of {start:g} is inside the slime; moved out to "
+                  f"{headless.camera.distance:.2f}", file=sys.stderr)
+        with open_frames(path, fps=1.0 / world_scene.world.dt) as sink:
+            for tick in run(world_scene, frames, progress=progress, label=f"rendering {path.name}"):
                 headless.follow()
                 if sink.wants(tick, tick == frames - 1):
+                    keep_camera_outside(headless.camera, world_scene.world)
                     sink.add(headless.draw())
-                bar.update(1)
     finally:
         headless.release()

@@ -13,24 +13,12 @@ import time
 from pathlib import Path
 
 from slime.fileio import OUTPUT_FOLDER, resolved, write_error
+from slime.window_backends import WINDOW_BACKENDS
 from slime.render.images import save_png
 
 NO_DISPLAY_STATUS = 2  # the exit status of a window command where no window can open
 WINDOW_FAILED_STATUS = 3  # a display is there, but no OpenGL window opened on it (as GLUnavailable in the CLI)
 SHADER_FAILED_STATUS = 2  # the shaders do not compile (bad input, as every other one-line error)
-
-# moderngl-window's window backends that open a real window, with the pip package each one needs
-# (pyglet comes with moderngl-window; "headless" opens none: that is `slime render`'s job).
-WINDOW_BACKENDS = {
-    "pyglet": "pyglet",
-    "glfw": "glfw",
-    "sdl2": "pysdl2 pysdl2-dll",
-    "pygame2": "pygame",
-    "pyside2": "PySide2",
-    "pyqt5": "PyQt5",
-    "tk": "pyopengltk",
-}
-
 
 MAX_FPS_VARIABLE = "SLIME_MAX_FPS"
 

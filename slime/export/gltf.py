@@ -432,19 +432,12 @@ def write(path, recording: Recording, floor: bool = True) -> Path:
 
 
 # --- recordings of the runs slime simulates ---------------------------------------------------------------
-def recording_of_slime(arrays: dict, body, look: SlimeLook) -> Recording:
-    """The single slime's run (``simulate_slime``'s arrays, its body, its look)."""
-    points = arrays["positions"].shape[1]
-    return Recording(positions=arrays["positions"], dt=float(body.params.dt),
-                     slimes=[SlimePart("slime", look, 0, points, np.asarray(arrays["triangles"]))],
-                     floor_height=float(body.params.floor_height), floor_color=look.floor_light)
-
-
 def recording_of_world(arrays: dict, scene) -> Recording:
-    """A 3D scene's run (``simulate_world``'s arrays and the ``WorldScene`` it ran)."""
+    """A 3D scene's run (``simulate_world``'s arrays and the ``WorldScene`` it ran; the lone slime's
+    too, a scene of one slime, whose part is named plain "slime")."""
     world = scene.world
     in_file_order = sorted(range(len(world.bodies)), key=scene.file_index)
-    slimes = [SlimePart(f"slime {scene.file_index(i) + 1}",
+    slimes = [SlimePart("slime" if len(world.bodies) == 1 else f"slime {scene.file_index(i) + 1}",
                         world.bodies[i].tag if isinstance(world.bodies[i].tag, SlimeLook) else SlimeLook(),
                         world.bodies[i].start, world.bodies[i].stop, np.asarray(world.bodies[i].triangles), npz_body=i)
               for i in in_file_order]
@@ -463,4 +456,4 @@ def world_counts(scene) -> tuple[list[int], list[int]]:
 
 
 __all__ = ["Recording", "SlimePart", "ViewPoint", "SUFFIXES", "bin_path", "build", "check_size", "estimated_bytes",
-           "material_of_look", "recording_of_slime", "recording_of_world", "solid_vertices", "world_counts", "write"]
+           "material_of_look", "recording_of_world", "solid_vertices", "world_counts", "write"]

@@ -18,6 +18,7 @@ Top level::
                             (a plane by its ``point``) in the picture, and keeps them there as the
                             slimes move (slime.app.render_world.follow_framing; in the window until
                             you orbit or zoom)
+    events        optional  list of 0 to 4096 timed events (limits.SCENE_EVENTS), below; default []
     name          optional  a title (string); default ""
     description   optional  one line saying what happens (string); default ""
 
@@ -75,6 +76,24 @@ The camera (an orbit around ``target``, as ``slime render --camera``)::
     distance      optional  m from the target, 0.1 to 1000 (limits.CAMERA_DISTANCE); default 4.6
     target        optional  [x, y, z]; default [0, 0.7, 0]
 
+A timed event (what ``slime render --poke`` and ``slime simulate --poke`` add to any scene; the
+hand of the window, scripted), acted out at the start of frame ``tick``, before that frame's step::
+
+    kind          required  "poke", "grab", "drag", "release", "press" or "unpress"
+    tick          required  the frame, a whole number 0 to 99 999 (below the run's frames)
+    poke:    point [x, y, z] and force [fx, fy, fz] (N), both required: a push for one frame on
+             the slime whose surface is nearest the point (slime.physics.slime3d.hand.poke)
+    grab:    point, required: the vertex nearest it, of the slime whose surface is nearest, is
+             held and follows each drag until a release
+    drag:    target [x, y, z], required: where the held vertex is pulled to from now on
+    release: velocity [vx, vy, vz] in m/s, optional (a throw, at most 100 m/s); default none
+    press:   point and direction (any length but zero), both required: a finger pushed in at
+             the point along the direction, into the slime nearest it, until an unpress
+    unpress: nothing more
+A poke, grab or press meets the slime whose surface is nearest its point at that frame, and only
+one within that slime's radius of it (``slime.scenes.world_run``): one that meets no slime stops
+the run with a one-line error. A drag or a release needs a grab before it, an unpress a press.
+
 Every position lies within +-10 000 m (limits.SCENE_EXTENT) and all slimes together have at most
 limits.MAX_SCENE_VERTICES vertices. A scene must start physically possible: no slime may start
 below the floor, inside an obstacle or overlapping another slime (touching is allowed), because a
@@ -89,7 +108,7 @@ from __future__ import annotations
 
 import json
 import math
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 
 import numpy as np
@@ -108,6 +127,8 @@ from slime.scenes.json_input import JsonChecker, describe, read_json
 
 # The bundled scenes, by the name `slime scenes` lists them under: assets/NAME.json.
 WORLD_SCENES = ("pile", "ramp", "duel", "pillars", "drop")
+# The lone slime's scene, built from the command line's flags (``lone_slime_spec``), not a file.
+LONE_SLIME = "slime"
 
 DEFAULT_GRAVITY = (0.0, -9.81, 0.0)
 DEFAULT_RESOLUTION = 20
@@ -211,6 +232,50 @@ class ObstacleSpec:
 
 
 @dataclass(frozen=True)
+class Event:
+    """A timed event of the scene (the module docstring): at frame ``tick``, the hand does
+    ``kind`` with ``values`` (JSON-ready, checked: ``point``, ``force``, ``target``, ``velocity``,
+    ``direction`` as the kind takes them). ``where`` names it in errors (``events[2]``, ``--poke
+    '20:0,2,0:0,-150,0'``)."""
+
+    kind: str
+    tick: int
+    values: dict = field(default_factory=dict)
+    where: str = field(default="", compare=False)
+
+    def __hash__(self):
+        return hash((self.kind, self.tick, tuple(self.values.items())))
+
+    def __getattr__(self, name):
+        # ``event.point``, ``event.force``...: a value of its kind, None for one it does not take
+        # (a release has no point: it acts on what the hand holds).
+        if name.startswith("_") or name == "values":
+            raise AttributeError(name)
+        if any(name in keys for pair in EVENT_KEYS.values() for keys in pair):
+            return self.__dict__.get("values", {}).get(name)
+        raise AttributeError(f"Event has no attribute {name!r}")
+
+
+# Each event kind: its required keys, its optional ones.
+EVENT_KEYS = {
+    "poke": (("point", "force"), ()),
+    "grab": (("point",), ()),
+    "drag": (("target",), ()),
+    "release": ((), ("velocity",)),
+    "press": (("point", "direction"), ()),
+    "unpress": ((), ()),
+}
+# What a held event needs before it: a drag or release a grab, an unpress a press.
+EVENT_NEEDS = {"drag": "grab", "release": "grab", "unpress": "press"}
+
+
+def poke(tick: int, point, force, where: str = "") -> Event:
+    """The poke event: at frame ``tick``, push the slime nearest ``point`` with ``force`` (N)."""
+    return Event("poke", int(tick), {"point": tuple(float(v) for v in point), "force": tuple(float(v) for v in force)},
+                 where)
+
+
+@dataclass(frozen=True)
 class WorldSpec:
     """A whole 3D scene file, checked."""
 
@@ -221,10 +286,27 @@ class WorldSpec:
     camera: CameraSpec | None = None
     name: str = ""
     description: str = ""
+    events: tuple = ()  # of Event, in the order they act (by tick, then as given)
 
     @property
     def vertex_count(self) -> int:
         return sum(s.vertex_count for s in self.slimes)
+
+    def with_events(self, events, origin="<scene>") -> "WorldSpec":
+        """This scene with ``events`` (Event objects, or dicts in the file format) after its own,
+        each checked as a file's are; WorldFileError in one line naming the first bad one."""
+        check = _Checker(origin)
+        events = list(events)
+        if len(self.events) + len(events) > limits.SCENE_EVENTS[1]:
+            raise check.fail(f"a scene may have at most {limits.SCENE_EVENTS[1]} events, got "
+                             f"{len(self.events) + len(events)}")
+        added = []
+        for i, event in enumerate(events):
+            where = f"events[{len(self.events) + i}]"
+            if isinstance(event, Event):
+                event, where = {"kind": event.kind, "tick": event.tick, **event.values}, event.where or where
+            added.append(_event(check, event, where))
+        return replace(self, events=_ordered(check, self.events + tuple(added)))
 
     def slime_params(self, material: str | None = None) -> tuple:
         """Every slime's SlimeParams, in file order; ``material`` for those that name none (default
@@ -251,6 +333,17 @@ class _Checker(JsonChecker):
             if key not in value:
                 raise self.fail(f"{where} is missing the key {key!r}")
         return value
+
+    def kind(self, value, where: str, kinds) -> str:
+        """The ``"kind"`` of an object that is one of ``kinds`` (an obstacle's, an event's)."""
+        if not isinstance(value, dict):
+            raise self.fail(f"{where} must be an object, got {describe(value)}")
+        kind = value.get("kind")
+        if not isinstance(kind, str) or kind not in kinds:
+            if "kind" not in value:
+                raise self.fail(f"{where} is missing the key 'kind' (one of {', '.join(kinds)})")
+            raise self.fail(f"{where}.kind must be one of {', '.join(kinds)}, got {describe(kind)}")
+        return kind
 
     def items(self, value, where: str, limits_: tuple) -> list:
         if not isinstance(value, list):
@@ -308,7 +401,7 @@ def is_world_file(path_or_dict) -> bool:
     return isinstance(data, dict) and "slimes" in data
 
 
-TOP_KEYS = ("name", "description", "gravity", "floor_height", "camera", "slimes", "obstacles")
+TOP_KEYS = ("name", "description", "gravity", "floor_height", "camera", "slimes", "obstacles", "events")
 SLIME_KEYS = ("center", "radius", "stacks", "slices", "velocity", "color", "look", "material", "params")
 CAMERA_KEYS = ("yaw", "elevation", "distance", "target")
 
@@ -336,8 +429,10 @@ def world_spec_from_dict(data, origin="<scene>") -> WorldSpec:
                          f"{limits.MAX_SCENE_VERTICES} a scene may have (fewer stacks and slices)")
     obstacles = tuple(_obstacle(check, item, f"obstacles[{i}]")
                       for i, item in enumerate(check.items(data.get("obstacles", []), "obstacles", limits.SCENE_OBSTACLES)))
+    events = tuple(_event(check, item, f"events[{i}]")
+                   for i, item in enumerate(check.items(data.get("events", []), "events", limits.SCENE_EVENTS)))
     spec = WorldSpec(slimes=slimes, obstacles=obstacles, gravity=gravity, floor_height=floor_height, camera=camera,
-                     name=name, description=description)
+                     name=name, description=description, events=_ordered(check, events))
     problem = start_overlap(spec)
     if problem:
         raise check.fail(problem)
@@ -423,18 +518,50 @@ def _params(check: _Checker, data, where: str) -> dict:
 
 
 def _obstacle(check: _Checker, data, where: str) -> ObstacleSpec:
-    if not isinstance(data, dict):
-        raise check.fail(f"{where} must be an object, got {describe(data)}")
-    kind = data.get("kind")
-    if not isinstance(kind, str) or kind not in KINDS:
-        if "kind" not in data:
-            raise check.fail(f"{where} is missing the key 'kind' (one of {', '.join(KINDS)})")
-        raise check.fail(f"{where}.kind must be one of {', '.join(KINDS)}, got {describe(kind)}")
+    kind = check.kind(data, where, KINDS)
     cls = KINDS[kind]
     data = check.table(data, f"{where} (a {kind})", ("kind", *cls.file_keys, "friction", "color"), cls.required)
     friction = check.number(data.get("friction", DEFAULT_FRICTION), f"{where}.friction", limits.FRICTION)
     color = None if data.get("color") is None else check.color(data["color"], f"{where}.color")
     return ObstacleSpec(kind, cls.read(check, data, where), friction=friction, color=color)
+
+
+def _event(check: _Checker, data, where: str) -> Event:
+    kind = check.kind(data, where, EVENT_KEYS)
+    required, optional = EVENT_KEYS[kind]
+    data = check.table(data, f"{where} (a {kind})", ("kind", "tick", *required, *optional), ("tick", *required))
+    tick = check.integer(data["tick"], f"{where}.tick", (0, limits.FRAMES[1] - 1))
+    values = {}
+    for key in (*required, *optional):
+        if key not in data:
+            continue
+        # Points and targets are places in the scene; a force, velocity or direction is not.
+        vector = check.vector(data[key], f"{where}.{key}", limits.SCENE_EXTENT if key in ("point", "target") else None,
+                              "m" if key in ("point", "target") else "")
+        if key == "direction" and not any(vector):
+            raise check.fail(f"{where}.direction must not be zero")
+        if key == "velocity" and math.hypot(*vector) > limits.LAUNCH_SPEED[1]:
+            raise check.fail(f"{where}.velocity must be at most {limits.LAUNCH_SPEED[1]:g} m/s, got {math.hypot(*vector):g}")
+        values[key] = vector
+    return Event(kind, tick, values, where)
+
+
+def _ordered(check: _Checker, events) -> tuple:
+    """``events`` in the order they act (by tick, then as given), each drag or release after a
+    grab and each unpress after a press."""
+    ordered = tuple(sorted(events, key=lambda e: e.tick))
+    holding = {"grab": False, "press": False}
+    for event in ordered:
+        need = EVENT_NEEDS.get(event.kind)
+        if need is not None and not holding[need]:
+            raise check.fail(f"{event.where or 'an event'}: a {event.kind} at tick {event.tick} has no {need} before it")
+        if event.kind in holding:
+            holding[event.kind] = True
+        elif event.kind == "release":
+            holding["grab"] = False
+        elif event.kind == "unpress":
+            holding["press"] = False
+    return ordered
 
 
 # --- a possible start -----------------------------------------------------------------------------
@@ -505,6 +632,9 @@ def spec_to_dict(spec: WorldSpec) -> dict:
             item["color"] = _floats(o.color)
         obstacles.append(item)
     out["obstacles"] = obstacles
+    if spec.events:
+        out["events"] = [{"kind": e.kind, "tick": e.tick, **{k: _floats(v) for k, v in e.values.items()}}
+                         for e in spec.events]
     return out
 
 
@@ -550,13 +680,32 @@ def world_scene_path(name: str) -> Path:
     return ASSETS / f"{name}.json"
 
 
+def lone_slime_spec(stacks: int | None = None, slices: int | None = None, color=None) -> WorldSpec:
+    """``slime``, the scene of ``slime render`` and ``slime simulate slime``: SlimeParams' own
+    slime (radius 1 m, resting on the floor at y = 0) at ``stacks`` x
+    ``slices`` (default SlimeParams'), coloured ``color`` (RGB 0..1 or "#rrggbb"; default the
+    look's), with no camera (it frames itself). Checked as a file's slimes are, with the same
+    one-line errors (WorldFileError)."""
+    default = SlimeParams()
+    slime = {"center": list(default.center), "radius": default.radius,
+             "stacks": default.stacks if stacks is None else stacks,
+             "slices": default.slices if slices is None else slices}
+    if color is not None:
+        slime["color"] = color if isinstance(color, str) else list(color)
+    return world_spec_from_dict({"name": LONE_SLIME, "gravity": list(default.gravity),
+                                 "floor_height": default.floor_height, "slimes": [slime]}, LONE_SLIME)
+
+
 def load_world_scene(name_or_path) -> WorldSpec:
-    """A bundled 3D scene by name (``pile``), or a 3D scene file by its path."""
+    """A bundled 3D scene by name (``pile``; ``slime``: ``lone_slime_spec()``), or a 3D scene file
+    by its path."""
+    if isinstance(name_or_path, str) and name_or_path == LONE_SLIME:
+        return lone_slime_spec()
     if isinstance(name_or_path, str) and name_or_path in WORLD_SCENES:
         return load_world_spec(world_scene_path(name_or_path))
     return load_world_spec(name_or_path)
 
 
-__all__ = ["CameraSpec", "ObstacleSpec", "SlimeSpec", "WorldFileError", "WorldSpec", "WORLD_SCENES", "is_world_file",
-           "load_world_scene", "load_world_spec", "save_world_spec", "spec_to_dict", "start_overlap",
+__all__ = ["CameraSpec", "Event", "ObstacleSpec", "SlimeSpec", "WorldFileError", "WorldSpec", "WORLD_SCENES", "is_world_file",
+           "LONE_SLIME", "load_world_scene", "load_world_spec", "lone_slime_spec", "save_world_spec", "spec_to_dict", "start_overlap",
            "world_scene_names", "world_scene_path", "world_spec_from_dict"]
