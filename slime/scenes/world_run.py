@@ -12,7 +12,6 @@ from typing import Iterator
 import numpy as np
 
 from slime.memory import allocate
-from slime.physics.slime3d.surface import enclosed_volume, surface_gradients
 from slime.progress import ticking
 from slime.scenes.world_scene import WorldScene, build_world
 
@@ -93,18 +92,6 @@ def run(scene: WorldScene, frames: int, *, progress: bool = False, label: str = 
         yield tick
 
 
-def enclosed_volumes(world) -> np.ndarray:
-    """(B,) each slime's enclosed volume where it is now, as its pressure measures it
-    (``slime3d.surface``); the world's own ``volumes()`` are its last substep's, one move behind."""
-    volumes = np.empty(len(world.bodies))
-    for index, (body, centre) in enumerate(zip(world.bodies, world.centroids())):
-        shape = body.shape
-        grad_volume, grad_area = np.zeros((2, 3, world.x.shape[1]))
-        surface_gradients(world.x, body.start, shape.stacks, shape.slices, grad_volume, grad_area)
-        volumes[index] = enclosed_volume(world.x, grad_volume, body.start, shape.count, centre)
-    return volumes
-
-
 def record(scene, ticks: int, name: str = "the scene", progress: bool = False, material: str | None = None) -> dict:
     """Run the scene ``ticks`` frames (``run``) and return what ``slime simulate`` writes to its .npz
     (slime/simulate.py's docstring): every vertex's position, its body, the triangles, each
@@ -124,9 +111,9 @@ def record(scene, ticks: int, name: str = "the scene", progress: bool = False, m
     if not isinstance(scene, WorldScene):
         scene = build_world(spec, material)
     world = scene.world
-    positions[0], volume[0], time[0] = world.positions, enclosed_volumes(world), 0.0
+    positions[0], volume[0], time[0] = world.positions, world.enclosed_volumes(), 0.0
     for k in run(scene, ticks, progress=progress, label=f"simulating {Path(name).name}"):
-        positions[k + 1], volume[k + 1], time[k + 1] = world.positions, enclosed_volumes(world), (k + 1) * world.dt
+        positions[k + 1], volume[k + 1], time[k + 1] = world.positions, world.enclosed_volumes(), (k + 1) * world.dt
     return {"positions": positions, "body": world.body_of_vertex.astype(np.int32),
             "triangles": world.triangles.astype(np.int32), "volume": volume[:, 0] if n_bodies == 1 else volume,
             "time": time}

@@ -37,7 +37,7 @@ from slime.physics.slime3d.hand import wendland
 from slime.physics.mass_spring.particles import Particles
 from slime.physics.slime3d.moments import body_moments, centre_of_mass
 from slime.physics.slime3d.shape_matching import best_rotation
-from slime.physics.slime3d.surface import enclosed_volume, surface_gradients
+from slime.physics.slime3d.surface import surface_gradients
 from slime.physics.slime3d.slime_params import SlimeParams
 from slime.physics.slime3d.slime_shape import SlimeShape
 from slime.physics.slime3d.world3d import MAX_SPREAD, World3D
@@ -169,9 +169,7 @@ class SlimeBody:
 
     def volume(self) -> float:
         """The enclosed volume, as the pressure measures it (``slime3d.surface``)."""
-        grad_volume, _ = self.surface_gradients()
-        return float(enclosed_volume(self.world.x, np.ascontiguousarray(grad_volume.T), 0, self.shape.count,
-                                     self.centroid()))
+        return float(self.world.enclosed_volumes()[0])
 
     def mesh_volume(self) -> float:
         """Exact enclosed volume by the divergence theorem over ``triangles`` (independent check)."""

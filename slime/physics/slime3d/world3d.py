@@ -44,11 +44,11 @@ from slime.physics.planes import Planes
 from slime.physics.slime3d.health import keep_good
 from slime.physics.slime3d.moments import body_moments, mass_centroids
 from slime.physics.slime3d.shape_matching import best_rotation
-from slime.physics.slime3d.step import (FORCES, INTEGRATE, PLANES, SPEED_BOUND, bodies_of, build_model, clamp_speed,
-                                       slime_substeps)
+from slime.physics.slime3d.step import FORCES, INTEGRATE, PLANES, SPEED_BOUND, bodies_of, build_model, slime_substeps
 from slime.physics.threads import balanced_groups, check_threads, pool, threads_from_environment
 from slime.physics.slime3d.slime_params import SlimeParams, WorldSettings, vector3
 from slime.physics.slime3d.slime_shape import SlimeShape
+from slime.physics.slime3d.surface import enclosed_volume, surface_gradients
 
 MAX_SPREAD = 100.0  # radii from the centroid beyond which a vertex means the body is broken
 _SLIME = SlimeParams()  # a world's defaults are a slime's (one home: SlimeParams)
@@ -324,8 +324,20 @@ class World3D:
         return mass_centroids(self.x.T, self.mass, [b.start for b in self.bodies])
 
     def volumes(self) -> np.ndarray:
-        """(B,) enclosed volume of each body, as the last substep's pressure measured it."""
+        """(B,) enclosed volume of each body, as the last substep's pressure measured it (one
+        substep behind the positions; ``enclosed_volumes`` measures them where they are)."""
         return self._volume.copy()
+
+    def enclosed_volumes(self) -> np.ndarray:
+        """(B,) each body's enclosed volume where its vertices are now, measured as its pressure
+        measures it (``slime3d.surface``)."""
+        volumes = np.empty(len(self.bodies))
+        grad_volume, grad_area = self._work[0], self._work[1]
+        for index, (body, centre) in enumerate(zip(self.bodies, self.centroids())):
+            shape = body.shape
+            surface_gradients(self.x, body.start, shape.stacks, shape.slices, grad_volume, grad_area)
+            volumes[index] = enclosed_volume(self.x, grad_volume, body.start, shape.count, centre)
+        return volumes
 
     def kinetic_energy(self) -> float:
         return 0.5 * float(self.mass @ np.einsum("ij,ij->j", self.v, self.v))
