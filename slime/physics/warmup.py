@@ -103,9 +103,9 @@ def _slime() -> None:
 
 
 def _world() -> None:
-    """Everything a world's substep calls but the slimes' forces (``_slime`` compiles those): the
-    forces are left out of this world's steps, its slimes moved by the floor, contacts and
-    obstacles alone."""
+    """Everything a world's frame calls but the compiled step (``_slime`` compiles that): its own
+    stages alone (``World3D.pipeline``), its slimes moved by the contacts, the obstacles and the
+    hand."""
     from slime.physics.slime3d.obstacles import Ball, Box, Cylinder
     from slime.physics.slime3d.slime_body import SlimeParams
     from slime.physics.slime3d.world3d import World3D
@@ -117,10 +117,15 @@ def _world() -> None:
     world.add_obstacle(Box(center=(-0.5, 0.5, 0.0), half_size=(0.1, 0.5, 1.0)))
     world.add_obstacle(Ball(center=(0.0, 0.5, 0.5), radius=0.15))
     world.add_obstacle(Cylinder(center=(0.0, 1.0, 0.0), radius=0.2, half_height=0.1))
-    world._compiled_substeps = lambda *args, **kwargs: None
-    world.step()
-    world.press(1, world.body_positions(1)[0], (0.0, -1.0, 0.0))  # the hand's finger
-    world.step()
+    h = world.dt / world.substeps
+    for _ in range(2):
+        # A frame of the world's own stages, the compiled step's left out (``_slime`` compiles it).
+        world.begin_frame()
+        for stage in world.pipeline():
+            if callable(stage):
+                stage(h)
+        world.end_frame()
+        world.press(1, world.body_positions(1)[0], (0.0, -1.0, 0.0))  # the hand's finger
 
 
 def _springs() -> None:

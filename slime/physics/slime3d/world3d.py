@@ -541,23 +541,32 @@ class World3D:
         return normals
 
     def step(self) -> None:
-        """One frame: ``substeps`` substeps of ``dt / substeps``; a broken body is recovered."""
-        h = self.dt / self.substeps
+        """One frame: ``begin_frame``, ``substeps`` substeps of ``dt / substeps`` (``substeps_of``),
+        ``end_frame``."""
         with np.errstate(all="ignore"):
-            self.contacts = 0  # the most vertices in slime-slime contact in one substep of this frame
-            # One broad phase a frame for both: the blocks bounded once, for the contacts and the obstacles.
-            blocks = (frame_blocks(self._table, self.x.T, self.v.T)
-                      if self._table is not None and (self._contact_table is not None or self._obstacle_set is not None)
-                      else None)
-            if self._contact_table is not None:
-                self._find_contacts(blocks)
-            if self._obstacle_set is not None:
-                self._obstacle_frame = FramePairs(self.x.T, self.v, self._obstacle_set, self.dt, blocks)
-            self.substeps_of(h, self.substeps)
-            if self._contact_table is not None:
-                damp_contacts(self._contact_table, self._candidates, self.x.T, self.v.T,
-                              body_centroids(self._contact_table, self.x.T), self.dt)
-            self._check_health()
+            self.begin_frame()
+            self.substeps_of(self.dt / self.substeps, self.substeps)
+            self.end_frame()
+
+    def begin_frame(self) -> None:
+        """What a frame does once before its substeps: both broad phases, on blocks bounded once
+        for the slimes' contacts and the obstacles."""
+        self.contacts = 0  # the most vertices in slime-slime contact in one substep of this frame
+        blocks = (frame_blocks(self._table, self.x.T, self.v.T)
+                  if self._table is not None and (self._contact_table is not None or self._obstacle_set is not None)
+                  else None)
+        if self._contact_table is not None:
+            self._find_contacts(blocks)
+        if self._obstacle_set is not None:
+            self._obstacle_frame = FramePairs(self.x.T, self.v, self._obstacle_set, self.dt, blocks)
+
+    def end_frame(self) -> None:
+        """What a frame does once after its substeps: the contacts' damping, and every body's
+        health (a broken one is recovered)."""
+        if self._contact_table is not None:
+            damp_contacts(self._contact_table, self._candidates, self.x.T, self.v.T,
+                          body_centroids(self._contact_table, self.x.T), self.dt)
+        self._check_health()
 
     def _check_health(self) -> None:
         """Every body checked (``slime3d.health``): a broken one is recovered, and a healthy one's
