@@ -42,6 +42,12 @@ FRAMES = (1, 100_000)
 
 # --- shader files (--shaders DIR) ------------------------------------------------------------------
 SHADER_FILE_BYTES = 1024 * 1024  # the package's largest is a few kB; a file past this is not a shader
+# A shader with its includes spliced in is held to the same size as one file, and its includes to a
+# nesting and a count no real shader comes near (the package's go one deep, a few a program): a
+# chain a thousand deep or a fan-out that doubles at every level is refused as it is read.
+SHADER_SPLICED_BYTES = SHADER_FILE_BYTES
+SHADER_INCLUDE_DEPTH = 32
+SHADER_INCLUDES = 1024
 
 # --- cameras --------------------------------------------------------------------------------------
 # Elevation of every camera, the windows' orbit and `slime render --camera` alike: above the floor

@@ -470,3 +470,96 @@ def test_a_reload_waits_for_the_save_to_finish_and_always_names_the_file(ctx, fo
         assert magenta(scene.draw()) > 200  # still the last good program
     finally:
         scene.release()
+
+
+class _Owner:
+    """What ShaderWatch reloads: a renderer's context, its programs' names and the programs it uses."""
+
+    def __init__(self, ctx, names):
+        self.ctx, self.shader_names, self.programs = ctx, tuple(names), None
+
+    def use_programs(self, programs):
+        self.programs = programs
+
+
+def test_a_shader_that_compiles_but_turns_a_uniform_into_another_type_is_refused(ctx, folder, tmp_path, capsys):
+    # Compiles and links, but the renderer sets u_ior as a float: refused as a compile error is.
+    edit(folder / "slime.vert", "uniform float u_ior;", "uniform vec3 u_ior;")
+    edit(folder / "slime.vert", "1.0 / u_ior)", "1.0 / u_ior.x)")
+    declared = line_of(folder / "slime.vert", "uniform vec3 u_ior;")
+    status = main(["render", "--shaders", str(folder), "--output", str(tmp_path / "x.png"), "--size", "64x48",
+                   "--no-progress"])
+    err = capsys.readouterr().err.strip().splitlines()
+    assert status == 2 and len(err) == 1, err
+    assert err[0].startswith(f"{_shown(folder / 'slime.vert')}:{declared}: error: uniform u_ior is a vec3"), err
+    assert not (tmp_path / "x.png").exists()
+    # In a window the last good programs keep drawing and the line is shown.
+    owner = _Owner(ctx, ["slime"])
+    watch = ShaderWatch(folder, [owner], interval=0.0, settle=0.0, report=lambda line: None)
+    assert watch.check(force=True) is True
+    assert owner.programs is None and watch.errors == err
+
+
+# Declarations a shader edit may turn into another type, and the types it may turn them into.
+_TYPES = ("float", "vec2", "vec3", "vec4", "int", "mat3", "mat4")
+_DECLARED = re.compile(r"^(\s*)(uniform|in)\s+(float|vec2|vec3|vec4|int|mat3|mat4)\s+(\w+)\s*;", re.M)
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_seeded_type_edits_are_a_file_line_error_or_programs_that_fit(ctx, folder, seed):
+    # Whatever declaration of whatever program changes type, loading is refused in file:line lines
+    # (the compiler's or the fit's) or gives programs whose inputs are the package's types.
+    rng = np.random.default_rng(7100 + seed)
+    names = sorted({p.stem for p in folder.glob("*.vert")})
+    for _ in range(3):
+        name = names[rng.integers(len(names))]
+        path = folder / (name + (".vert", ".frag")[rng.integers(2)])
+        found = list(_DECLARED.finditer(path.read_text()))
+        if not found:
+            continue
+        match = found[rng.integers(len(found))]
+        other = [t for t in _TYPES if t != match.group(3)][rng.integers(len(_TYPES) - 1)]
+        text = path.read_text()
+        path.write_text(text[:match.start(3)] + other + text[match.end(3):])
+        try:
+            built = ShaderFolder(folder).programs(ctx, [name])
+        except ShaderError as error:
+            assert error.lines and all(MESSAGE.match(line) for line in error.lines), error.lines
+        else:
+            from slime.render.shader_files import _inputs, _reference
+
+            reference = _reference(ctx, name)
+            for member, (kind, gl_type) in _inputs(built[name]).items():
+                assert member not in reference or reference[member][1] == gl_type, (seed, path.name, member)
+            built[name].release()
+        path.write_text(text)
+
+
+def test_includes_are_bounded_as_they_are_read(tmp_path):
+    # A chain past the nesting limit, a fan-out that multiplies at every level, a big file included
+    # many times: each one ShaderError line at the include that passes the limit, in well under a second.
+    chain = tmp_path / "chain"
+    chain.mkdir()
+    for k in range(1000):
+        (chain / f"c{k}.glsl").write_text(f'#include "c{k + 1}.glsl"\n' if k < 999 else "float x;\n")
+    fan = tmp_path / "fan"
+    fan.mkdir()
+    for k in range(10):
+        (fan / f"f{k}.glsl").write_text("".join(f'#include "f{k + 1}.glsl"\n' for _ in range(10)) if k < 9
+                                        else "float y;\n")
+    big = tmp_path / "big"
+    big.mkdir()
+    (big / "part.glsl").write_text(("float z; // " + "x" * 88 + "\n") * 9000)  # 900 kB
+    (big / "all.glsl").write_text('#include "part.glsl"\n' * 200)
+    for start, words in ((chain / "c0.glsl", "#include nested 32 deep"), (fan / "f0.glsl", "#includes in one shader"),
+                         (big / "all.glsl", "passes 1024 kB")):
+        began = time.perf_counter()
+        with pytest.raises(ShaderError) as info:
+            splice(start)
+        assert time.perf_counter() - began < 2.0
+        assert len(info.value.lines) == 1 and words in info.value.lines[0], info.value.lines
+        assert MESSAGE.match(info.value.lines[0]), info.value.lines
+    # Within the limits, as deep as a shader could want.
+    for k in range(20):
+        (chain / f"d{k}.glsl").write_text(f'#include "d{k + 1}.glsl"\n' if k < 19 else "float w;\n")
+    assert splice(chain / "d0.glsl").text == "float w;\n"

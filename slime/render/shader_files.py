@@ -110,10 +110,26 @@ class Source:
         return display_name(self.origins[0][0]) if self.origins else "shader"
 
 
-def splice(path: Path, files: set | None = None, _stack: tuple = ()) -> Source:
-    """Read ``path`` and replace each ``#include "x"`` line with the file ``x`` beside it."""
+class _Budget:
+    """What one spliced stage may still take (``limits.SHADER_SPLICED_BYTES`` of text,
+    ``limits.SHADER_INCLUDES`` includes), counted as the files are read."""
+
+    def __init__(self):
+        from slime.limits import SHADER_INCLUDES, SHADER_SPLICED_BYTES
+
+        self.bytes, self.includes = SHADER_SPLICED_BYTES, SHADER_INCLUDES
+
+
+def splice(path: Path, files: set | None = None, _stack: tuple = (), _budget: _Budget | None = None) -> Source:
+    """Read ``path`` and replace each ``#include "x"`` line with the file ``x`` beside it; an
+    include nested past ``limits.SHADER_INCLUDE_DEPTH``, more includes than ``limits.SHADER_INCLUDES``
+    or spliced text past ``limits.SHADER_SPLICED_BYTES`` is a ShaderError at the include that
+    passes it, so no folder of shaders can hang a reader or fill its memory."""
+    from slime.limits import SHADER_INCLUDE_DEPTH, SHADER_INCLUDES, SHADER_SPLICED_BYTES
+
     path = Path(path)
     files = set() if files is None else files
+    budget = _Budget() if _budget is None else _budget
     files.add(path)
     try:
         text = read_shader_file(path).decode("utf-8")
@@ -128,6 +144,10 @@ def splice(path: Path, files: set | None = None, _stack: tuple = ()) -> Source:
     for number, line in enumerate(text.splitlines(), start=1):
         match = _INCLUDE.match(line)
         if match is None:
+            budget.bytes -= len(line) + 1
+            if budget.bytes < 0:
+                raise ShaderError([f"{display_name(path)}:{number}: error: the shader with its includes passes "
+                                   f"{SHADER_SPLICED_BYTES // 1024} kB (limits.SHADER_SPLICED_BYTES)"])
             lines.append(line)
             out.origins.append((path, number))
             continue
@@ -136,10 +156,17 @@ def splice(path: Path, files: set | None = None, _stack: tuple = ()) -> Source:
         if _real(target) in _stack or _real(target) == _real(path):
             chain = " -> ".join(Path(p).name for p in (*_stack, _real(path), _real(target)))
             raise ShaderError([f"{here}: error: #include cycle: {chain}"])
+        if len(_stack) + 1 >= SHADER_INCLUDE_DEPTH:
+            raise ShaderError([f"{here}: error: #include nested {SHADER_INCLUDE_DEPTH} deep "
+                               "(limits.SHADER_INCLUDE_DEPTH)"])
+        budget.includes -= 1
+        if budget.includes < 0:
+            raise ShaderError([f"{here}: error: more than {SHADER_INCLUDES} #includes in one shader "
+                               "(limits.SHADER_INCLUDES)"])
         if not os.path.lexists(target):
             files.add(target)
             raise ShaderError([f'{here}: error: cannot #include "{match.group(1)}": no such file beside it'])
-        inner = splice(target, files, (*_stack, _real(path)))
+        inner = splice(target, files, (*_stack, _real(path)), budget)
         lines.extend(inner.text.splitlines())
         out.origins.extend(inner.origins)
     out.text = "\n".join(lines) + "\n"
@@ -210,16 +237,23 @@ class ShaderFolder:
         return found
 
     def program(self, ctx, name: str):
-        """Compile and link program ``name``; ShaderError with one line per compiler message."""
+        """Compile and link program ``name``; ShaderError with one line per compiler message, or
+        per input that does not fit what the renderer feeds it (``misfits``)."""
         import moderngl
 
         sources = self.sources(name)
         try:
-            return ctx.program(vertex_shader=sources["vertex_shader"].text,
-                               fragment_shader=sources["fragment_shader"].text)
+            program = ctx.program(vertex_shader=sources["vertex_shader"].text,
+                                  fragment_shader=sources["fragment_shader"].text)
         except moderngl.Error as exc:
             lines = compiler_messages(str(exc), sources)
             raise ShaderError(lines or [f"{display_name(self.path / name)}: {' '.join(str(exc).split())}"]) from None
+        if self.path.resolve() != default_folder().resolve():
+            wrong = misfits(program, _reference(ctx, name), sources)
+            if wrong:
+                program.release()
+                raise ShaderError(wrong)
+        return program
 
     def programs(self, ctx, names) -> dict:
         """Every program of ``names``, or ShaderError (with all their messages) and none."""
@@ -285,6 +319,69 @@ def shader_folder(folder=None) -> ShaderFolder:
 def load_program(ctx, name: str, folder=None):
     """Program ``name`` from ``folder`` (default: the package's shaders)."""
     return shader_folder(folder).program(ctx, name)
+
+
+# GL's names of the types a uniform or an input can have, as GLSL writes them.
+_GLSL_TYPES = {5124: "int", 5125: "uint", 5126: "float", 35664: "vec2", 35665: "vec3", 35666: "vec4",
+               35667: "ivec2", 35668: "ivec3", 35669: "ivec4", 35670: "bool", 35671: "bvec2", 35672: "bvec3",
+               35673: "bvec4", 35674: "mat2", 35675: "mat3", 35676: "mat4", 35678: "sampler2D",
+               35680: "samplerCube", 35682: "sampler2DShadow"}
+_REFERENCES: dict = {}  # program name -> the package's own program's inputs (the same on every context)
+
+
+def _inputs(program) -> dict:
+    """{name: (``uniform`` or ``input``, GL type)} of a program's uniforms and vertex inputs."""
+    import moderngl
+
+    found = {}
+    for name in program:
+        member = program[name]
+        if isinstance(member, moderngl.Uniform):
+            found[name] = ("uniform", member.gl_type)
+        elif isinstance(member, moderngl.Attribute):
+            found[name] = ("input", member.gl_type)
+    return found
+
+
+def _reference(ctx, name: str) -> dict:
+    """The inputs of the package's own program ``name``: what the renderers feed it."""
+    if name not in _REFERENCES:
+        program = ShaderFolder().program(ctx, name)
+        _REFERENCES[name] = _inputs(program)
+        program.release()
+    return _REFERENCES[name]
+
+
+def misfits(program, reference: dict, sources: dict) -> list[str]:
+    """One 'file:line: error: ...' for each uniform or vertex input of ``program`` that the
+    package's own program of that name (``reference``, ``_inputs``) has with another type: the
+    renderer would set it as the type it was written for, and a window would stop on it. One the
+    compiler dropped, or a new one the renderer never sets, is fine (an edited shader may stop
+    using an input, or add one of its own that stays zero)."""
+    def glsl(gl_type) -> str:
+        return _GLSL_TYPES.get(gl_type, f"GL type {gl_type}")
+
+    wrong = []
+    for name, (kind, gl_type) in _inputs(program).items():
+        expected = reference.get(name)
+        if expected is None or expected[1] == gl_type:
+            continue
+        wrong.append(f"{_declared(name, kind, sources)}: error: {kind} {name} is a {glsl(gl_type)} here, but the "
+                     f"renderer gives it a {glsl(expected[1])} (declare it as the package's shader does)")
+    return wrong
+
+
+def _declared(name: str, kind: str, sources: dict) -> str:
+    """'file:line' of the declaration of ``name`` in the spliced stages (the first stage's file
+    where no line declares it)."""
+    word = "uniform" if kind == "uniform" else "in"
+    pattern = re.compile(rf"\b{word}\b[^;]*\b{re.escape(name)}\b")
+    for stage in ("vertex_shader", "fragment_shader"):
+        source = sources[stage]
+        for number, line in enumerate(source.text.splitlines(), start=1):
+            if pattern.search(line.split("//")[0]):
+                return source.where(number)
+    return sources["vertex_shader"].name
 
 
 def set_uniform(program, name: str, value) -> None:
@@ -410,4 +507,4 @@ def _to_stderr(line: str) -> None:
 
 
 __all__ = ["ShaderError", "ShaderFolder", "ShaderWatch", "Source", "compiler_messages", "default_folder",
-           "load_program", "read_shader_file", "set_uniform", "shader_folder", "splice"]
+           "load_program", "misfits", "read_shader_file", "set_uniform", "shader_folder", "splice"]
