@@ -1,3 +1,3 @@
-from slime.cli import main
+from slime.command import main
 
 raise SystemExit(main())

@@ -10,7 +10,13 @@ swallowed.
 
 An interrupt can also land inside a library's constructor, and the half-built object's finaliser
 then fails when it is collected (llvmlite's references do, with an AttributeError): once a signal
-has arrived, such errors are not printed, so the command's last word stays its one line."""
+has arrived, such errors are not printed, so the command's last word stays its one line. And one
+that lands while a compiled kernel hands back its result leaves numba's dispatcher returning a
+value with the interrupt set, which Python reports as a SystemError: ``interruptible`` gives the
+interrupt back in its place.
+
+The command's entry point (``slime.command``) is inside ``interruptible`` before it imports
+anything heavy, so a signal during the imports is the same one line."""
 
 from __future__ import annotations
 
@@ -57,7 +63,24 @@ def interruptible():
     previous = {signum: signal.signal(signum, _on_signal) for signum in (signal.SIGINT, signal.SIGTERM)}
     try:
         yield
+    except SystemError as error:
+        interrupt = _interrupt_behind(error)
+        if interrupt is None:
+            raise
+        raise interrupt() from None
     finally:
         for signum, handler in previous.items():
             signal.signal(signum, handler)
         _pending.clear()
+
+
+def _interrupt_behind(error: BaseException):
+    """The interrupt a SystemError stands for (the one set while a C function returned, found in
+    its causes, or a signal noted and not yet raised), or None for a SystemError of its own."""
+    seen = error
+    while seen is not None:
+        if isinstance(seen, KeyboardInterrupt):
+            _pending.clear()
+            return type(seen)
+        seen = seen.__cause__ or seen.__context__
+    return _pending.pop() if _pending else None

@@ -14,6 +14,7 @@ import sys
 import time
 import warnings
 
+import numpy as np
 import pytest
 
 from slime import cli
@@ -212,6 +213,54 @@ try:
 except Terminated:
     print("terminated")
 """
+
+
+@pytest.mark.parametrize("interrupt", [KeyboardInterrupt, Terminated])
+def test_an_interrupt_set_while_a_compiled_call_returned_is_that_interrupt(interrupt):
+    # numba's dispatcher, handed a signal as a kernel's result is boxed, returns the result with
+    # the interrupt set: Python raises a SystemError from it, and the command must still stop as
+    # the signal says, in one line.
+    from slime.interrupts import interruptible
+
+    with pytest.raises(interrupt) as caught:
+        with interruptible():
+            try:
+                raise interrupt()
+            except KeyboardInterrupt as inner:
+                raise SystemError("CPUDispatcher(<function settle_deepest>) returned a result with an "
+                                  "exception set") from inner
+    assert type(caught.value) is interrupt
+    with pytest.raises(SystemError):  # a SystemError of its own stays one
+        with interruptible():
+            raise SystemError("something else")
+
+
+# The command as its entry point runs it, with a signal sent to itself after DELAY seconds from
+# another thread: after Python's own start-up (a signal there is Python's, not slime's to answer).
+SIGNALLED = """
+import os, sys, threading
+threading.Timer({delay}, lambda: os.kill(os.getpid(), {signum})).start()
+sys.argv = ["slime", "simulate", "pile", "--ticks", "1500", "--output", "p.npz", "--no-progress"]
+from slime.command import main
+raise SystemExit(main())
+"""
+
+
+@pytest.mark.slow
+def test_seeded_signals_from_the_first_import_to_the_last_tick_are_one_line(tmp_path):
+    # Seed 777: Ctrl-C or SIGTERM while the modules import (their first 0.3 s) and during a pile's
+    # run (its contacts and obstacles are compiled calls a signal can land in).
+    rng = np.random.default_rng(777)
+    for trial in range(10):
+        signum = (signal.SIGINT, signal.SIGTERM)[rng.integers(2)]
+        delay = rng.uniform(0.0, 0.3) if trial < 5 else rng.uniform(1.5, 3.5)
+        run = subprocess.run([sys.executable, "-c", SIGNALLED.format(delay=delay, signum=int(signum))], cwd=tmp_path,
+                             capture_output=True, text=True, timeout=120)
+        status, word = (130, "interrupted") if signum == signal.SIGINT else (143, "terminated")
+        lines = run.stderr.strip().splitlines()
+        assert run.returncode == status and len(lines) == 1, (trial, delay, run.stderr)
+        assert lines[0] in (f"slime: {word}", f"slime: {word}: p.npz not written"), (trial, delay, run.stderr)
+        _no_files_but(tmp_path)
 
 
 def test_an_object_the_interrupt_cut_off_halfway_says_nothing_as_it_goes():

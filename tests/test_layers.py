@@ -27,7 +27,7 @@ PARTS = {
     "arguments": {"slime.arguments"},  # the command line's value parsers
     "app": {"slime.app"},  # windows, input, the headless render commands
     "bench": {"slime.bench"},  # benchmarks: they time the app's windows and renders too
-    "cli": {"slime.cli", "slime.__main__"},  # the parser and dispatch: the top
+    "cli": {"slime.cli", "slime.command", "slime.__main__"},  # the entry point, the parser and dispatch: the top
 }
 # What each part may import besides itself and the neutral modules: nothing above it.
 MAY_IMPORT = {
