@@ -476,7 +476,8 @@ def main(argv: list[str] | None = None) -> int:
                 threads_from_environment()  # a bad $SLIME_THREADS is said now, not when a world is made
                 compile_physics()
             status = COMMANDS[args.command](args) or 0
-            sys.stdout.flush()  # here, so a closed pipe is caught below and not at interpreter exit
+            if sys.stdout is not None:  # None: started with stdout closed, and nothing to say there
+                sys.stdout.flush()  # here, so a closed pipe is caught below and not at interpreter exit
         return status
     except Terminated as exc:
         remove_own_temporaries()
@@ -532,7 +533,12 @@ def _is_compile_error(exc: BaseException) -> bool:
 
 
 def _one_line(exc: BaseException) -> str:
-    text = str(exc).strip() or type(exc).__name__
+    """The error as one line; an OSError of the system's own as its file and reason, never its
+    raw ``[Errno 30] Read-only file system: 'x'``."""
+    if isinstance(exc, OSError) and exc.strerror and str(exc).startswith("[Errno"):
+        text = f"{exc.filename}: {exc.strerror}" if exc.filename else exc.strerror
+    else:
+        text = str(exc).strip() or type(exc).__name__
     return " ".join(text.split())
 
 

@@ -3,8 +3,10 @@
 Writing is atomic: a temporary file beside the target, then a rename. An interrupted or failed
 write leaves the old file (or none) and no temporary behind, never a half-written one. A writer
 killed outright (SIGKILL, a power cut) cannot clean up, so each temporary's name carries its
-writer's process id, ``.NAME.slime-PID-XXXXXXXX.tmp``, and the next write into the same folder
-removes the temporaries whose writer is gone and that have not changed for a minute.
+writer's process id, ``.NAME.slime-PID-XXXXXXXX.tmp`` (NAME cut short where the whole would pass
+the file system's longest name, and a picture's or film's own extension after ``.tmp``), and the
+next write into the same folder removes the temporaries whose writer is gone and that have not
+changed for a minute.
 
 Reading a file a user names goes through :func:`read_input`: a FIFO, a device (``/dev/zero``),
 a folder or a file over :data:`MAX_INPUT_BYTES` is refused in one line before it is read, so
@@ -176,6 +178,20 @@ def remove_own_temporaries() -> None:
         _remove([path for path, pid, _ in _temporaries(folder) if pid == os.getpid()])
 
 
+def _temporary_prefix(name: str, suffix: str, folder: Path) -> str:
+    """``.NAME.slime-PID-``, the name cut short where the temporary's whole name (with mkstemp's
+    eight characters and ``suffix``) would pass the file system's longest: a name the user may
+    give is one the temporary may take."""
+    try:
+        longest = os.pathconf(folder, "PC_NAME_MAX")
+    except (OSError, ValueError):
+        longest = 255
+    tail = f".slime-{os.getpid()}-"
+    room = longest - len(f".{tail}") - 8 - len(suffix.encode())
+    kept = name.encode()[:max(room, 1)].decode(errors="ignore") or "x"
+    return f".{kept}{tail}"
+
+
 @contextmanager
 def atomic_path(path, suffix: str = ".tmp") -> Iterator[Path]:
     """Yield a temporary path beside ``path`` (ending in ``suffix``: a muxer that picks its format by
@@ -190,7 +206,7 @@ def atomic_path(path, suffix: str = ".tmp") -> Iterator[Path]:
     remove_stale_temporaries(folder)
     _TEMPORARY_FOLDERS.add(folder)
     try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.slime-{os.getpid()}-", suffix=suffix, dir=folder)
+        fd, tmp = tempfile.mkstemp(prefix=_temporary_prefix(path.name, suffix, folder), suffix=suffix, dir=folder)
     except OSError as exc:
         raise write_error(path, exc) from None
     os.close(fd)

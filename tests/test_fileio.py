@@ -203,3 +203,32 @@ def test_a_screenshot_into_a_link_loop_is_one_line_not_the_window(tmp_path, caps
     assert len(err.strip().splitlines()) == 1
     shot = save_screenshot(pixels, "slime", tmp_path)
     assert shot is not None and shot.parent == tmp_path and shot.is_file()
+
+
+@pytest.mark.parametrize("suffix", [".png", ".gif", ".npz"])
+def test_an_output_name_as_long_as_the_file_system_takes_is_written(tmp_path, suffix):
+    # The temporary beside it takes a shortened name, never the user's: a legal name is written.
+    from slime.cli import main
+
+    longest = os.pathconf(tmp_path, "PC_NAME_MAX")
+    name = "n" * (longest - len(suffix)) + suffix
+    command = (["simulate", "slime", "--ticks", "2", "--stacks", "8", "--slices", "8"] if suffix == ".npz" else
+               ["render", "--frames", "2", "--size", "32x24"])
+    assert main([*command, "--output", str(tmp_path / name), "--no-progress"]) == 0
+    assert sorted(p.name for p in tmp_path.iterdir()) == [name]
+
+
+def test_a_system_error_is_its_file_and_reason_not_its_errno(tmp_path, capsys):
+    from slime.cli import main
+
+    status = main(["shaders", "export", str(tmp_path / ("x" * 300))])
+    err = capsys.readouterr().err.strip()
+    assert status == 2 and "[Errno" not in err and err.endswith(": File name too long"), err
+
+
+def test_a_render_with_stdout_closed_writes_its_picture_and_succeeds(tmp_path):
+    run = subprocess.run([sys.executable, "-m", "slime", "render", "--frames", "1", "--size", "32x24", "--output",
+                          "a.png", "--no-progress"], cwd=tmp_path, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                         text=True, timeout=120, preexec_fn=lambda: os.close(1))
+    assert (run.returncode, run.stderr) == (0, "")
+    assert (tmp_path / "a.png").stat().st_size > 0
