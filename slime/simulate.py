@@ -90,8 +90,10 @@ def is_world(name_or_path) -> bool:
 
     if str(name_or_path) in (LONE_SLIME, *world_scene_names()):
         return True
+    # A file is known by what it holds, not by its name (a scene saved as "myscene" is one); only
+    # a Python scene file is known by its suffix, as Python imports it.
     path = Path(str(name_or_path))
-    return path.suffix.lower() == ".json" and path.is_file() and is_world_file(path)
+    return path.suffix.lower() != ".py" and path.is_file() and is_world_file(path)
 
 
 def simulate_scene(name_or_path: str, ticks: int, progress: bool = False):

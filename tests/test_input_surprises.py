@@ -570,3 +570,37 @@ def test_simulate_shows_a_progress_bar_on_a_terminal_unless_asked_not_to(tmp_pat
         assert f"simulating {scene}" in err.getvalue() and f"{ticks}/{ticks}" in err.getvalue(), err.getvalue()
     else:
         assert err.getvalue() == ""
+
+
+HALF_WRITTEN = """
+import numpy as np
+from slime.scenes.base import Scene2D
+
+
+class Half(Scene2D):
+    name = "half"
+
+    def step(self):
+        pass
+"""
+
+
+@pytest.mark.parametrize("command", [["simulate", "--ticks", "3", "--output", "h.npz"], ["render", "--output", "h.png"]])
+def test_a_half_written_scene_file_is_one_line_naming_what_it_lacks(tmp_path, monkeypatch, capsys, command):
+    (tmp_path / "half.py").write_text(HALF_WRITTEN)
+    monkeypatch.chdir(tmp_path)
+    status = cli.main([command[0], "half.py", *command[1:], "--no-progress"])
+    err = capsys.readouterr().err.strip().splitlines()
+    assert status == 2 and len(err) == 1, err
+    assert "Half lacks positions(), draw_list()" in err[0], err
+    _no_files_but(tmp_path, "half.py")
+
+
+@pytest.mark.parametrize("name", ["myscene", "sc.npz", "duel.txt"])
+def test_a_scene_file_is_known_by_what_it_holds_not_its_name(tmp_path, monkeypatch, capsys, name):
+    (tmp_path / name).write_bytes((ASSETS / "duel.json").read_bytes())
+    monkeypatch.chdir(tmp_path)
+    assert cli.main(["simulate", name, "--ticks", "2", "--output", "run.npz", "--no-progress"]) == 0
+    import numpy as np
+
+    assert len(np.unique(np.load(tmp_path / "run.npz")["body"])) == 2  # duel's two slimes

@@ -62,9 +62,17 @@ def world_scene_names() -> list[str]:
     return names()
 
 
+# What a scene must give itself: Scene2D has no physics or picture of its own for them.
+REQUIRED = ("step", "positions", "draw_list")
+
+
 def _as_scene(made, origin: str) -> Scene2D:
     if not isinstance(made, Scene2D):
         raise SceneError(f"{origin} gave {type(made).__name__}, not a Scene2D")
+    lacking = [name for name in REQUIRED if getattr(type(made), name) is getattr(Scene2D, name)]
+    if lacking:
+        raise SceneError(f"{origin}: {type(made).__name__} lacks {', '.join(f'{name}()' for name in lacking)} "
+                         f"(a Scene2D gives {', '.join(REQUIRED)}: slime/scenes/base.py)")
     return made
 
 
