@@ -197,7 +197,7 @@ def _cmd_simulate(args) -> int:
     if not as_gltf and (args.no_floor or args.color):
         raise UsageError(f"{output}: --no-floor and --color apply to glTF output (.glb or .gltf) only")
     if output.suffix.lower() == ".gltf":
-        check_output(gltf.bin_path(output), [".bin"])  # its buffer file, written beside it
+        check_output(gltf.bin_path(output, b""), [".bin"])  # its buffer's folder and name's form (the digest comes with the run)
     try:
         if is_world(args.scene):
             arrays, recording = _simulate_world(args, output if as_gltf else None)

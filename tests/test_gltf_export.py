@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import errno
 import json
+import re
 import math
 from pathlib import Path
 
@@ -86,8 +87,10 @@ def test_a_gltf_has_its_bin_beside_it_and_the_same_contents_as_a_glb(tmp_path):
     args = ["slime", "--ticks", 5, "--stacks", 4, "--slices", 5]
     assert simulate(*args, "--output", tmp_path / "run.glb") == 0
     assert simulate(*args, "--output", tmp_path / "run.gltf") == 0
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["run.bin", "run.glb", "run.gltf"]  # no temporaries
-    assert json.loads((tmp_path / "run.gltf").read_text())["buffers"][0]["uri"] == "run.bin"
+    names = sorted(p.name for p in tmp_path.iterdir())  # no temporaries
+    assert len(names) == 3 and names[1:] == ["run.glb", "run.gltf"], names
+    assert re.fullmatch(r"run\.[0-9a-f]{12}\.bin", names[0]), names
+    assert json.loads((tmp_path / "run.gltf").read_text())["buffers"][0]["uri"] == names[0]
     glb, gltf_ = load(tmp_path / "run.glb"), load(tmp_path / "run.gltf")
     assert structure_problems(*gltf_) == []
     for tick in (0, 5):
@@ -352,3 +355,33 @@ def test_an_interrupted_run_leaves_the_old_file(tmp_path, monkeypatch, capsys):
     assert "interrupted" in line and str(out) in line
     assert sorted(p.name for p in tmp_path.iterdir()) == ["run.glb", "scene.json"]
     assert out.read_bytes() == b"the last run"
+
+
+def test_a_gltf_and_its_buffer_are_never_a_mismatched_pair(tmp_path, monkeypatch):
+    # Cut off between the buffer's rename and the .gltf's, a rewrite leaves the old .gltf reading
+    # its own old buffer; a whole rewrite leaves the new pair alone, the old buffer gone.
+    import os
+
+    out = tmp_path / "run.gltf"
+    args = ["slime", "--stacks", 4, "--slices", 5, "--output", out]
+    assert simulate(*args, "--ticks", 3) == 0
+    first = set(tmp_path.iterdir())
+    replace, renamed = os.replace, []
+
+    def replace_then_stop(source, target):
+        renamed.append(target)
+        if str(target).endswith(".gltf"):
+            raise KeyboardInterrupt
+        replace(source, target)
+
+    monkeypatch.setattr(os, "replace", replace_then_stop)
+    assert simulate(*args, "--ticks", 6) == 130
+    monkeypatch.setattr(os, "replace", replace)
+    assert len(renamed) == 2 and str(renamed[0]).endswith(".bin")  # the new buffer went in, then the stop
+    doc, blob = load(out)
+    assert structure_problems(doc, blob) == []  # the old .gltf and the buffer it names: a whole pair
+    assert len(doc.animations[0].channels) and mesh_at(doc, blob, "slime", 3 * DT) is not None
+    assert simulate(*args, "--ticks", 6) == 0
+    names = sorted(p.name for p in tmp_path.iterdir())
+    assert len(names) == 2 and not (first & set(tmp_path.iterdir())) - {out}, names
+    assert structure_problems(*load(out)) == []

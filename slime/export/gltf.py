@@ -30,6 +30,8 @@ buffer with the arrays the accessors point into. Numpy and pygltflib only: no GL
 
 from __future__ import annotations
 
+import hashlib
+import json
 import math
 import os
 from contextlib import ExitStack
@@ -392,16 +394,37 @@ def build(recording: Recording, floor: bool = True) -> gl.GLTF2:
     return b.finish()
 
 
-def bin_path(path) -> Path:
-    """The buffer file a ``.gltf`` refers to: its own name with ``.bin``."""
-    return Path(path).with_suffix(".bin")
+def bin_path(path, blob: bytes) -> Path:
+    """The buffer file a ``.gltf`` refers to: its own name, then a digest of the buffer's bytes,
+    then ``.bin`` (``run.3f9a0c21d4e7.bin``). Unique to what it holds, so a new buffer never takes
+    the place of the one an older ``.gltf`` still reads: a reader sees the old pair or the new one,
+    whenever a write is cut off; and the same run written again is the same file."""
+    digest = hashlib.blake2b(blob, digest_size=6).hexdigest()
+    return Path(path).with_name(f"{Path(path).stem}.{digest}.bin")
+
+
+def _old_buffer(path: Path) -> Path | None:
+    """The buffer the ``.gltf`` now at ``path`` (if any) reads, when it is one this module wrote
+    beside it (a name of its own with ``.bin``: nothing else of the user's is ever removed)."""
+    try:
+        uri = json.loads(path.read_bytes()[: 64 * 1024 * 1024])["buffers"][0]["uri"]
+    except (OSError, ValueError, KeyError, IndexError, TypeError):
+        return None
+    if not isinstance(uri, str) or "/" in uri or "\\" in uri:
+        return None
+    stem = path.stem
+    if uri == f"{stem}.bin" or (uri.startswith(f"{stem}.") and uri.endswith(".bin") and len(uri) == len(stem) + 17):
+        return path.with_name(uri)
+    return None
 
 
 def write(path, recording: Recording, floor: bool = True) -> Path:
     """Write ``recording`` to ``path`` (``.glb``: one file; ``.gltf``: JSON and a ``.bin`` beside it),
-    through temporaries renamed on success: a failed or interrupted write leaves no new file (the
-    ``.bin`` is renamed first, so a ``.gltf`` never points at a buffer that is not there). A write
-    that fails (a full disk) raises OSError naming ``path``."""
+    through temporaries renamed on success: a failed or interrupted write leaves no new file. A
+    ``.gltf``'s buffer has a name of its own for what it holds (``bin_path``), renamed into place
+    before the ``.gltf``, and the buffer the replaced ``.gltf`` read is removed after: at no moment
+    does a ``.gltf`` point at a buffer that is not its own. A write that fails (a full disk) raises
+    OSError naming ``path``."""
     path = Path(path)
     suffix = path.suffix.lower()
     if suffix not in SUFFIXES:
@@ -413,14 +436,18 @@ def write(path, recording: Recording, floor: bool = True) -> Path:
                 doc.save_binary(str(tmp))
         else:
             blob = doc.binary_blob()
-            doc.buffers[0].uri = bin_path(path).name
+            buffer = bin_path(path, blob)
+            doc.buffers[0].uri = buffer.name
             doc.set_binary_blob(None)
+            old = _old_buffer(path)
             # Entered gltf first, so the .bin is renamed first on the way out.
             with ExitStack() as stack:
                 json_tmp = stack.enter_context(atomic_path(path, suffix=".gltf"))
-                blob_tmp = stack.enter_context(atomic_path(bin_path(path), suffix=".bin"))
+                blob_tmp = stack.enter_context(atomic_path(buffer, suffix=".bin"))
                 blob_tmp.write_bytes(blob)
                 json_tmp.write_text(doc.gltf_to_json())
+            if old is not None and old != buffer:
+                old.unlink(missing_ok=True)
     except OSError as exc:
         # One line naming the path the user asked for (not the .bin beside it, where the pair's
         # writer met the error first), and the reason.
