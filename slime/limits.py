@@ -73,7 +73,9 @@ def span(limits: tuple, unit: str = "") -> str:
 
 
 # --- 3D scene files (slime/scenes/world_format.py) ----------------------------------------------------
-SCENE_SLIMES = (1, 256)  # slimes in one scene file
+# Slimes in one scene file: as many as a picture or a window of it draws, so a scene that one command
+# takes every command takes (a run of more would simulate and then fail to render).
+SCENE_SLIMES = (1, DRAWN_SLIMES[1])
 SCENE_OBSTACLES = (0, 1024)  # boxes, balls and planes in one scene file
 SCENE_EVENTS = (0, 4096)  # timed pokes, grabs, drags, releases and presses in one scene
 # Vertices of all a scene's slimes together: four of the finest single slime (512 x 512). Past it

@@ -319,7 +319,7 @@ def test_unusable_files_are_one_line(tmp_path):
 
 @pytest.mark.parametrize("change, problem", [
     (lambda d: d.pop("slimes"), "the scene is missing the key 'slimes'"),
-    (lambda d: d.update(slimes=[]), "slimes must have 1 to 256 entries, got 0"),
+    (lambda d: d.update(slimes=[]), "slimes must have 1 to 64 entries, got 0"),
     (lambda d: d.update(colour="red"), "the scene has an unknown key 'colour'; known: name,"),
     (lambda d: d["slimes"][0].pop("radius"), "slimes[0] is missing the key 'radius'"),
     (lambda d: d["slimes"][0].update(radius=-0.5), "slimes[0].radius must be from 0.02 to 50 m, got -0.5"),
@@ -525,3 +525,19 @@ def test_hypothesis_broken_files_always_give_one_line(tmp_path, text):
 def test_the_good_dict_is_good(tmp_path):
     # The broken files above are broken by their change alone.
     assert isinstance(load_world_spec(_write(tmp_path, GOOD)), WorldSpec)
+
+
+@pytest.mark.parametrize("command", [["simulate", "--ticks", "1", "--output", "run.npz"],
+                                     ["render", "--output", "one.png", "--size", "32x24"]])
+def test_a_scene_one_command_refuses_every_command_refuses_naming_the_file(tmp_path, monkeypatch, capsys, command):
+    from slime.cli import main
+
+    high = limits.SCENE_SLIMES[1]
+    crowd = {"slimes": [{"center": [float(i % 20), 0.2, float(i // 20)], "radius": 0.1, "stacks": 3, "slices": 3}
+                        for i in range(high + 1)]}
+    (tmp_path / "crowd.json").write_text(json.dumps(crowd))
+    monkeypatch.chdir(tmp_path)
+    assert main([command[0], "crowd.json", *command[1:], "--no-progress"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "crowd.json" in err[0] and f"1 to {high} entries" in err[0], err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["crowd.json"]

@@ -9,7 +9,7 @@ setting). ``assets/pile.json``, ``ramp.json``, ``duel.json``, ``pillars.json`` a
 
 Top level::
 
-    slimes        required  list of 1 to 256 slimes (limits.SCENE_SLIMES), below
+    slimes        required  list of 1 to 64 slimes (limits.SCENE_SLIMES, what a picture draws), below
     obstacles     optional  list of 0 to 1024 obstacles (limits.SCENE_OBSTACLES), below; default []
     gravity       optional  [gx, gy, gz] in m/s^2, length at most 30 (limits.GRAVITY); default [0, -9.81, 0]
     floor_height  optional  y of the floor plane in m; default 0; null: no floor
