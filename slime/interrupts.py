@@ -13,7 +13,8 @@ then fails when it is collected (llvmlite's references do, with an AttributeErro
 has arrived, such errors are not printed, so the command's last word stays its one line. And one
 that lands while a compiled kernel hands back its result leaves numba's dispatcher returning a
 value with the interrupt set, which Python reports as a SystemError: ``interruptible`` gives the
-interrupt back in its place.
+interrupt back in its place, as for any error a signal's arrival caused (numpy's import, cut
+off, fails with an ImportError).
 
 The command's entry point (``slime.command``) is inside ``interruptible`` before it imports
 anything heavy, so a signal during the imports is the same one line."""
@@ -63,7 +64,7 @@ def interruptible():
     previous = {signum: signal.signal(signum, _on_signal) for signum in (signal.SIGINT, signal.SIGTERM)}
     try:
         yield
-    except SystemError as error:
+    except Exception as error:
         interrupt = _interrupt_behind(error)
         if interrupt is None:
             raise
@@ -75,8 +76,10 @@ def interruptible():
 
 
 def _interrupt_behind(error: BaseException):
-    """The interrupt a SystemError stands for (the one set while a C function returned, found in
-    its causes, or a signal noted and not yet raised), or None for a SystemError of its own."""
+    """The interrupt an error stands for, or None for an error of its own: one raised from an
+    interrupt (a SystemError for the one set while a C function returned; numpy's ImportError
+    for one that cut off a module it was importing), or any error met after a signal arrived and
+    before its own exception got out (the signal cut off what failed)."""
     seen = error
     while seen is not None:
         if isinstance(seen, KeyboardInterrupt):

@@ -284,7 +284,7 @@ def test_a_too_stiff_model_warns_in_one_line_and_still_writes(tmp_path):
     result = run_cli("simulate", str(path), "--ticks", "5", "--output", str(tmp_path / "run.npz"))
     assert result.returncode == 0
     assert result.stderr.strip() == (
-        "slime: warning: 5 tick(s) undone: stiffness 1e+09 is too stiff for Soda Constructor's integrator, "
-        "the masses were held still (lower it, e.g. the walker's 6.25)"
+        "slime: warning: 5 tick(s) undone, the masses held still: stiffness 1e+09 is too stiff for Soda "
+        "Constructor's integrator (lower it, e.g. the walker's 6.25)"
     )
     assert np.abs(np.load(tmp_path / "run.npz")["positions"]).max() < 10.0

@@ -378,3 +378,21 @@ def test_caterpillar_asset_crawls_left():
         model.tick()
     assert model.centroid()[0] - start[0] < -0.25
     assert model.blowups == 0
+
+
+@pytest.mark.parametrize("change, cause", [
+    (lambda m: m.set_stiffness(1e9), "stiffness 1e+09 is too stiff"),
+    (lambda m: setattr(m, "wave_amplitude", 1e12), "the wave amplitude 1e+12"),
+    (lambda m: m.gravity.__setitem__(1, -1e12), "gravity 1e+12"),
+    (lambda m: m.particles.velocities.__setitem__(slice(None), (0.0, 1e9)), "starting speed"),
+])
+def test_a_blow_up_names_the_cause_it_measured(change, cause):
+    # The walker with one setting far out: the warning names that setting, not the stiffness always.
+    from slime.scenes import load_scene
+
+    scene = load_scene("soda")
+    change(scene.model)
+    for _ in range(5):
+        scene.step()
+    problems = scene.problems()
+    assert scene.model.blowups > 0 and len(problems) == 1 and cause in problems[0], problems

@@ -144,7 +144,7 @@ class SodaScene(Scene2D):
             f"last wall touched: {WALL_WORDS[WALL_NAMES[m.last_wall]]}",
         ]
         if m.blowups:
-            lines.append(f"too stiff: {m.blowups} tick(s) undone")
+            lines.append(f"{m.blowups} tick(s) undone ({m.blowup_cause or 'the springs ran away'})")
         if self.message:
             lines.append(self.message)
         return lines
@@ -153,8 +153,7 @@ class SodaScene(Scene2D):
         m = self.model
         if not m.blowups:
             return []
-        return [f"{m.blowups} tick(s) undone: stiffness {m.stiffness:g} is too stiff for Soda Constructor's "
-                "integrator, the masses were held still (lower it, e.g. the walker's 6.25)"]
+        return [f"{m.blowups} tick(s) undone, the masses held still: {_cause_words(m)}"]
 
     def parameters(self) -> list[Param]:
         def setter(attribute):
@@ -268,6 +267,23 @@ def make_scene(path=None) -> SodaScene:
     """The soda scene: Dainty Walker by default, or the model file at ``path``."""
     path = Path(path) if path is not None else DAINTY_WALKER
     return SodaScene(load_model(path), save_path=_default_save_path(path))
+
+
+def _cause_words(m) -> str:
+    """The blow-up's measured cause (``soda.blowup_cause``) with its value and a value that runs."""
+    if m.blowup_cause == "stiffness":
+        return (f"stiffness {m.stiffness:g} is too stiff for Soda Constructor's integrator "
+                "(lower it, e.g. the walker's 6.25)")
+    if m.blowup_cause == "the wave amplitude":
+        return f"the wave amplitude {m.wave_amplitude:g} tears the muscles apart (the walker's is 0.15)"
+    if m.blowup_cause == "the muscles' amplitudes":
+        return (f"a muscle amplitude of {float(abs(m.springs.amplitude).max()):g} tears it apart "
+                "(within -1 to 1 a muscle keeps a length)")
+    if m.blowup_cause == "gravity":
+        return f"gravity {float(abs(m.gravity).max()):g} throws the masses through the world (Soda's is 0.02)"
+    if m.blowup_cause == "a launch speed":
+        return "a mass's starting speed throws it through the world in one substep (start it slower)"
+    return "the springs ran away (lower the stiffness, the wave amplitude or gravity)"
 
 
 __all__ = ["SodaScene", "make_scene"]

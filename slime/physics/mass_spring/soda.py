@@ -76,8 +76,10 @@ class SodaModel:
     auto_reverse: bool = True
     name: str = ""
     author: str = ""
-    # Ticks undone because they produced non-finite numbers (too stiff for the lagged integrator).
+    # Ticks undone because they produced non-finite numbers or a runaway (``tick``), and what the
+    # first of them measured as the cause (``blowup_cause``).
     blowups: int = field(default=0, compare=False)
+    blowup_cause: str = field(default="", compare=False)
 
     @classmethod
     def create(
@@ -179,6 +181,7 @@ class SodaModel:
             name=self.name,
             author=self.author,
             blowups=self.blowups,
+            blowup_cause=self.blowup_cause,
         )
 
     # --- editing (construct mode) ---------------------------------------------------------------
@@ -273,11 +276,38 @@ def tick(model: SodaModel, dt: float = SODA_DT, held=None) -> None:
     with np.errstate(all="ignore"):
         _substeps(model, dt / OVERSAMPLING, held)
     if _blew_up(model, dt / OVERSAMPLING):
-        p.positions[...] = saved[0]
+        p.positions[...], p.velocities[...], model.acceleration[...] = saved[:3]
+        model.wave_direction, model.last_wall = saved[3], saved[4]
+        if not model.blowups:
+            model.blowup_cause = blowup_cause(model, dt, held)  # from where the tick began
         p.velocities[...] = 0.0
         model.acceleration[...] = 0.0
-        model.wave_direction, model.last_wall = saved[3], saved[4]
         model.blowups += 1
+
+
+# A model's settings a blow-up may come from, each with a tame value (Soda Constructor's defaults,
+# the walker's): what ``blowup_cause`` tries the tick again with.
+_SUSPECTS = (
+    ("stiffness", lambda m: m.set_stiffness(6.25)),
+    ("the wave amplitude", lambda m: setattr(m, "wave_amplitude", 0.15)),
+    ("the muscles' amplitudes", lambda m: m.springs.amplitude.clip(-1.0, 1.0, out=m.springs.amplitude)),
+    ("gravity", lambda m: m.gravity.clip(-1.0, 1.0, out=m.gravity)),
+    ("a launch speed", lambda m: (m.particles.velocities.fill(0.0), m.acceleration.fill(0.0))),
+)
+
+
+def blowup_cause(model: SodaModel, dt: float = SODA_DT, held=None) -> str:
+    """What made a tick from ``model``'s state blow up, measured: the tick tried again from that
+    state with one setting at a tame value (``_SUSPECTS``), and the first whose taming lets it pass
+    named with its value; "" when none alone does."""
+    for name, tame in _SUSPECTS:
+        trial = model.copy()
+        tame(trial)
+        with np.errstate(all="ignore"):
+            _substeps(trial, dt / OVERSAMPLING, held)
+        if not _blew_up(trial, dt / OVERSAMPLING):
+            return name
+    return ""
 
 
 def _blew_up(model: SodaModel, h: float) -> bool:
