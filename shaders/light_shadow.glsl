@@ -7,6 +7,7 @@
 uniform sampler2DShadow u_light_depth;  // the obstacles' depth from the light, compared by the texture unit
 uniform sampler2DShadow u_jelly_depth;  // the slimes'
 uniform sampler2D u_light_pass;         // rgb: the nearest slime's shadow tint; a: its number + 1, over 255
+uniform sampler2D u_light_optics;       // rgb: absorption * metres of jelly along the light, every slime's
 uniform mat4 u_light_view_proj;
 uniform float u_light_scale;            // the share of each side of the textures the maps were drawn into
 uniform vec2 u_light_texel;             // one texel, in the textures' 0..1 coordinates
@@ -48,13 +49,16 @@ float jelly_taps(vec2 uv, float ref, float self_id, out vec4 caster) {
 
 // How much of the key light reaches `world` (a surface with unit normal `normal`) past the
 // obstacles (`solid`) and past the slimes (`jelly`): 1 where nothing is in the way, 0 in the
-// umbra, between over the edge; `tint` the nearest slime's shadow tint. False where the maps say
-// nothing (off, or outside them). A slime's own surface (`self_id`) does not shadow it: the jelly
-// is lit through, which its wrapped diffuse already models.
-bool light_sample(vec3 world, vec3 normal, float self_id, out float solid, out float jelly, out vec3 tint) {
+// umbra, between over the edge; `tint` the nearest slime's shadow tint; `through` what the jelly
+// on the light's whole path lets through (per channel). False where the maps say nothing (off,
+// or outside them). A slime's own surface (`self_id`) does not shadow it: the jelly is lit
+// through, which its wrapped diffuse already models.
+bool light_sample(vec3 world, vec3 normal, float self_id, out float solid, out float jelly, out vec3 tint,
+                  out vec3 through) {
     solid = 1.0;
     jelly = 1.0;
     tint = vec3(1.0);
+    through = vec3(1.0);
     if (u_light_on == 0) return false;
     vec4 clip = u_light_view_proj * vec4(world + normal * u_light_offset, 1.0);
     vec3 p = clip.xyz / clip.w * 0.5 + 0.5;
@@ -65,14 +69,25 @@ bool light_sample(vec3 world, vec3 normal, float self_id, out float solid, out f
     vec4 caster;
     jelly = jelly_taps(uv, ref, self_id, caster);
     tint = caster.rgb;
+    // Filtered linearly: the optical depth is smooth, zero at every silhouette.
+    through = exp(-max(texture(u_light_optics, uv).rgb, vec3(0.0)));
     return solid < 1.0 || jelly < 1.0;
 }
 
-// The key light reaching a surface lit by it: 1 where lit, nothing behind an obstacle, the tinted
-// share a slime lets through behind a slime.
+// The key light past the slimes, on a receiver behind them (`jelly` < 1): what their jelly lets
+// through, Beer-Lambert of the optical depth on the light's path. Where that path also crosses
+// the receiver itself or a slime beyond it (a slime receiving, `self_id` > 0), the nearest
+// slime's tint stands in, as the map cannot tell the jelly before the point from the jelly after.
+vec3 past_jelly(float jelly, vec3 tint, vec3 through, float self_id) {
+    vec3 passed = self_id > 0.0 ? mix(tint, vec3(1.0), u_jelly_pass) : through;
+    return mix(passed, vec3(1.0), jelly);
+}
+
+// The key light reaching a surface lit by it: 1 where lit, nothing behind an obstacle, what the
+// jelly lets through behind a slime.
 vec3 key_light(vec3 world, vec3 normal, float self_id) {
     float solid, jelly;
-    vec3 tint;
-    if (!light_sample(world, normal, self_id, solid, jelly, tint)) return vec3(1.0);
-    return solid * mix(mix(tint, vec3(1.0), u_jelly_pass), vec3(1.0), jelly);
+    vec3 tint, through;
+    if (!light_sample(world, normal, self_id, solid, jelly, tint, through)) return vec3(1.0);
+    return solid * past_jelly(jelly, tint, through, self_id);
 }

@@ -142,13 +142,13 @@ def test_wireframe_and_the_cheap_shadow_reach_the_world_renderer(window):
     assert np.abs(solid - wire).mean() > 2.0  # the jelly's edges, not its body
     w.quality.pin(len(w.quality.levels) - 1)  # the lowest: no MSAA, half scale, hard shadow
     w._draw_scene()
-    assert w.view.using_single and w.view.single.shadow_halo == w.quality.level.shadow_halo
-    # Two slimes: the world renderer, at the level's sampling.
+    renderer = w.view.world_renderer
+    assert (renderer.shadow_halo, renderer.samples) == (w.quality.level.shadow_halo, w.quality.level.samples)
+    # Two slimes: the same renderer, at the level's sampling.
     w.cursor = (40, 200)
     w.drop_slime()
     w.on_render(0.0, 1 / 60)
-    assert not w.view.using_single
-    renderer = w.view.world_renderer
+    assert w.view.world_renderer is renderer
     assert (renderer.shadow_halo, renderer.samples) == (w.quality.level.shadow_halo, w.quality.level.samples)
     w._draw_scene()
     two = read_rgba(w.wnd.fbo, components=3).astype(int)
