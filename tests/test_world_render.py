@@ -311,3 +311,17 @@ def test_bodies_of_world_reads_each_slimes_vertices_and_strip():
     assert bodies_of_world(world)[0][2] is None
     with pytest.raises(ValueError, match="3 looks for 2 slimes"):
         bodies_of_world(world, [RED] * 3)
+
+
+def test_a_box_shows_the_colour_its_scene_gives_as_blender_does_from_the_gltf(ctx, tmp_path):
+    # A warm grey box ("#b9b2a6", sRGB as a scene file gives it). Blender renders its glTF (base
+    # colour decoded to linear, lit white) at (202, 195, 182) on the face turned up toward the key
+    # light: the same hue, brighter. The renderer lights obstacles in linear light too, white.
+    box = {"center": (0.0, 0.5, 0.0), "half_size": (0.6, 0.5, 0.6), "color": "#b9b2a6"}
+    cam = camera(35.0, elevation=40.0, distance=3.0, target=(0.0, 0.6, 0.0))  # near: next to no haze
+    img = picture(ctx, [], [box], cam, tmp_path / "box.png")
+    top = patch(img, at(cam, (0.0, 1.0, 0.0)), half=4)
+    assert np.abs(top - np.array([202.0, 195.0, 182.0])).max() <= 4, top
+    # Every face keeps the hue: red over blue as in the colour given (185 / 166), in shade too.
+    for face in (top, patch(img, at(cam, (0.0, 0.5, 0.6))), patch(img, at(cam, (0.6, 0.5, 0.0)))):
+        assert abs(face[0] / face[2] - 185.0 / 166.0) < 0.03, face
