@@ -228,11 +228,11 @@ def _simulate_slime(args, gltf_output):
                             material=args.material)
     if gltf_output is None:
         return arrays, None
-    from slime.app.render_slime import default_camera
+    from slime.framing import scene_view
 
     body = SlimeBody(params)  # at rest: the recording's mesh and the camera that frames it
     recording = gltf.recording_of_slime(arrays, body, slime_look(args.color))
-    recording.camera = _view_point(default_camera(body))
+    recording.camera = _view_point(scene_view(body.positions))
     return arrays, recording
 
 
@@ -246,12 +246,12 @@ def _simulate_world(args, gltf_output):
     scene = load_world(args.scene, material=args.material)
     if gltf_output is None:
         return record_world(scene, args.ticks, args.scene, progress=not args.no_progress), None
-    from slime.app.render_world import scene_camera
+    from slime.framing import scene_points, scene_view
 
     floor = not args.no_floor and scene.world.floor_height is not None
     gltf.check_size(str(gltf_output), *gltf.world_counts(scene), args.ticks + 1,
                     gltf.solid_vertices(scene.drawn_obstacles, floor))
-    camera = _view_point(scene_camera(scene))  # before the run: where `slime render` starts
+    camera = _view_point(scene_view(scene_points(scene), camera=scene.spec.camera))  # where `slime render` starts
     arrays = record_world(scene, args.ticks, args.scene, progress=not args.no_progress)
     recording = gltf.recording_of_world(arrays, scene)
     recording.camera = camera
@@ -259,7 +259,7 @@ def _simulate_world(args, gltf_output):
 
 
 def _view_point(camera):
-    """The glTF camera of a render's OrbitCamera, at ``slime render``'s default picture shape."""
+    """The glTF camera of a render's view (``slime.framing.View``), at ``slime render``'s default picture shape."""
     from slime.export.gltf import ViewPoint
 
     width, height = parse_size(_RENDER_SIZE)

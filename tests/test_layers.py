@@ -13,7 +13,7 @@ GL = {"moderngl", "moderngl_window", "pyglet", "imgui_bundle", "glcontext", "PIL
 # slime.physics.compiled is how a kernel is compiled (numba's options and the cache), no physics
 # rules: the obstacle kinds' contact kernels are compiled with it too.
 NEUTRAL = {"slime.limits", "slime.draw_list", "slime.theme", "slime.look", "slime.fileio", "slime.paths", "slime.problems",
-           "slime.mesh", "slime.obstacle_mesh", "slime.obstacle_kinds", "slime.physics.compiled"}
+           "slime.mesh", "slime.obstacle_mesh", "slime.obstacle_kinds", "slime.physics.compiled", "slime.framing"}
 # What each part of the package may import from slime: no more.
 ALLOWED = {
     "physics": NEUTRAL | {"slime.physics"},

@@ -67,8 +67,9 @@ from pyrr import Matrix44
 from slime.limits import DRAWN_SLIMES, span
 from slime.look import SlimeLook
 from slime.mesh import VertexNormals
-from slime.obstacle_mesh import framing_points, is_plane, obstacle_mesh
-from slime.render.camera import OrbitCamera, framing
+from slime.framing import scene_view, world_points
+from slime.obstacle_mesh import is_plane, obstacle_mesh
+from slime.render.camera import OrbitCamera
 from slime.render.shader_files import set_uniform, shader_folder
 
 __all__ = ["WorldRenderer", "bodies_of_world", "obstacle_mesh", "render_world_picture", "strip_triangles",
@@ -803,24 +804,24 @@ def bodies_of_world(world, looks=None) -> list:
 # --- headless -----------------------------------------------------------------------------------------
 def world_camera(bodies, camera=None, obstacles=(), aspect: float = 4.0 / 3.0) -> OrbitCamera:
     """``camera`` as an OrbitCamera: one as is; (azimuth_deg, elevation_deg, distance[, target]);
-    or, for None, a three-quarter view from above framing every slime and obstacle (a plane by its
-    given point) in a picture of ``aspect``."""
+    or, for None, every slime and obstacle framed as a scene is (``slime.framing.scene_view``) in
+    a picture of ``aspect``."""
     if isinstance(camera, OrbitCamera):
         return camera
-    points = [np.asarray(b[0], dtype=np.float64) for b in bodies]
-    points += [framing_points(obstacle) for obstacle in obstacles or ()]
-    cam = OrbitCamera(azimuth=35.0, elevation=30.0, min_distance=0.1, max_distance=1000.0)
-    cam.target, cam.distance = framing(cam, np.concatenate(points) if points else np.zeros((1, 3)), aspect)
+    points = world_points(np.concatenate([np.asarray(b[0], dtype=np.float64) for b in bodies]) if bodies
+                          else np.zeros((0, 3)), obstacles)
+    view = None
     if camera is not None:
         values = list(camera)
         if len(values) not in (3, 4):
             raise ValueError(f"camera must be (azimuth_deg, elevation_deg, distance[, target]), got {camera!r}")
-        cam.azimuth, cam.elevation, cam.distance = (float(v) for v in values[:3])
-        if len(values) == 4:
-            cam.target = np.asarray(values[3], dtype=np.float64)
-        if not all(math.isfinite(v) for v in (cam.azimuth, cam.elevation, cam.distance)) or cam.distance <= 0:
+        view = tuple(float(v) for v in values[:3])
+        if not all(math.isfinite(v) for v in view) or view[2] <= 0:
             raise ValueError(f"camera needs finite angles and a distance > 0, got {camera!r}")
-    return cam
+    framed = scene_view(points, aspect, view=view)
+    if camera is not None and len(values) == 4:
+        framed.target = np.asarray(values[3], dtype=np.float64)
+    return OrbitCamera.of_view(framed, min_distance=0.1, max_distance=1000.0)
 
 
 def render_world_picture(ctx, bodies, obstacles=(), camera=None, size=(640, 480), *, samples: int = 4,
