@@ -14,7 +14,7 @@ uniform vec2 u_light_texel;             // one texel, in the textures' 0..1 coor
 uniform float u_light_offset;           // metres a receiver is moved along its normal (two and a half texels)
 uniform float u_light_soft;             // 1: four filtered taps (a soft edge); 0: one
 uniform float u_jelly_pass;             // how far past its tint toward white the light through a slime is
-uniform int u_light_on;                 // 0: no maps (the single-slime renderer): lit everywhere
+uniform int u_light_on;                 // 0: no maps (nothing casts): lit everywhere
 
 // Four filtered taps (2 x 2 texels each) around the point, a texel and a half out: an edge about
 // four texels soft (a few centimetres, wider than a pixel from the usual cameras, so it does not

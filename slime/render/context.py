@@ -54,8 +54,9 @@ class OffscreenTarget:
         if isinstance(samples, bool) or not isinstance(samples, (int, np.integer)) or samples not in counts:
             raise ValueError(f"samples must be one of {', '.join(map(str, counts))} (this GL's), got {samples!r}")
         self.samples = int(samples)
-        # Colour only: the scene needs no depth buffer (see SlimeRenderer.render). The resolved
-        # picture is a texture, so a window can draw it scaled (SlimeRenderer.present).
+        # Colour only: a renderer drawing here keeps its own depth (WorldRenderer draws in buffers
+        # of its own and resolves into this one). The resolved picture is a texture, so a window
+        # can draw it scaled (WorldRenderer.present).
         self.texture = ctx.texture(self.size, 4)
         self.resolved = ctx.framebuffer(color_attachments=[self.texture])
         if self.samples > 0:

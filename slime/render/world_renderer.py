@@ -88,8 +88,8 @@ CONTACT_SHADE = 0.8
 # at 1): a little past the body, so that a wall beside it, which the shadow does not see, is seldom
 # between the body and that floor.
 CONTACT_REACH = 1.6
-# How fast a slime's contact shadow fades as it lifts off the floor, per half-width of lift (as
-# the single-slime renderer's did): gone to a twelfth at one half-width.
+# How fast a slime's contact shadow fades as it lifts off the floor, per half-width of lift: gone
+# to a twelfth at one half-width.
 CONTACT_LIFT = 2.5
 # The key light through a slime, on what it shades (another slime, an obstacle): its shadow tint
 # taken this far toward white. Jelly is translucent: a slime behind another stays a lit jelly.
