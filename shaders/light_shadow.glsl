@@ -14,6 +14,7 @@ uniform vec2 u_light_texel;             // one texel, in the textures' 0..1 coor
 uniform float u_light_offset;           // metres a receiver is moved along its normal (two and a half texels)
 uniform float u_light_soft;             // 1: four filtered taps (a soft edge); 0: one
 uniform float u_jelly_pass;             // how far past its tint toward white the light through a slime is
+uniform int u_light_solid;              // 0: no obstacle casts (its map is empty: not read)
 uniform int u_light_on;                 // 0: no maps (nothing casts): lit everywhere
 
 // Four filtered taps (2 x 2 texels each) around the point, a texel and a half out: an edge about
@@ -65,7 +66,7 @@ bool light_sample(vec3 world, vec3 normal, float self_id, out float solid, out f
     if (p.x <= 0.0 || p.y <= 0.0 || p.x >= 1.0 || p.y >= 1.0) return false;  // nothing casts out there
     vec2 uv = p.xy * u_light_scale;
     float ref = min(p.z, 0.9999);  // past the maps' far plane: behind every caster in them
-    solid = light_taps(u_light_depth, uv, ref);
+    if (u_light_solid != 0) solid = light_taps(u_light_depth, uv, ref);
     vec4 caster;
     jelly = jelly_taps(uv, ref, self_id, caster);
     tint = caster.rgb;

@@ -637,6 +637,7 @@ class WorldRenderer:
         set_uniform(program, "u_light_scale", self._light_scale)
         set_uniform(program, "u_jelly_pass", JELLY_PASS)
         set_uniform(program, "u_light_offset", self._light_offset)
+        set_uniform(program, "u_light_solid", 1 if self._casting_vertices or len(self._moving_rows) else 0)
         set_uniform(program, "u_light_soft", 1.0 if self.shadow_halo else 0.0)
         self._light_depth.use(location=LIGHT_DEPTH_UNIT)
         self._light_pass.use(location=LIGHT_PASS_UNIT)
