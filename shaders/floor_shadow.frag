@@ -37,13 +37,13 @@ float sky_hidden(vec3 world) {
 void main() {
     vec3 world = v_world;
     float t = length(world - u_eye);
-    float solid, jelly;
-    vec3 tint, through;
+    float solid;
+    vec3 through;
     vec3 key = vec3(1.0);
-    if (light_sample(world, vec3(0.0, 1.0, 0.0), 0.0, solid, jelly, tint, through)) {
+    if (floor_light(world, solid, through)) {
         // Behind an obstacle, which takes the key light whole, the floor keeps its sky light
         // alone, whatever stands beyond the obstacle.
-        key = solid * past_jelly(jelly, tint, through, 0.0);
+        key = solid * through;
     }
     float sky = u_floor_shade * (1.0 - u_contact * sky_hidden(world));
     vec3 shade = sky + (1.0 - u_floor_shade) * key;

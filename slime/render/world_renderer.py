@@ -77,9 +77,11 @@ __all__ = ["WorldRenderer", "bodies_of_world", "obstacle_mesh", "render_world_pi
 
 RESTART = 0xFFFFFFFF
 LIGHT_MAP_SIZE = 1024  # texels a side of the key light's shadow map textures
-# Metres a texel of the map covers, where the scene is small enough: the shadows' edges are a
-# few centimetres soft whatever the scene's size (a larger one gets the whole map, sharper per metre).
-LIGHT_TEXEL = 0.008
+# Metres a texel of the map covers, where the scene is small enough: the shadows' edges are some
+# six centimetres soft whatever the scene's size (a larger one gets the whole map, sharper per
+# metre). The maps are drawn every frame: at 8 mm a lone slime's took a software rasteriser as
+# long as its jelly.
+LIGHT_TEXEL = 0.016
 FLOOR_SHADE = 0.55  # what of its brightness the floor keeps behind an obstacle: the sky's share of its light
 # Of the sky's light on the floor right under a slime at rest on it, the share its body hides
 # (floor_shadow.frag's contact shadow): most, not all, as light scatters in through the jelly.
@@ -623,6 +625,10 @@ class WorldRenderer:
         y = self.floor_height
         return np.array([[x0, y, z0], [x1, y, z0], [x0, y, z1], [x1, y, z1]])
 
+    def _solid_casts(self) -> bool:
+        """Whether an obstacle stands in the obstacles' map (a plane casts none)."""
+        return bool(self._casting_vertices or len(self._moving_rows))
+
     def _set_light(self, program) -> None:
         """light_shadow.glsl's uniforms, the map bound to its units."""
         set_uniform(program, "u_light_on", 1 if self._light_on else 0)
@@ -637,7 +643,7 @@ class WorldRenderer:
         set_uniform(program, "u_light_scale", self._light_scale)
         set_uniform(program, "u_jelly_pass", JELLY_PASS)
         set_uniform(program, "u_light_offset", self._light_offset)
-        set_uniform(program, "u_light_solid", 1 if self._casting_vertices or len(self._moving_rows) else 0)
+        set_uniform(program, "u_light_solid", 1 if self._solid_casts() else 0)
         set_uniform(program, "u_light_soft", 1.0 if self.shadow_halo else 0.0)
         self._light_depth.use(location=LIGHT_DEPTH_UNIT)
         self._light_pass.use(location=LIGHT_PASS_UNIT)
@@ -753,6 +759,8 @@ class WorldRenderer:
         set_uniform(sp, "u_body_inverse", ellipsoid_inverse(ellipsoid))
         set_uniform(sp, "u_self_id", float(number + 1))
         self._set_light(sp)
+        if len(self._bodies) == 1 and not self._solid_casts():
+            set_uniform(sp, "u_light_on", 0)  # nothing else to stand in its light: no map to read
         targets["texture"].use(location=0)
         if self.wireframe:  # every edge, the far side's too
             ctx.wireframe = True
