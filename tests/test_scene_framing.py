@@ -160,3 +160,18 @@ def test_the_window_frames_duel_and_hands_the_camera_over_at_a_zoom():
         for _ in range(30):
             w._advance(1.0 / 60.0 + 1e-9)
         assert np.array_equal(eye, w.camera.eye())
+
+
+def test_the_window_opens_framed_at_its_shape_and_r_gives_the_framing_back():
+    with headless_demo(size=(320, 180), scene="duel") as w:  # a window's 16:9, not a picture's 4:3
+        start = (w.camera.azimuth, w.camera.elevation, w.camera.distance, w.camera.target.copy())
+        # Framed for this window's shape from the start: the first frames do not zoom to it.
+        w._advance(1.0 / 60.0 + 1e-9)
+        assert abs(w.camera.distance - start[2]) < 0.02 * start[2]
+        w.on_mouse_scroll_event(0.0, 3.0)  # the user's camera: zoomed in, left alone
+        w.camera.orbit(60.0, 0.0)
+        assert w.framer.mode == "free"
+        w.framer.reset()  # what R does to the camera (a headless window has no key codes to press)
+        assert w.framer.mode == "frame"
+        assert (w.camera.azimuth, w.camera.elevation, w.camera.distance) == start[:3]
+        assert np.array_equal(w.camera.target, start[3])
