@@ -607,20 +607,25 @@ class WorldRenderer:
         return True
 
     def _floor_rectangle(self) -> np.ndarray:
-        """The four corners (strip order) of the floor's rectangle that shadows may fall on: the
-        map's square slid along the light onto the floor, and around each slime the reach of its
-        contact shadow (CONTACT_REACH half-extents)."""
-        corners = np.array([[x, y, -1.0, 1.0] for x, y in ((-1, -1), (1, -1), (-1, 1), (1, 1))]) @ np.linalg.inv(
-            self._light_matrix)
-        corners = corners[:, :3] / corners[:, 3:]
+        """The four corners (strip order) of the floor's rectangle that shadows may fall on: where
+        the map's square meets the floor, slid along the light, when an obstacle casts; else only
+        where each slime's box casts (its corners slid along the light onto the floor) and, round
+        it, the reach of its contact shadow (CONTACT_REACH half-extents). The floor's shadow pass
+        pays for every pixel of it."""
         key = np.asarray(self.look.key_dir, dtype=np.float64)
         key = key / np.linalg.norm(key)
-        corners -= key * ((corners[:, 1:2] - self.floor_height) / max(key[1], 1e-3))
-        points = [corners]
+        if self._solid_casts():
+            corners = np.array([[x, y, -1.0, 1.0] for x, y in ((-1, -1), (1, -1), (-1, 1), (1, 1))]) @ np.linalg.inv(
+                self._light_matrix)
+            points = [corners[:, :3] / corners[:, 3:]]
+        else:
+            points = []
         for _ellipsoid, lo, hi in self._fits:
+            box = np.array([[x, y, z] for x in (lo[0], hi[0]) for y in (lo[1], hi[1]) for z in (lo[2], hi[2])])
             middle, half = 0.5 * (lo + hi), 0.5 * (hi - lo)
-            points.append(np.array([middle - CONTACT_REACH * half, middle + CONTACT_REACH * half]))
+            points += [box, np.array([middle - CONTACT_REACH * half, middle + CONTACT_REACH * half])]
         points = np.concatenate(points)
+        points = points - key * ((points[:, 1:2] - self.floor_height) / max(key[1], 1e-3))
         (x0, z0), (x1, z1) = points[:, [0, 2]].min(axis=0), points[:, [0, 2]].max(axis=0)
         y = self.floor_height
         return np.array([[x0, y, z0], [x1, y, z0], [x0, y, z1], [x1, y, z1]])
