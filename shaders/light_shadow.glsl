@@ -7,13 +7,15 @@
 uniform sampler2DShadow u_light_depth;  // the obstacles' depth from the light, compared by the texture unit
 uniform sampler2DShadow u_jelly_depth;  // the slimes'
 uniform sampler2D u_light_pass;         // rgb: the nearest slime's shadow tint; a: its number + 1, over 255
+uniform sampler2D u_light_optics;       // rgb: absorption * metres of jelly along the light, every slime's
 uniform mat4 u_light_view_proj;
 uniform float u_light_scale;            // the share of each side of the textures the maps were drawn into
 uniform vec2 u_light_texel;             // one texel, in the textures' 0..1 coordinates
 uniform float u_light_offset;           // metres a receiver is moved along its normal (two and a half texels)
 uniform float u_light_soft;             // 1: four filtered taps (a soft edge); 0: one
 uniform float u_jelly_pass;             // how far past its tint toward white the light through a slime is
-uniform int u_light_on;                 // 0: no maps (the single-slime renderer): lit everywhere
+uniform int u_light_solid;              // 0: no obstacle casts (its map is empty: not read)
+uniform int u_light_on;                 // 0: no maps (nothing casts): lit everywhere
 
 // Four filtered taps (2 x 2 texels each) around the point, a texel and a half out: an edge about
 // four texels soft (a few centimetres, wider than a pixel from the usual cameras, so it does not
@@ -48,31 +50,61 @@ float jelly_taps(vec2 uv, float ref, float self_id, out vec4 caster) {
 
 // How much of the key light reaches `world` (a surface with unit normal `normal`) past the
 // obstacles (`solid`) and past the slimes (`jelly`): 1 where nothing is in the way, 0 in the
-// umbra, between over the edge; `tint` the nearest slime's shadow tint. False where the maps say
-// nothing (off, or outside them). A slime's own surface (`self_id`) does not shadow it: the jelly
-// is lit through, which its wrapped diffuse already models.
-bool light_sample(vec3 world, vec3 normal, float self_id, out float solid, out float jelly, out vec3 tint) {
+// umbra, between over the edge; `tint` the nearest slime's shadow tint; `through` what the jelly
+// on the light's whole path lets through (per channel). False where the maps say nothing (off,
+// or outside them). A slime's own surface (`self_id`) does not shadow it: the jelly is lit
+// through, which its wrapped diffuse already models.
+bool light_sample(vec3 world, vec3 normal, float self_id, out float solid, out float jelly, out vec3 tint,
+                  out vec3 through) {
     solid = 1.0;
     jelly = 1.0;
     tint = vec3(1.0);
+    through = vec3(1.0);
     if (u_light_on == 0) return false;
     vec4 clip = u_light_view_proj * vec4(world + normal * u_light_offset, 1.0);
     vec3 p = clip.xyz / clip.w * 0.5 + 0.5;
     if (p.x <= 0.0 || p.y <= 0.0 || p.x >= 1.0 || p.y >= 1.0) return false;  // nothing casts out there
     vec2 uv = p.xy * u_light_scale;
     float ref = min(p.z, 0.9999);  // past the maps' far plane: behind every caster in them
-    solid = light_taps(u_light_depth, uv, ref);
+    if (u_light_solid != 0) solid = light_taps(u_light_depth, uv, ref);
     vec4 caster;
     jelly = jelly_taps(uv, ref, self_id, caster);
     tint = caster.rgb;
+    // Filtered linearly: the optical depth is smooth, zero at every silhouette.
+    through = exp(-max(texture(u_light_optics, uv).rgb, vec3(0.0)));
     return solid < 1.0 || jelly < 1.0;
 }
 
-// The key light reaching a surface lit by it: 1 where lit, nothing behind an obstacle, the tinted
-// share a slime lets through behind a slime.
+// The key light reaching the floor, which lies behind every slime and obstacle: what the
+// obstacles (`solid`) and the jelly on the light's path (`through`) let through; false where the
+// maps say nothing. Cheaper than light_sample: no slime's depth to compare with.
+bool floor_light(vec3 world, out float solid, out vec3 through) {
+    solid = 1.0;
+    through = vec3(1.0);
+    if (u_light_on == 0) return false;
+    vec4 clip = u_light_view_proj * vec4(world + vec3(0.0, u_light_offset, 0.0), 1.0);
+    vec3 p = clip.xyz / clip.w * 0.5 + 0.5;
+    if (p.x <= 0.0 || p.y <= 0.0 || p.x >= 1.0 || p.y >= 1.0) return false;
+    vec2 uv = p.xy * u_light_scale;
+    if (u_light_solid != 0) solid = light_taps(u_light_depth, uv, min(p.z, 0.9999));
+    through = exp(-max(texture(u_light_optics, uv).rgb, vec3(0.0)));
+    return true;
+}
+
+// The key light past the slimes, on a receiver behind them (`jelly` < 1): what their jelly lets
+// through, Beer-Lambert of the optical depth on the light's path. Where that path also crosses
+// the receiver itself or a slime beyond it (a slime receiving, `self_id` > 0), the nearest
+// slime's tint stands in, as the map cannot tell the jelly before the point from the jelly after.
+vec3 past_jelly(float jelly, vec3 tint, vec3 through, float self_id) {
+    vec3 passed = self_id > 0.0 ? mix(tint, vec3(1.0), u_jelly_pass) : through;
+    return mix(passed, vec3(1.0), jelly);
+}
+
+// The key light reaching a surface lit by it: 1 where lit, nothing behind an obstacle, what the
+// jelly lets through behind a slime.
 vec3 key_light(vec3 world, vec3 normal, float self_id) {
     float solid, jelly;
-    vec3 tint;
-    if (!light_sample(world, normal, self_id, solid, jelly, tint)) return vec3(1.0);
-    return solid * mix(mix(tint, vec3(1.0), u_jelly_pass), vec3(1.0), jelly);
+    vec3 tint, through;
+    if (!light_sample(world, normal, self_id, solid, jelly, tint, through)) return vec3(1.0);
+    return solid * past_jelly(jelly, tint, through, self_id);
 }

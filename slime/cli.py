@@ -238,10 +238,11 @@ def _simulate_world(args, gltf_output):
                         gltf.solid_vertices([drawn_obstacle(o) for o in spec.obstacles], floor))
     if gltf_output is None:
         return record(spec, args.ticks, args.scene, progress=not args.no_progress, material=args.material), None
-    from slime.app.render_world import scene_camera
+    from slime.framing import scene_points, scene_view
 
     scene = build_world(spec, args.material)
-    camera = _view_point(scene_camera(scene))  # before the run: where `slime render` starts
+    # Before the run: where `slime render` starts.
+    camera = _view_point(scene_view(scene_points(scene), camera=scene.spec.camera))
     arrays = record(scene, args.ticks, args.scene, progress=not args.no_progress)
     recording = gltf.recording_of_world(arrays, scene)
     recording.camera = camera
@@ -249,7 +250,7 @@ def _simulate_world(args, gltf_output):
 
 
 def _view_point(camera):
-    """The glTF camera of a render's OrbitCamera, at ``slime render``'s default picture shape."""
+    """The glTF camera of a render's view (``slime.framing.View``), at ``slime render``'s default picture shape."""
     from slime.export.gltf import ViewPoint
 
     width, height = parse_size(_RENDER_SIZE)

@@ -67,7 +67,7 @@ def test_demo_steps_its_quality_down_on_slow_frames_and_a_pin_holds(demo):
     demo.quality.pin(0)
     for _ in range(40):
         demo.on_render(0.0, 1 / 20)
-    assert demo.quality.index == 0 and demo._target.samples == LEVELS[0].samples
+    assert demo.quality.index == 0 and demo.view.world_renderer.samples == LEVELS[0].samples
     demo.quality.pin(None)
 
 

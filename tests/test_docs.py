@@ -303,7 +303,7 @@ def test_scene_tutorial_states_the_framing_as_the_code_frames():
     """docs/5 and world_format's docstring give the framing's angles as render_world has them;
     the row docs/5 renders is the one tests/test_scene_framing.py checks for slimes cut off; duel,
     said to follow the throw, has no camera of its own."""
-    from slime.app.render_world import FRAMING_ELEVATION, FRAMING_YAW
+    from slime.framing import ELEVATION as FRAMING_ELEVATION, YAW as FRAMING_YAW
     from slime.scenes import world_format
     from slime.scenes.world_format import load_world_spec
     from test_scene_framing import ROW

@@ -16,7 +16,7 @@ GL = {"moderngl", "moderngl_window", "pyglet", "imgui_bundle", "glcontext", "PIL
 # physics' (slime/physics/slime3d/obstacle_contacts.py).
 NEUTRAL = {"slime.limits", "slime.draw_list", "slime.theme", "slime.look", "slime.fileio", "slime.paths", "slime.problems",
            "slime.interrupts", "slime.memory", "slime.mesh", "slime.obstacle_mesh", "slime.obstacle_kinds",
-           "slime.progress", "slime.window_backends"}
+           "slime.progress", "slime.window_backends", "slime.framing"}
 # Each part and the modules it is (a name and everything under it).
 PARTS = {
     "physics": {"slime.physics"},  # numpy and numba: arrays in, arrays out

@@ -221,7 +221,7 @@ def test_demo_window_reloads_on_save_and_on_f5(xvfb, folder, tmp_path):
         demo.wait_for(lambda: len([ln for ln in demo.lines if re.search(rf"slime\.frag:{typo_line + 1}: error", ln)]) == 2,
                       "F5's second try")
         edit(folder / "slime.frag", "float thickness = v_thickness", "float thickness = v_thickness;")
-        demo.wait_for(lambda: [ln for ln in demo.lines if ln.startswith("slime: reloaded slime, backdrop, present, shadow")],
+        demo.wait_for(lambda: [ln for ln in demo.lines if ln.startswith("slime: reloaded slime, backdrop, present, obstacle")],
                       "the reload after the fix")
         assert not any("Traceback" in ln for ln in demo.lines)
         demo.xdo("key", "Escape")

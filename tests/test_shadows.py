@@ -186,7 +186,6 @@ def test_a_squash_draws_its_lid(ctx, tmp_path):
             world.step()
             if frame in (3, 18):
                 with_lid = shot(f"lid_{frame}")
-                assert not view.using_single
                 view.world_renderer.set_moving_obstacles([])  # the same frame without its lid
                 img = view.picture(cam, SIZE, samples=0, shadow_halo=True, wireframe=False).astype(int)
                 save_png(tmp_path / f"nolid_{frame}.png", img.astype(np.uint8))

@@ -33,12 +33,13 @@ import moderngl_window as mglw
 from slime import limits
 from slime.app.quality import LEVEL_NAMES, LEVELS, TARGET_FPS, QualityController
 from slime.app.render_common import held_to_limits
-from slime.app.render_slime import default_camera, follow
+from slime.app.render_slime import default_camera
 from slime.app.render_world import keep_camera_outside as _keep_camera_outside
 from slime.app.window_common import (FpsCounter, FramePacer, draw_shader_errors, no_display, open_panel, save_screenshot,
                                      shader_failure, window_failed)
 from slime.app.world_play import POKE_IMPULSE, WorldPlay, single_slime_world
 from slime.app.world_view import WorldView
+from slime.framing import FRAME, KEEP, Framer, world_points
 from slime.physics.slime3d.materials import DEFAULT_MATERIAL, MATERIALS, find_material
 from slime.physics.slime3d.slime_params import SlimeParams
 from slime.render.context import has_display
@@ -117,9 +118,12 @@ class DemoWindow(mglw.WindowConfig):
         self.shaders = shader_folder(getattr(argv, "shaders", None))
         color = getattr(argv, "color", None)
         look = SlimeLook().with_color(parse_color(color)) if color else SlimeLook()
-        self.play, self.camera, obstacles, self.framed_points = _start_world(
+        width, height = self.wnd.size
+        self.play, self.camera, obstacles, mode = _start_world(
             getattr(argv, "scene", None), getattr(argv, "stacks", None), getattr(argv, "slices", None),
-            look, getattr(argv, "seed", None), getattr(argv, "material", None))
+            look, getattr(argv, "seed", None), getattr(argv, "material", None), aspect=width / max(height, 1))
+        self.framed_obstacles = obstacles  # kept in the picture with the slimes
+        self.framer = Framer(self.camera, mode)
         world = self.play.world
         self.view = WorldView(self.ctx, floor_height=world.floor_height, look=self.play.base_look,
                               obstacles=obstacles, shaders=self.shaders)
@@ -179,15 +183,11 @@ class DemoWindow(mglw.WindowConfig):
         steps = 0
         while self.accumulator >= dt and steps < MAX_STEPS_PER_FRAME:
             self.play.step()
-            if self._grab_plane is None and self.framed_points is not None:
-                # A scene without a camera stays framed, until the user orbits or zooms.
-                from slime.app.render_world import follow_framing, world_points
-
+            if self._grab_plane is None:
+                # Every slime stays in the picture until the user orbits or zooms (slime.framing);
+                # not while one is dragged: a moving camera would fight the cursor.
                 width, height = self.wnd.size
-                follow_framing(self.camera, world_points(self.world, self.framed_points), width / max(height, 1))
-            elif self._grab_plane is None and len(self.world.bodies) == 1:
-                # The demo's one slime stays framed; a moving camera would fight a dragging cursor.
-                follow(self.camera, _OneSlime(self.world))
+                self.framer.update(world_points(self.world.positions, self.framed_obstacles), width / max(height, 1), dt)
             self.accumulator -= dt
             steps += 1
         if steps == MAX_STEPS_PER_FRAME:
@@ -499,7 +499,7 @@ class DemoWindow(mglw.WindowConfig):
         states = self.wnd.mouse_states
         if states.right or states.middle:
             self.camera.orbit(-0.35 * dx, 0.35 * dy)
-            self.framed_points = None  # the user's camera from now on
+            self.framer.user_moved()  # the user's camera from now on
             return
         if not states.left:
             return
@@ -557,7 +557,7 @@ class DemoWindow(mglw.WindowConfig):
             if self._ui_wants_mouse():
                 return
         self.camera.zoom(y_offset)
-        self.framed_points = None
+        self.framer.user_moved()
 
     def on_unicode_char_entered(self, char):
         if self.imgui is not None:
@@ -577,6 +577,7 @@ class DemoWindow(mglw.WindowConfig):
             self.wnd.close()
         elif key == keys.R:
             self.play.reset()
+            self.framer.reset()  # and the camera where it started, framing again
             self._press, self._grab_plane = None, None
         elif key == keys.S:
             self.play.spike()
@@ -653,21 +654,12 @@ class DemoWindow(mglw.WindowConfig):
         return save_screenshot(pixels, "slime", folder)
 
 
-class _OneSlime:
-    """What ``follow`` reads of a slime (its parameters and centre of mass), for a world's only one."""
-
-    def __init__(self, world):
-        self.world = world
-        self.params = world.bodies[0].params
-
-    def centroid(self) -> np.ndarray:
-        return self.world.centroids()[0]
-
-
-def _start_world(scene, stacks, slices, look: SlimeLook, seed, material=None):
-    """(WorldPlay, camera, obstacles to draw, the obstacles' points to keep framed) for the demo's
-    one slime, or for a 3D scene (a bundled name or a file); the points are None where the
-    camera does not frame the scene (the one slime's follows it; a scene's own camera stays).
+def _start_world(scene, stacks, slices, look: SlimeLook, seed, material=None, aspect: float = 16.0 / 9.0):
+    """(WorldPlay, camera, obstacles to draw, the Framer's mode) for the demo's one slime, or for a
+    3D scene (a bundled name or a file), the camera framed for a window of ``aspect`` (framed at
+    another shape, the first frames would zoom to this one). A scene without a camera is framed as
+    its slimes move (FRAME); the one slime's view (as ``slime render`` draws it) and a scene's own
+    camera are kept, moved only where a slime would leave the picture (KEEP).
     ``material``: the one slime's, or that of a scene's slimes that name none (default jelly)."""
     changes = {}
     if stacks is not None:
@@ -677,9 +669,8 @@ def _start_world(scene, stacks, slices, look: SlimeLook, seed, material=None):
     if scene is None:
         params = SlimeParams.of_material(material or DEFAULT_MATERIAL, **changes)
         play = WorldPlay(single_slime_world(params), params, base_look=look, seed=seed)
-        camera = default_camera(_OneSlime(play.world))
-        return play, camera, [], None
-    from slime.app.render_world import obstacle_points, scene_camera
+        return play, default_camera(play.world.bodies[0]), [], KEEP
+    from slime.app.render_world import scene_camera
     from slime.scenes.world_format import load_world_scene
     from slime.scenes.world_scene import build_world
 
@@ -699,8 +690,7 @@ def _start_world(scene, stacks, slices, look: SlimeLook, seed, material=None):
     # Dropped slimes: the scene's first slime's size and settings, with the command line's resolution.
     template = spec.slime_params(material)[0].with_(center=None, **changes)
     play = WorldPlay(make_world, template, base_look=look, seed=seed)
-    framed = obstacle_points(first) if spec.camera is None else None
-    return play, scene_camera(first), first.drawn_obstacles, framed
+    return play, scene_camera(first, aspect=aspect), first.drawn_obstacles, FRAME if spec.camera is None else KEEP
 
 
 def check_window_scene(spec) -> None:

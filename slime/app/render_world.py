@@ -11,16 +11,10 @@ import numpy as np
 
 from slime.app.render_common import check_render_args, headless_context
 from slime.arguments import check_camera
-from slime.obstacle_mesh import framing_points
-from slime.render.camera import OrbitCamera, fitting_distance, framing
+from slime.framing import FRAME, FREE, Framer, scene_points, scene_view
+from slime.render.camera import OrbitCamera
 from slime.render.images import open_frames, read_rgba
 from slime.scenes.world_scene import WorldScene
-
-
-# The orbit a scene without a camera is framed from: a three-quarter view high enough to see
-# into a walled box (pile's walls hide the slimes inside from the file camera's 17 degrees).
-FRAMING_YAW, FRAMING_ELEVATION = 35.0, 30.0
-FRAMING_RATE = 0.12  # of the way to the framing each frame: a slow glide, no jitter from a wobble
 
 
 LID_COLOR = (0.80, 0.83, 0.86)
@@ -48,59 +42,10 @@ def world_lids(world) -> list[dict]:
     return plates
 
 
-def obstacle_points(scene: WorldScene) -> np.ndarray:
-    """(N, 3) points whose picture holds every obstacle (``obstacle_mesh.framing_points``)."""
-    points = [framing_points(drawn) for drawn in scene.drawn_obstacles]
-    return np.concatenate(points) if points else np.zeros((0, 3))
-
-
-def scene_points(scene: WorldScene) -> np.ndarray:
-    """``world_points`` of the scene's world and obstacles."""
-    return world_points(scene.world, obstacle_points(scene))
-
-
-def world_points(world, obstacles: np.ndarray) -> np.ndarray:
-    """Every slime's vertices as they are now, ``obstacles`` (``obstacle_points``) and the corners
-    of any squashing lid (``world_lids``): what a framing keeps in the picture."""
-    lids = [np.asarray(lid["center"]) + np.asarray(lid["half_size"]) * np.array([sx, 1.0, sz])
-            for lid in world_lids(world) for sx in (-1.0, 1.0) for sz in (-1.0, 1.0)]
-    return np.concatenate([np.asarray(world.positions, dtype=np.float64).reshape(-1, 3), obstacles.reshape(-1, 3),
-                           np.asarray(lids, dtype=np.float64).reshape(-1, 3)])
-
-
 def scene_camera(scene: WorldScene, view=None, aspect: float = 4.0 / 3.0) -> OrbitCamera:
-    """The camera the scene file asks for; ``view`` (azimuth_deg, elevation_deg, distance) overrides.
-    A scene without one is framed: every slime and obstacle in a picture of ``aspect``, from
-    FRAMING_YAW and FRAMING_ELEVATION (``view``'s angles and distance, around the framed target)."""
-    spec = scene.spec.camera
-    cam = OrbitCamera(distance=4.6, target=np.array([0.0, 0.7, 0.0]), min_distance=0.1, max_distance=1000.0)
-    if spec is not None:
-        cam.azimuth, cam.elevation, cam.distance = float(spec.yaw), float(spec.elevation), float(spec.distance)
-        cam.target = np.asarray(spec.target, dtype=np.float64).copy()
-    else:
-        cam.azimuth, cam.elevation = FRAMING_YAW, FRAMING_ELEVATION
-        if view is not None:
-            cam.azimuth, cam.elevation = float(view[0]), float(view[1])
-        cam.target, cam.distance = framing(cam, scene_points(scene), aspect)
-    if view is not None:
-        cam.azimuth, cam.elevation, cam.distance = (float(v) for v in view)
-    cam.set_home()  # the window's home key comes back here
-    return cam
-
-
-def follow_framing(camera: OrbitCamera, points, aspect: float, rate: float = FRAMING_RATE) -> None:
-    """Ease ``camera`` toward the framing of ``points`` (``scene_points`` of the scene as it is
-    now), never so close that one of them leaves the picture: the slimes that moved stay in it,
-    with the obstacles."""
-    target, distance = framing(camera, points, aspect)
-    step = target - camera.target
-    # A dead zone: a camera that holds still keeps the renderer's cached backdrop.
-    if np.max(np.abs(step)) > 1e-4 * distance:
-        camera.target = camera.target + rate * step
-    eased = camera.distance + rate * (distance - camera.distance)
-    goal = max(eased, fitting_distance(camera, points, aspect))
-    if abs(goal - camera.distance) > 1e-4 * distance:
-        camera.distance = float(goal)
+    """The camera a scene opens on (``slime.framing.scene_view``), its home there."""
+    return OrbitCamera.of_view(scene_view(scene_points(scene), aspect, scene.spec.camera, view),
+                               min_distance=0.1, max_distance=1000.0)
 
 
 class HeadlessWorld:
@@ -114,7 +59,7 @@ class HeadlessWorld:
         self.scene = scene
         self.camera = camera if isinstance(camera, OrbitCamera) else scene_camera(scene, camera, self.size[0] / self.size[1])
         #: A scene without a camera (and none asked for) keeps itself framed as its slimes move.
-        self.frames_itself = camera is None and scene.spec.camera is None
+        self.framer = Framer(self.camera, FRAME if camera is None and scene.spec.camera is None else FREE)
         self.renderer = WorldRenderer(self.ctx, floor_height=scene.spec.floor_height, samples=samples, shaders=shaders)
         self.renderer.set_obstacles(scene.drawn_obstacles)
         self.texture = self.ctx.texture(self.size, 4)
@@ -122,8 +67,7 @@ class HeadlessWorld:
 
     def follow(self) -> None:
         """After a step: the camera eased toward the scene's new framing, where it frames itself."""
-        if self.frames_itself:
-            follow_framing(self.camera, scene_points(self.scene), self.size[0] / self.size[1])
+        self.framer.update(scene_points(self.scene), self.size[0] / self.size[1], self.scene.world.dt)
 
     def draw(self) -> np.ndarray:
         """The world as it is now; (H, W, 3) uint8, top row first."""

@@ -8,12 +8,12 @@ y down, in whatever unit ``size`` is given in (window points for the mouse, pixe
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field
 
 import numpy as np
 from pyrr import Matrix44
 
+from slime.framing import FOV_Y, NEAR, orbit_eye
 from slime.limits import ORBIT_ELEVATION
 
 UP = np.array([0.0, 1.0, 0.0])
@@ -29,8 +29,8 @@ class OrbitCamera:
     elevation: float = 17.0  # degrees above the horizon
     distance: float = 4.6
     target: np.ndarray = field(default_factory=lambda: np.array([0.0, 0.7, 0.0]))
-    fov_y: float = 40.0  # degrees
-    near: float = 0.05
+    fov_y: float = FOV_Y  # degrees
+    near: float = NEAR
     far: float = 100.0
     min_distance: float = 1.2
     max_distance: float = 30.0
@@ -44,10 +44,15 @@ class OrbitCamera:
         self._home = (self.azimuth, self.elevation, self.distance, self.target.copy())
 
     # --- pose -------------------------------------------------------------------------------
+    @classmethod
+    def of_view(cls, view, **limits) -> "OrbitCamera":
+        """The camera of an orbit view (``slime.framing.View``: azimuth, elevation, distance,
+        target, fov_y), its home there; ``limits``: min_distance, max_distance."""
+        return cls(azimuth=float(view.azimuth), elevation=float(view.elevation), distance=float(view.distance),
+                   target=np.array(view.target, dtype=np.float64), fov_y=float(view.fov_y), **limits)
+
     def eye(self) -> np.ndarray:
-        az, el = math.radians(self.azimuth), math.radians(self.elevation)
-        offset = np.array([math.cos(el) * math.sin(az), math.sin(el), math.cos(el) * math.cos(az)])
-        return self.target + self.distance * offset
+        return orbit_eye(self.azimuth, self.elevation, self.distance, self.target)
 
     def orbit(self, d_azimuth: float, d_elevation: float) -> None:
         self.azimuth = (self.azimuth + d_azimuth) % 360.0
@@ -120,43 +125,3 @@ class OrbitCamera:
     def forward(self) -> np.ndarray:
         d = self.target - self.eye()
         return d / np.linalg.norm(d)
-
-
-def _view_axes(camera: OrbitCamera, aspect: float, margin: float):
-    az, el = math.radians(camera.azimuth), math.radians(camera.elevation)
-    forward = -np.array([math.cos(el) * math.sin(az), math.sin(el), math.cos(el) * math.cos(az)])
-    right = np.cross(forward, UP)
-    right /= np.linalg.norm(right)
-    up = np.cross(right, forward)
-    tan_y = math.tan(math.radians(camera.fov_y) / 2.0) * (1.0 - 2.0 * margin)
-    return forward, right, up, tan_y * max(aspect, 1e-6), tan_y
-
-
-def fitting_distance(camera: OrbitCamera, points, aspect: float, target=None, *, margin: float = 0.06) -> float:
-    """The least distance at which ``camera`` (its angles kept), looking at ``target`` (default its
-    own), sees every one of ``points`` (N, 3) inside the picture with ``margin`` of each side free."""
-    forward, right, up, tan_x, tan_y = _view_axes(camera, aspect, margin)
-    q = np.asarray(points, dtype=np.float64).reshape(-1, 3) - (camera.target if target is None else target)
-    x, y, z = q @ right, q @ up, q @ forward
-    # A point at depth (distance + z) is inside where |x| <= tan_x * depth and |y| <= tan_y * depth.
-    return max(float(np.max(np.maximum(np.abs(x) / tan_x, np.abs(y) / tan_y) - z)),
-               float(np.max(-z)) + 2.0 * camera.near)
-
-
-def framing(camera: OrbitCamera, points, aspect: float, *, margin: float = 0.06) -> tuple[np.ndarray, float]:
-    """(target, distance) at which ``camera``, its azimuth, elevation and field of view kept,
-    sees every one of ``points`` (N, 3) inside the picture with ``margin`` of each side free,
-    centred. Pure geometry: the caller moves the camera (at once, or eased over frames)."""
-    pts = np.asarray(points, dtype=np.float64).reshape(-1, 3)
-    forward, right, up, tan_x, tan_y = _view_axes(camera, aspect, margin)
-    target = 0.5 * (pts.min(axis=0) + pts.max(axis=0))
-    # The distance that fits every point for a target, then the target moved to centre the points'
-    # picture; three rounds settle both to well under a pixel.
-    for _ in range(3):
-        distance = fitting_distance(camera, pts, aspect, target, margin=margin)
-        q = pts - target
-        x, y, depth = q @ right, q @ up, distance + q @ forward
-        sx, sy = x / (depth * tan_x), y / (depth * tan_y)
-        target = target + right * 0.5 * (sx.max() + sx.min()) * tan_x * distance \
-            + up * 0.5 * (sy.max() + sy.min()) * tan_y * distance
-    return target, fitting_distance(camera, pts, aspect, target, margin=margin)

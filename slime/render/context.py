@@ -1,4 +1,4 @@
-"""Getting an OpenGL context, with one clear line when there is none."""
+"""Getting an OpenGL context, with one clear line when there is none; an offscreen target to draw into."""
 
 from __future__ import annotations
 
@@ -6,6 +6,7 @@ import os
 import sys
 
 import moderngl
+import numpy as np
 
 
 class GLUnavailable(RuntimeError):
@@ -35,3 +36,44 @@ def create_headless_context(require: int = 330) -> moderngl.Context:
         "no OpenGL context could be created (" + "; ".join(errors) + "); "
         "on Debian/Ubuntu install Mesa's EGL: apt-get install libegl1 libgl1-mesa-dri"
     )
+
+
+class OffscreenTarget:
+    """A framebuffer to render into headless, resolved to a plain one for reading.
+
+    Multisampled renderbuffers read back black; with ``samples > 0`` the scene is drawn into the
+    multisampled framebuffer and ``copy_framebuffer`` resolves it before ``read``.
+    """
+
+    def __init__(self, ctx: moderngl.Context, size, samples: int = 4):
+        self.ctx = ctx
+        self.size = (int(size[0]), int(size[1]))
+        # GL takes 0 (none) or a power of two up to its most; llvmpipe's most is 4.
+        most = int(ctx.max_samples)
+        counts = [0] + [1 << k for k in range(most.bit_length()) if 1 << k <= most]
+        if isinstance(samples, bool) or not isinstance(samples, (int, np.integer)) or samples not in counts:
+            raise ValueError(f"samples must be one of {', '.join(map(str, counts))} (this GL's), got {samples!r}")
+        self.samples = int(samples)
+        # Colour only: a renderer drawing here keeps its own depth (WorldRenderer draws in buffers
+        # of its own and resolves into this one). The resolved picture is a texture, so a window
+        # can draw it scaled (WorldRenderer.present).
+        self.texture = ctx.texture(self.size, 4)
+        self.resolved = ctx.framebuffer(color_attachments=[self.texture])
+        if self.samples > 0:
+            self.draw = ctx.framebuffer(color_attachments=[ctx.renderbuffer(self.size, 4, samples=self.samples)])
+        else:
+            self.draw = self.resolved
+
+    def resolve(self) -> moderngl.Framebuffer:
+        if self.draw is not self.resolved:
+            self.ctx.copy_framebuffer(self.resolved, self.draw)
+        return self.resolved
+
+    def release(self) -> None:
+        fbos = {id(self.draw): self.draw, id(self.resolved): self.resolved}
+        for fbo in fbos.values():
+            for att in fbo.color_attachments:
+                att.release()
+            if fbo.depth_attachment is not None:
+                fbo.depth_attachment.release()
+            fbo.release()

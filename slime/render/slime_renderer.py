@@ -16,35 +16,12 @@ import numpy as np
 from slime.look import SlimeLook
 from slime.mesh import VertexNormals
 from slime.render.camera import OrbitCamera
+from slime.render.context import OffscreenTarget
 from slime.render.shader_files import set_uniform, shader_folder
+from slime.render.world_renderer import (JELLY_DEPTH_UNIT, LIGHT_DEPTH_UNIT, LIGHT_OPTICS_UNIT, LIGHT_PASS_UNIT,
+                                         ellipsoid_inverse, fit_ellipsoid, set_backdrop_look, set_jelly_look)
 
 __all__ = ["OffscreenTarget", "SlimeLook", "SlimeRenderer"]
-
-
-def set_jelly_look(program, look) -> None:
-    """The jelly's look (SlimeLook) as the slime program's uniforms: lights, colours, optics."""
-    set_uniform(program, "u_key_dir", tuple(look.key_dir))
-    set_uniform(program, "u_fill_dir", tuple(look.fill_dir))
-    set_uniform(program, "u_absorption", tuple(look.absorption))
-    set_uniform(program, "u_deep_color", tuple(look.deep_color))
-    set_uniform(program, "u_glow_color", tuple(look.glow_color))
-    set_uniform(program, "u_glow", look.glow)
-    set_uniform(program, "u_rim", look.rim)
-    set_uniform(program, "u_fresnel", look.fresnel)
-    set_uniform(program, "u_highlight", look.highlight)
-    set_uniform(program, "u_shininess", look.shininess)
-    set_uniform(program, "u_ior", look.refraction)
-    set_uniform(program, "u_refraction_depth", look.refraction_depth)
-
-
-def set_backdrop_look(program, look) -> None:
-    """The sky's and the floor's look (SlimeLook) as the backdrop program's uniforms."""
-    set_uniform(program, "u_cell", look.checker_cell)
-    set_uniform(program, "u_floor_light", tuple(look.floor_light))
-    set_uniform(program, "u_floor_dark", tuple(look.floor_dark))
-    set_uniform(program, "u_sky_top", tuple(look.sky_top))
-    set_uniform(program, "u_horizon", tuple(look.sky_horizon))
-    set_uniform(program, "u_fog_distance", look.fog_distance)
 
 
 class SlimeRenderer:
@@ -315,9 +292,6 @@ class SlimeRenderer:
             obj.release()
 
 
-LIGHT_DEPTH_UNIT, LIGHT_PASS_UNIT, JELLY_DEPTH_UNIT = 1, 2, 3  # light_shadow.glsl's (unit 0: the jelly's u_behind)
-
-
 def light_map_off(program) -> None:
     """No shadow map: light_shadow.glsl lights everything. Its samplers still get units of their
     own, as GL refuses a draw with a 2D and a shadow sampler on one unit (u_behind's 0)."""
@@ -325,6 +299,7 @@ def light_map_off(program) -> None:
     set_uniform(program, "u_light_depth", LIGHT_DEPTH_UNIT)
     set_uniform(program, "u_light_pass", LIGHT_PASS_UNIT)
     set_uniform(program, "u_jelly_depth", JELLY_DEPTH_UNIT)
+    set_uniform(program, "u_light_optics", LIGHT_OPTICS_UNIT)
 
 
 def contact_shadow(positions: np.ndarray, centre: np.ndarray, floor_height: float, key_dir) -> tuple:
@@ -341,69 +316,3 @@ def contact_shadow(positions: np.ndarray, centre: np.ndarray, floor_height: floa
     lift = float(lo[1] - floor_height)
     depth = float(np.clip((hi[1] - lo[1]) / max(hi[0] - lo[0], hi[2] - lo[2], 1e-6), 0.0, 1.0))
     return footprint, lift, depth
-
-
-def fit_ellipsoid(positions: np.ndarray, centre: np.ndarray) -> tuple:
-    """The body's bounding ellipsoid for the jelly's thickness, (centre, axes, radii): axes along
-    the principal directions of the vertices, centred on their extent along each axis and sized to
-    hold them all."""
-    offsets = positions.T - centre[:, None]  # (3, N): numpy is fast along long rows, slow on (N, 3)
-    _, axes = np.linalg.eigh(offsets @ offsets.T)
-    along = axes.T @ offsets
-    lo, hi = along.min(axis=1), along.max(axis=1)
-    radii = np.maximum(0.5 * (hi - lo), 1e-4)
-    middle = 0.5 * (hi + lo)
-    # Grown until every vertex is inside (a flat-bottomed body pokes out of the ellipsoid
-    # through its box's faces): a point of the surface outside would read as no thickness.
-    scaled = (along - middle[:, None]) / radii[:, None]
-    scaled *= scaled
-    radii *= max(float(np.sqrt(scaled.sum(axis=0).max())), 1.0)
-    return centre + axes @ middle, axes, radii
-
-
-def ellipsoid_inverse(ellipsoid) -> np.ndarray:
-    """The map from world offsets to the ellipsoid's unit sphere, diag(1 / radii) @ axes.T, laid
-    out for a GLSL mat3 (column-major)."""
-    _, axes, radii = ellipsoid
-    inverse = (axes / radii).T
-    return np.ascontiguousarray(inverse.T, dtype="f4")
-
-
-class OffscreenTarget:
-    """A framebuffer to render into headless, resolved to a plain one for reading.
-
-    Multisampled renderbuffers read back black; with ``samples > 0`` the scene is drawn into the
-    multisampled framebuffer and ``copy_framebuffer`` resolves it before ``read``.
-    """
-
-    def __init__(self, ctx: moderngl.Context, size, samples: int = 4):
-        self.ctx = ctx
-        self.size = (int(size[0]), int(size[1]))
-        # GL takes 0 (none) or a power of two up to its most; llvmpipe's most is 4.
-        most = int(ctx.max_samples)
-        counts = [0] + [1 << k for k in range(most.bit_length()) if 1 << k <= most]
-        if isinstance(samples, bool) or not isinstance(samples, (int, np.integer)) or samples not in counts:
-            raise ValueError(f"samples must be one of {', '.join(map(str, counts))} (this GL's), got {samples!r}")
-        self.samples = int(samples)
-        # Colour only: the scene needs no depth buffer (see SlimeRenderer.render). The resolved
-        # picture is a texture, so a window can draw it scaled (SlimeRenderer.present).
-        self.texture = ctx.texture(self.size, 4)
-        self.resolved = ctx.framebuffer(color_attachments=[self.texture])
-        if self.samples > 0:
-            self.draw = ctx.framebuffer(color_attachments=[ctx.renderbuffer(self.size, 4, samples=self.samples)])
-        else:
-            self.draw = self.resolved
-
-    def resolve(self) -> moderngl.Framebuffer:
-        if self.draw is not self.resolved:
-            self.ctx.copy_framebuffer(self.resolved, self.draw)
-        return self.resolved
-
-    def release(self) -> None:
-        fbos = {id(self.draw): self.draw, id(self.resolved): self.resolved}
-        for fbo in fbos.values():
-            for att in fbo.color_attachments:
-                att.release()
-            if fbo.depth_attachment is not None:
-                fbo.depth_attachment.release()
-            fbo.release()

@@ -6,20 +6,25 @@ A frame, into the renderer's own framebuffer (colour and depth, with the target'
    squash's lid; not planes, which have no edge to hold), then the slimes, seen from the key light
    (an orthographic view along ``SlimeLook.key_dir`` fitted to them and the floor under them) into
    two depth textures, the slimes' with a colour texture of the nearest one's shadow tint and
-   number. Its texels are ``LIGHT_TEXEL`` metres where the scene is small enough (a sub-square of
+   number; and the jelly's optical depth along the light, every slime's faces added up
+   (``optical_depth`` program: Beer-Lambert's exponent of the light's path through the jelly, which
+   fades to nothing at a slime's rim, so its shadow has no hard edge). Its texels are ``LIGHT_TEXEL`` metres where the scene is small enough (a sub-square of
    the ``LIGHT_MAP_SIZE`` textures), so shadow edges are a few centimetres soft at every scene
    size. ``shaders/light_shadow.glsl`` reads them for every receiver below: an obstacle blocks the
-   light, a slime lets it through tinted (``JELLY_PASS``), a point behind both is behind both; a
-   slime's own surface does not shadow it.
+   light, a slime lets through what its jelly on the way absorbs not (on a slime behind it, its
+   tint, ``JELLY_PASS``), a point behind both is behind both; a slime's own surface does not
+   shadow it.
 1. **Backdrop**: the sky and checker floor (``backdrop`` program, analytic to the horizon), kept in
    a copy while the camera holds still (on a software rasteriser it is most of a frame).
 2. **Obstacles** (``obstacle`` program): boxes, balls and planes, opaque, depth-tested (and cut
    where sunk into the floor: the camera stays above it), lit by the look's key and fill lights
-   and a sky ambient; the key light as the shadow map lets it through. Then the moving ones
+   and the sky's in linear light on their colour decoded from sRGB (a scene's ``#rrggbb`` keeps
+   its hue, as Blender shows it from the glTF); the key light as the shadow map lets it through. Then the moving ones
    (``set_moving_obstacles``: a squash's lid), the same way.
 3. **Shadows on the floor** (``floor_shadow`` program): one quad on the floor where the map's square
-   meets it, multiplied in: ``FLOOR_SHADE`` behind an obstacle, toward the slime's shadow tint
-   (``JELLY_SHADE``) behind a slime. Depth-tested against the obstacles, so a wall hides the floor
+   meets it and around every slime, multiplied in: ``FLOOR_SHADE`` (the sky's light alone) behind
+   an obstacle, the key light's share as the jelly lets it through behind a slime, and under each
+   slime on the floor a soft contact shadow (``CONTACT_SHADE``: the sky it hides). Depth-tested against the obstacles, so a wall hides the floor
    behind it with whatever shadow lies there (and those pixels cost nothing).
 4. **The slimes, back to front** by the eye's distance to each one's ellipsoid centre, re-sorted
    every frame (the order flips as the camera orbits). Each is drawn with the single-slime jelly
@@ -37,9 +42,8 @@ rasteriser a full resolving copy of a multisampled frame is a large part of draw
 copying only where needed matters most with many slimes (tests/test_world_render.py prints both
 ways for 16 slimes).
 
-The floor shadow seen through the jelly is already in the texture, so the jelly's own
-shadow-at-the-landing-point term (the single-slime renderer adds it because its texture is the bare
-backdrop) is switched off (``u_shadow_depth = 0``).
+The floor's shadows seen through the jelly are already in the texture, so slime.vert's own
+shadow-at-the-landing-point term is switched off (``u_shadow_depth = 0``).
 
 The jelly (``slime`` program) takes its key light through the shadow map too: a slime behind
 another, or under a board or a lid, is lit only by what gets through.
@@ -63,37 +67,95 @@ from pyrr import Matrix44
 from slime.limits import DRAWN_SLIMES, span
 from slime.look import SlimeLook
 from slime.mesh import VertexNormals
-from slime.obstacle_mesh import framing_points, is_plane, obstacle_mesh
-from slime.render.camera import OrbitCamera, framing
+from slime.framing import scene_view, world_points
+from slime.obstacle_mesh import is_plane, obstacle_mesh
+from slime.render.camera import OrbitCamera
 from slime.render.shader_files import set_uniform, shader_folder
-from slime.render.slime_renderer import (
-    JELLY_DEPTH_UNIT,
-    LIGHT_DEPTH_UNIT,
-    LIGHT_PASS_UNIT,
-    ellipsoid_inverse,
-    fit_ellipsoid,
-    set_backdrop_look,
-    set_jelly_look,
-)
 
 __all__ = ["WorldRenderer", "bodies_of_world", "obstacle_mesh", "render_world_picture", "strip_triangles",
            "world_camera"]
 
 RESTART = 0xFFFFFFFF
 LIGHT_MAP_SIZE = 1024  # texels a side of the key light's shadow map textures
-# Metres a texel of the map covers, where the scene is small enough: the shadows' edges are a
-# few centimetres soft whatever the scene's size (a larger one gets the whole map, sharper per metre).
-LIGHT_TEXEL = 0.008
+# Metres a texel of the map covers, where the scene is small enough: the shadows' edges are some
+# six centimetres soft whatever the scene's size (a larger one gets the whole map, sharper per
+# metre). The maps are drawn every frame: at 8 mm a lone slime's took a software rasteriser as
+# long as its jelly.
+LIGHT_TEXEL = 0.016
 FLOOR_SHADE = 0.55  # what of its brightness the floor keeps behind an obstacle: the sky's share of its light
-# A slime's shadow on the floor darkens it this far toward the look's shadow_tint (the single-slime
-# renderer's contact shadow at its darkest).
-JELLY_SHADE = 0.85
+# Of the sky's light on the floor right under a slime at rest on it, the share its body hides
+# (floor_shadow.frag's contact shadow): most, not all, as light scatters in through the jelly.
+CONTACT_SHADE = 0.8
+# Half-extents from a slime's centre where its contact shadow has faded out (from its box's side
+# at 1): a little past the body, so that a wall beside it, which the shadow does not see, is seldom
+# between the body and that floor.
+CONTACT_REACH = 1.6
+# How fast a slime's contact shadow fades as it lifts off the floor, per half-width of lift: gone
+# to a twelfth at one half-width.
+CONTACT_LIFT = 2.5
 # The key light through a slime, on what it shades (another slime, an obstacle): its shadow tint
 # taken this far toward white. Jelly is translucent: a slime behind another stays a lit jelly.
 JELLY_PASS = 0.5
 # How far, as a share of its screen rectangle's larger side, a slime's refracted rays may land
 # outside that rectangle (SlimeLook.refraction_depth 1.2 at index 1.33 bends a ray by well under this).
 REFRACTION_MARGIN = 0.25
+
+
+def set_jelly_look(program, look) -> None:
+    """The jelly's look (SlimeLook) as the slime program's uniforms: lights, colours, optics."""
+    set_uniform(program, "u_key_dir", tuple(look.key_dir))
+    set_uniform(program, "u_fill_dir", tuple(look.fill_dir))
+    set_uniform(program, "u_absorption", tuple(look.absorption))
+    set_uniform(program, "u_deep_color", tuple(look.deep_color))
+    set_uniform(program, "u_glow_color", tuple(look.glow_color))
+    set_uniform(program, "u_glow", look.glow)
+    set_uniform(program, "u_rim", look.rim)
+    set_uniform(program, "u_fresnel", look.fresnel)
+    set_uniform(program, "u_highlight", look.highlight)
+    set_uniform(program, "u_shininess", look.shininess)
+    set_uniform(program, "u_ior", look.refraction)
+    set_uniform(program, "u_refraction_depth", look.refraction_depth)
+
+
+def set_backdrop_look(program, look) -> None:
+    """The sky's and the floor's look (SlimeLook) as the backdrop program's uniforms."""
+    set_uniform(program, "u_cell", look.checker_cell)
+    set_uniform(program, "u_floor_light", tuple(look.floor_light))
+    set_uniform(program, "u_floor_dark", tuple(look.floor_dark))
+    set_uniform(program, "u_sky_top", tuple(look.sky_top))
+    set_uniform(program, "u_horizon", tuple(look.sky_horizon))
+    set_uniform(program, "u_fog_distance", look.fog_distance)
+
+
+# light_shadow.glsl's texture units (0: the jelly's u_behind). GL refuses a draw with a 2D and a
+# shadow sampler on one unit, so each sampler has a unit of its own whether or not a map is drawn.
+LIGHT_DEPTH_UNIT, LIGHT_PASS_UNIT, JELLY_DEPTH_UNIT, LIGHT_OPTICS_UNIT = 1, 2, 3, 4
+
+
+def fit_ellipsoid(positions: np.ndarray, centre: np.ndarray) -> tuple:
+    """The body's bounding ellipsoid for the jelly's thickness, (centre, axes, radii): axes along
+    the principal directions of the vertices, centred on their extent along each axis and sized to
+    hold them all."""
+    offsets = positions.T - centre[:, None]  # (3, N): numpy is fast along long rows, slow on (N, 3)
+    _, axes = np.linalg.eigh(offsets @ offsets.T)
+    along = axes.T @ offsets
+    lo, hi = along.min(axis=1), along.max(axis=1)
+    radii = np.maximum(0.5 * (hi - lo), 1e-4)
+    middle = 0.5 * (hi + lo)
+    # Grown until every vertex is inside (a flat-bottomed body pokes out of the ellipsoid
+    # through its box's faces): a point of the surface outside would read as no thickness.
+    scaled = (along - middle[:, None]) / radii[:, None]
+    scaled *= scaled
+    radii *= max(float(np.sqrt(scaled.sum(axis=0).max())), 1.0)
+    return centre + axes @ middle, axes, radii
+
+
+def ellipsoid_inverse(ellipsoid) -> np.ndarray:
+    """The map from world offsets to the ellipsoid's unit sphere, diag(1 / radii) @ axes.T, laid
+    out for a GLSL mat3 (column-major)."""
+    _, axes, radii = ellipsoid
+    inverse = (axes / radii).T
+    return np.ascontiguousarray(inverse.T, dtype="f4")
 
 
 def strip_triangles(strip) -> np.ndarray:
@@ -138,7 +200,7 @@ class _SlimeBuffers:
     """A slime's vertex buffer (position | normal), its strip and vertex array; rebuilt only when
     its strip or vertex count changes."""
 
-    def __init__(self, ctx, program, light_program, strip: np.ndarray, vertex_count: int):
+    def __init__(self, ctx, program, light_program, optics_program, strip: np.ndarray, vertex_count: int):
         self.strip = strip
         self.vertex_count = vertex_count
         self.normals = VertexNormals(strip_triangles(strip), vertex_count)
@@ -146,18 +208,20 @@ class _SlimeBuffers:
         self.scratch = np.empty((vertex_count, 3), dtype=np.float64)
         self.vbo = ctx.buffer(reserve=self.vertex_data.nbytes, dynamic=True)
         self.ibo = ctx.buffer(np.ascontiguousarray(strip, dtype="u4").tobytes())
-        self.vao = self.light_vao = None
-        self.bind(ctx, program, light_program)
+        self.vao = self.light_vao = self.optics_vao = None
+        self.bind(ctx, program, light_program, optics_program)
 
-    def bind(self, ctx, program, light_program) -> None:
-        """Vertex arrays for the jelly and for the key light's map."""
-        for vao in (self.vao, self.light_vao):
+    def bind(self, ctx, program, light_program, optics_program) -> None:
+        """Vertex arrays for the jelly and for the key light's maps."""
+        for vao in (self.vao, self.light_vao, self.optics_vao):
             if vao is not None:
                 vao.release()
         self.vao = ctx.vertex_array(program, [(self.vbo, "3f 3f", "in_position", "in_normal")],
                                     index_buffer=self.ibo, index_element_size=4, skip_errors=True)
         self.light_vao = ctx.vertex_array(light_program, [(self.vbo, "3f 12x", "in_position")],
                                           index_buffer=self.ibo, index_element_size=4, skip_errors=True)
+        self.optics_vao = ctx.vertex_array(optics_program, [(self.vbo, "3f 12x", "in_position")],
+                                           index_buffer=self.ibo, index_element_size=4, skip_errors=True)
 
     def fits(self, strip: np.ndarray, vertex_count: int) -> bool:
         return vertex_count == self.vertex_count and (strip is self.strip or np.array_equal(strip, self.strip))
@@ -168,7 +232,7 @@ class _SlimeBuffers:
         self.vbo.write(self.vertex_data)
 
     def release(self) -> None:
-        for obj in (self.vao, self.light_vao, self.vbo, self.ibo):
+        for obj in (self.vao, self.light_vao, self.optics_vao, self.vbo, self.ibo):
             obj.release()
 
 
@@ -206,7 +270,7 @@ class WorldRenderer:
     module's docstring for the passes. ``set_obstacles`` once (or when they change), ``update``
     with the slimes every frame, then ``render``."""
 
-    shader_names = ("slime", "backdrop", "present", "obstacle", "floor_shadow", "light")
+    shader_names = ("slime", "backdrop", "present", "obstacle", "floor_shadow", "light", "optical_depth")
 
     def __init__(self, ctx: moderngl.Context, *, floor_height: float | None = 0.0, look: SlimeLook | None = None,
                  samples: int = 4, shaders=None):
@@ -246,6 +310,12 @@ class WorldRenderer:
         self._light_pass.repeat_x = self._light_pass.repeat_y = False
         self._light_fbo = ctx.framebuffer(depth_attachment=self._light_depth)
         self._jelly_fbo = ctx.framebuffer(color_attachments=[self._light_pass], depth_attachment=self._jelly_depth)
+        # The jelly's optical depth along the light, summed (optical_depth.frag): float, as the
+        # faces' signed terms cancel to the path's length.
+        self._light_optics = ctx.texture((LIGHT_MAP_SIZE, LIGHT_MAP_SIZE), 4, dtype="f4")
+        self._light_optics.filter = (moderngl.LINEAR, moderngl.LINEAR)
+        self._light_optics.repeat_x = self._light_optics.repeat_y = False
+        self._optics_fbo = ctx.framebuffer(color_attachments=[self._light_optics])
         self._light_matrix = np.eye(4)
         self._floor_quad = ctx.buffer(reserve=4 * 3 * 4, dynamic=True)  # where the map's square meets the floor
         self._light_offset = 0.0
@@ -253,7 +323,7 @@ class WorldRenderer:
         self._light_on = False
         self._vaos = []
         self.slime_prog = self.backdrop_prog = self.present_prog = self.obstacle_prog = None
-        self.floor_shadow_prog = self.light_prog = None
+        self.floor_shadow_prog = self.light_prog = self.optics_prog = None
         self.use_programs(self.shaders.programs(ctx, self.shader_names))
 
     # --- programs ---------------------------------------------------------------------------------
@@ -263,7 +333,7 @@ class WorldRenderer:
             if obj is not None:
                 obj.release()
         (self.slime_prog, self.backdrop_prog, self.present_prog, self.obstacle_prog, self.floor_shadow_prog,
-         self.light_prog) = (programs[n] for n in self.shader_names)
+         self.light_prog, self.optics_prog) = (programs[n] for n in self.shader_names)
         ctx = self.ctx
         self._backdrop_vao = ctx.vertex_array(self.backdrop_prog, [])
         self._present_vao = ctx.vertex_array(self.present_prog, [])
@@ -276,7 +346,7 @@ class WorldRenderer:
         if self._moving_vbo is not None:
             self._moving_vao, self._moving_light_vao = self._obstacle_arrays(self._moving_vbo)
         for body in self._bodies:
-            body.bind(ctx, self.slime_prog, self.light_prog)
+            body.bind(ctx, self.slime_prog, self.light_prog, self.optics_prog)
         self._backdrop_key = None
 
     def _shadow_texture(self):
@@ -289,7 +359,7 @@ class WorldRenderer:
 
     def _programs(self) -> list:
         return [self.slime_prog, self.backdrop_prog, self.present_prog, self.obstacle_prog, self.floor_shadow_prog,
-                self.light_prog]
+                self.light_prog, self.optics_prog]
 
     def _obstacle_arrays(self, vbo) -> tuple:
         """(drawn, seen from the light) vertex arrays of an obstacle buffer, kept in ``_vaos``."""
@@ -348,9 +418,9 @@ class WorldRenderer:
         for number, (positions, strip, look) in enumerate(bodies):
             if number < len(self._bodies) and not self._bodies[number].fits(strip, len(positions)):
                 self._bodies[number].release()
-                self._bodies[number] = _SlimeBuffers(self.ctx, self.slime_prog, self.light_prog, strip, len(positions))
+                self._bodies[number] = _SlimeBuffers(self.ctx, self.slime_prog, self.light_prog, self.optics_prog, strip, len(positions))
             elif number >= len(self._bodies):
-                self._bodies.append(_SlimeBuffers(self.ctx, self.slime_prog, self.light_prog, strip, len(positions)))
+                self._bodies.append(_SlimeBuffers(self.ctx, self.slime_prog, self.light_prog, self.optics_prog, strip, len(positions)))
             self._bodies[number].upload(positions)
             look = look or self.look
             centre = positions.mean(axis=0)
@@ -488,14 +558,7 @@ class WorldRenderer:
             lo[1] = min(lo[1], self.floor_height)  # the floor under them receives
         self._light_matrix, across = light_view_projection(self.look.key_dir, lo, hi)
         if self.floor_height is not None:
-            # The map's square, slid along the light onto the floor: the shadows' share of the floor.
-            corners = np.array([[x, y, -1.0, 1.0] for x, y in ((-1, -1), (1, -1), (-1, 1), (1, 1))]) @ np.linalg.inv(
-                self._light_matrix)
-            corners = corners[:, :3] / corners[:, 3:]
-            key = np.asarray(self.look.key_dir, dtype=np.float64)
-            key = key / np.linalg.norm(key)
-            corners -= key * ((corners[:, 1:2] - self.floor_height) / max(key[1], 1e-3))
-            self._floor_quad.write(corners.astype("f4").tobytes())
+            self._floor_quad.write(self._floor_rectangle().astype("f4").tobytes())
         texels = int(np.clip(math.ceil(across / LIGHT_TEXEL), 64, LIGHT_MAP_SIZE))
         self._light_scale = texels / LIGHT_MAP_SIZE
         # Receivers step off their surface by two and a half texels: past the reach of the soft taps,
@@ -525,8 +588,51 @@ class WorldRenderer:
             body.light_vao.render(moderngl.TRIANGLE_STRIP)
         ctx.polygon_offset = (0.0, 0.0)
         ctx.disable(moderngl.DEPTH_TEST)
+        # The jelly's optical depth: every face of every slime, added up (no depth test, no culling).
+        self._optics_fbo.use()
+        self._optics_fbo.clear(0.0, 0.0, 0.0, 0.0, viewport=(0, 0, edge, edge))
+        ctx.viewport = (0, 0, texels, texels)
+        op = self.optics_prog
+        set_uniform(op, "u_light_view_proj", self._light_matrix.astype("f4"))
+        set_uniform(op, "u_key_dir", tuple(float(v) for v in self.look.key_dir))
+        ctx.enable(moderngl.BLEND)
+        ctx.blend_func = moderngl.ONE, moderngl.ONE
+        for body, look, fit in zip(self._bodies, self._looks, self._fits):
+            set_uniform(op, "u_body_center", tuple(float(v) for v in fit[0][0]))
+            set_uniform(op, "u_absorption", tuple(float(v) for v in look.absorption))
+            body.optics_vao.render(moderngl.TRIANGLE_STRIP)
+        ctx.blend_func = moderngl.DEFAULT_BLENDING
+        ctx.disable(moderngl.BLEND)
         self._light_on = True
         return True
+
+    def _floor_rectangle(self) -> np.ndarray:
+        """The four corners (strip order) of the floor's rectangle that shadows may fall on: where
+        the map's square meets the floor, slid along the light, when an obstacle casts; else only
+        where each slime's box casts (its corners slid along the light onto the floor) and, round
+        it, the reach of its contact shadow (CONTACT_REACH half-extents). The floor's shadow pass
+        pays for every pixel of it."""
+        key = np.asarray(self.look.key_dir, dtype=np.float64)
+        key = key / np.linalg.norm(key)
+        if self._solid_casts():
+            corners = np.array([[x, y, -1.0, 1.0] for x, y in ((-1, -1), (1, -1), (-1, 1), (1, 1))]) @ np.linalg.inv(
+                self._light_matrix)
+            points = [corners[:, :3] / corners[:, 3:]]
+        else:
+            points = []
+        for _ellipsoid, lo, hi in self._fits:
+            box = np.array([[x, y, z] for x in (lo[0], hi[0]) for y in (lo[1], hi[1]) for z in (lo[2], hi[2])])
+            middle, half = 0.5 * (lo + hi), 0.5 * (hi - lo)
+            points += [box, np.array([middle - CONTACT_REACH * half, middle + CONTACT_REACH * half])]
+        points = np.concatenate(points)
+        points = points - key * ((points[:, 1:2] - self.floor_height) / max(key[1], 1e-3))
+        (x0, z0), (x1, z1) = points[:, [0, 2]].min(axis=0), points[:, [0, 2]].max(axis=0)
+        y = self.floor_height
+        return np.array([[x0, y, z0], [x1, y, z0], [x0, y, z1], [x1, y, z1]])
+
+    def _solid_casts(self) -> bool:
+        """Whether an obstacle stands in the obstacles' map (a plane casts none)."""
+        return bool(self._casting_vertices or len(self._moving_rows))
 
     def _set_light(self, program) -> None:
         """light_shadow.glsl's uniforms, the map bound to its units."""
@@ -534,6 +640,7 @@ class WorldRenderer:
         set_uniform(program, "u_light_depth", LIGHT_DEPTH_UNIT)
         set_uniform(program, "u_light_pass", LIGHT_PASS_UNIT)
         set_uniform(program, "u_jelly_depth", JELLY_DEPTH_UNIT)
+        set_uniform(program, "u_light_optics", LIGHT_OPTICS_UNIT)
         if not self._light_on:
             return
         set_uniform(program, "u_light_view_proj", self._light_matrix.astype("f4"))
@@ -541,10 +648,12 @@ class WorldRenderer:
         set_uniform(program, "u_light_scale", self._light_scale)
         set_uniform(program, "u_jelly_pass", JELLY_PASS)
         set_uniform(program, "u_light_offset", self._light_offset)
+        set_uniform(program, "u_light_solid", 1 if self._solid_casts() else 0)
         set_uniform(program, "u_light_soft", 1.0 if self.shadow_halo else 0.0)
         self._light_depth.use(location=LIGHT_DEPTH_UNIT)
         self._light_pass.use(location=LIGHT_PASS_UNIT)
         self._jelly_depth.use(location=JELLY_DEPTH_UNIT)
+        self._light_optics.use(location=LIGHT_OPTICS_UNIT)
 
     def _floor_shadows(self, camera: OrbitCamera, size, eye) -> None:
         """The key light's shadows multiplied into the floor, over the quad where the map meets the floor."""
@@ -557,7 +666,19 @@ class WorldRenderer:
         set_uniform(fp, "u_eye", eye)
         set_uniform(fp, "u_fog_distance", self.look.fog_distance)
         set_uniform(fp, "u_floor_shade", FLOOR_SHADE)
-        set_uniform(fp, "u_jelly_shade", JELLY_SHADE)
+        set_uniform(fp, "u_contact", CONTACT_SHADE)
+        set_uniform(fp, "u_contact_reach", CONTACT_REACH)
+        count = min(len(self._fits), DRAWN_SLIMES[1])
+        set_uniform(fp, "u_occluders", count)
+        if count:
+            centres = np.zeros((DRAWN_SLIMES[1], 4), dtype="f4")  # GL takes a uniform array whole
+            halves = np.ones((DRAWN_SLIMES[1], 3), dtype="f4")
+            for number, (_e, lo, hi) in enumerate(self._fits[:count]):
+                halves[number] = half = np.maximum(0.5 * (hi - lo), 1e-3)
+                lift = max(float(lo[1]) - self.floor_height, 0.0) / max(float(half[0]), float(half[2]))
+                centres[number] = (*(0.5 * (lo + hi)), math.exp(-CONTACT_LIFT * lift))
+            set_uniform(fp, "u_occluder_center", centres)
+            set_uniform(fp, "u_occluder_half", halves)
         ctx.enable(moderngl.BLEND)
         ctx.blend_func = moderngl.DST_COLOR, moderngl.ZERO
         ctx.depth_func = "<"
@@ -576,7 +697,6 @@ class WorldRenderer:
         set_uniform(op, "u_eye", eye)
         set_uniform(op, "u_key_dir", tuple(look.key_dir))
         set_uniform(op, "u_fill_dir", tuple(look.fill_dir))
-        set_uniform(op, "u_sky_top", tuple(look.sky_top))
         set_uniform(op, "u_horizon", tuple(look.sky_horizon))
         set_uniform(op, "u_fog_distance", look.fog_distance)
         # Cut where sunk into the floor (the camera is above it: what is below is hidden).
@@ -644,6 +764,8 @@ class WorldRenderer:
         set_uniform(sp, "u_body_inverse", ellipsoid_inverse(ellipsoid))
         set_uniform(sp, "u_self_id", float(number + 1))
         self._set_light(sp)
+        if len(self._bodies) == 1 and not self._solid_casts():
+            set_uniform(sp, "u_light_on", 0)  # nothing else to stand in its light: no map to read
         targets["texture"].use(location=0)
         if self.wireframe:  # every edge, the far side's too
             ctx.wireframe = True
@@ -676,7 +798,7 @@ class WorldRenderer:
             self._bodies.pop().release()
         for obj in self._vaos + self._programs() + [self._obstacle_vbo, self._moving_vbo, self._floor_quad, self._light_fbo,
                                                      self._jelly_fbo, self._light_depth, self._jelly_depth,
-                                                     self._light_pass]:
+                                                     self._light_pass, self._optics_fbo, self._light_optics]:
             if obj is not None:
                 obj.release()
 
@@ -696,24 +818,24 @@ def bodies_of_world(world, looks=None) -> list:
 # --- headless -----------------------------------------------------------------------------------------
 def world_camera(bodies, camera=None, obstacles=(), aspect: float = 4.0 / 3.0) -> OrbitCamera:
     """``camera`` as an OrbitCamera: one as is; (azimuth_deg, elevation_deg, distance[, target]);
-    or, for None, a three-quarter view from above framing every slime and obstacle (a plane by its
-    given point) in a picture of ``aspect``."""
+    or, for None, every slime and obstacle framed as a scene is (``slime.framing.scene_view``) in
+    a picture of ``aspect``."""
     if isinstance(camera, OrbitCamera):
         return camera
-    points = [np.asarray(b[0], dtype=np.float64) for b in bodies]
-    points += [framing_points(obstacle) for obstacle in obstacles or ()]
-    cam = OrbitCamera(azimuth=35.0, elevation=30.0, min_distance=0.1, max_distance=1000.0)
-    cam.target, cam.distance = framing(cam, np.concatenate(points) if points else np.zeros((1, 3)), aspect)
+    points = world_points(np.concatenate([np.asarray(b[0], dtype=np.float64) for b in bodies]) if bodies
+                          else np.zeros((0, 3)), obstacles)
+    view = None
     if camera is not None:
         values = list(camera)
         if len(values) not in (3, 4):
             raise ValueError(f"camera must be (azimuth_deg, elevation_deg, distance[, target]), got {camera!r}")
-        cam.azimuth, cam.elevation, cam.distance = (float(v) for v in values[:3])
-        if len(values) == 4:
-            cam.target = np.asarray(values[3], dtype=np.float64)
-        if not all(math.isfinite(v) for v in (cam.azimuth, cam.elevation, cam.distance)) or cam.distance <= 0:
+        view = tuple(float(v) for v in values[:3])
+        if not all(math.isfinite(v) for v in view) or view[2] <= 0:
             raise ValueError(f"camera needs finite angles and a distance > 0, got {camera!r}")
-    return cam
+    framed = scene_view(points, aspect, view=view)
+    if camera is not None and len(values) == 4:
+        framed.target = np.asarray(values[3], dtype=np.float64)
+    return OrbitCamera.of_view(framed, min_distance=0.1, max_distance=1000.0)
 
 
 def render_world_picture(ctx, bodies, obstacles=(), camera=None, size=(640, 480), *, samples: int = 4,
