@@ -118,7 +118,7 @@ def build_parser() -> argparse.ArgumentParser:
     render.add_argument("scene", nargs="?", default="slime",
                         help="slime (default), a 2D or 3D scene name, a scene file .py, a 3D scene .json or a Soda model .json")
     render.add_argument("--frames", type=frame_count, default=None,
-                        help="frames to simulate and draw (default: 1 for the slime, 120 for scenes; at least 1 past the last poke)")
+                        help="frames to simulate and draw (default: 120, two seconds, the slime at rest; with pokes, to 1 past the last)")
     render.add_argument("--size", default=_RENDER_SIZE, help=f"image size WxH, each side {span(SIZE)} (default {_RENDER_SIZE})")
     render.add_argument("--output", default=None, help="out.png, out.gif, out.mp4 or out.webm (default: out/SCENE.png)")
     render.add_argument("--poke", action="append", default=[], metavar="TICK:X,Y,Z:FX,FY,FZ", help="poke the slime whose surface is nearest X,Y,Z, in the slime or a 3D scene (repeatable)")
@@ -257,10 +257,11 @@ def _view_point(camera):
     return ViewPoint(eye=tuple(camera.eye()), target=tuple(camera.target), fov_y=camera.fov_y, aspect=width / height)
 
 
-# Frames `slime render` draws unless --frames says: the lone slime at rest is one still picture;
-# a scene plays for two seconds. Either way at least until the frame after the last event, where a
-# poke's dent is deepest (docs/6 measures it; README's picture is drawn so).
-LONE_FRAMES, SCENE_FRAMES = 1, 120
+# Frames `slime render` draws unless --frames says: two seconds, the lone slime's as a scene's, so
+# the first picture is the slime as it rests, sagged under its own weight (a jelly's wobble is
+# gone by then), not the perfect sphere it starts as. With pokes or other events, to the frame
+# after the last, where a poke's dent is deepest (docs/6 measures it; README's picture is drawn so).
+RENDER_FRAMES = 120
 
 
 def _cmd_render(args) -> int:
@@ -273,11 +274,9 @@ def _cmd_render(args) -> int:
     check_output(output, list(OUTPUT_SUFFIXES))
     if is_world(args.scene):
         from slime.app.render_world import render_world
-        from slime.scenes.world_format import LONE_SLIME
 
         spec = _scene_spec(args)
-        frames = args.frames or min(max([LONE_FRAMES if args.scene == LONE_SLIME else SCENE_FRAMES]
-                                        + [e.tick + 1 for e in spec.events]), FRAMES[1])
+        frames = args.frames or min(max(e.tick + 1 for e in spec.events) if spec.events else RENDER_FRAMES, FRAMES[1])
         render_world(spec, output=output, frames=frames, size=size,
                      camera=parse_camera(args.camera) if args.camera else None, progress=not args.no_progress,
                      shaders=_shader_folder(args), material=args.material)

@@ -179,7 +179,7 @@ def test_render_runs_past_the_last_poke_by_default(monkeypatch, tmp_path):
     assert cli.main(["render", "--output", out, "--poke", "20:0,2,0:0,-400,0", "--poke", "3:0,2,0:0,-1,0"]) == 0
     assert seen["frames"] == 21  # the frame after the last poke, where its dent is deepest (docs/6)
     assert cli.main(["render", "--output", out]) == 0
-    assert seen["frames"] == 1
+    assert seen["frames"] == 120  # two seconds: the slime as it rests, not the sphere it starts as
     assert cli.main(["render", "--output", out, "--frames", "40", "--poke", "20:0,2,0:0,-400,0"]) == 0
     assert seen["frames"] == 40
 

@@ -212,9 +212,10 @@ def test_render_draws_a_poke_on_a_scene_where_it_meets_its_slime(tmp_path):
             pictures.append(np.asarray(im.convert("RGB")).astype(int))
     changed = np.abs(pictures[0] - pictures[1]).sum(axis=2) > 30
     # The slime on the right (x = +1, right of the picture's middle from this camera) dents; the
-    # left one stays as it was, but for a pixel or two of the other's changed shadow seen through it.
+    # left one stays as it was, but for a few pixels of the other's changed shadow, which the light
+    # through the jelly tints, seen through it.
     assert changed[:, 80:].sum() > 300
-    assert changed[:, :80].sum() < 0.02 * changed[:, 80:].sum()
+    assert changed[:, :80].sum() < 0.04 * changed[:, 80:].sum()
 
 
 def test_a_press_holds_the_top_down_until_the_unpress():

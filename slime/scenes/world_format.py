@@ -151,7 +151,8 @@ class WorldFileError(SceneError):
 
 @dataclass(frozen=True)
 class CameraSpec:
-    """The view a scene opens on: an orbit camera (see slime/render/camera.py's OrbitCamera)."""
+    """The view a scene opens on: an orbit camera (see slime/render/camera.py's OrbitCamera); its
+    defaults are the lone slime's view of a slime of radius 1 m (``lone_slime_spec``)."""
 
     yaw: float = 35.0  # degrees around +y
     elevation: float = 17.0  # degrees above the horizon
@@ -684,15 +685,20 @@ def lone_slime_spec(stacks: int | None = None, slices: int | None = None, color=
     """``slime``, the scene of ``slime render`` and ``slime simulate slime``: SlimeParams' own
     slime (radius 1 m, resting on the floor at y = 0) at ``stacks`` x
     ``slices`` (default SlimeParams'), coloured ``color`` (RGB 0..1 or "#rrggbb"; default the
-    look's), with no camera (it frames itself). Checked as a file's slimes are, with the same
-    one-line errors (WorldFileError)."""
+    look's), seen from ``CameraSpec``'s view of it: a three-quarter view from a little above, 4.6
+    radii out, that stays put (a slime pushed away is seen going). Checked as a file's slimes
+    are, with the same one-line errors (WorldFileError)."""
     default = SlimeParams()
-    slime = {"center": list(default.center), "radius": default.radius,
+    radius, floor, (x, _, z) = default.radius, default.floor_height, default.center
+    slime = {"center": list(default.center), "radius": radius,
              "stacks": default.stacks if stacks is None else stacks,
              "slices": default.slices if slices is None else slices}
     if color is not None:
         slime["color"] = color if isinstance(color, str) else list(color)
-    return world_spec_from_dict({"name": LONE_SLIME, "gravity": list(default.gravity),
+    view = CameraSpec()
+    camera = {"yaw": view.yaw, "elevation": view.elevation, "distance": view.distance * radius,
+              "target": [x, floor + view.target[1] * radius, z]}
+    return world_spec_from_dict({"name": LONE_SLIME, "gravity": list(default.gravity), "camera": camera,
                                  "floor_height": default.floor_height, "slimes": [slime]}, LONE_SLIME)
 
 
