@@ -230,4 +230,5 @@ def test_a_scene_with_more_slimes_than_the_window_holds_is_refused_in_one_line(t
     done = run_cli("scene", str(path))
     assert done.returncode == 2
     err = done.stderr.strip()
-    assert "\n" not in err and f"at most {WINDOW_SLIMES[1]} slimes" in err, err
+    # Refused as the file is read, as simulate and render refuse it (limits.SCENE_SLIMES).
+    assert "\n" not in err and str(path) in err and f"1 to {WINDOW_SLIMES[1]} entries" in err, err
