@@ -1,4 +1,4 @@
-"""The ``slime`` command: demo (default), simulate, render, scene, bench, scenes."""
+"""The ``slime`` command: demo (default), simulate, render, scene, bench, scenes, view."""
 
 from __future__ import annotations
 
@@ -138,6 +138,10 @@ def build_parser() -> argparse.ArgumentParser:
     _add_window(scene, "1200x800")
 
     sub.add_parser("scenes", help="list the scenes")
+
+    view = sub.add_parser("view", help="play a run's .glb (from slime simulate) in the web browser, served from this machine")
+    view.add_argument("run", metavar="RUN.glb", help="a glTF run `slime simulate SCENE --ticks N --output RUN.glb` wrote")
+    view.add_argument("--no-open", action="store_true", help="print the page's URL and serve, without opening a browser")
 
     shaders = sub.add_parser("shaders", help="copy the GLSL shaders out to edit them (see --shaders)")
     shaders_sub = shaders.add_subparsers(dest="shaders_command", metavar="export", parser_class=_Parser, required=True)
@@ -343,6 +347,12 @@ def _cmd_scenes(args) -> int:
     return 0
 
 
+def _cmd_view(args) -> int:
+    from slime.app.view import view
+
+    return view(Path(args.run), open_browser=not args.no_open)
+
+
 def _cmd_shaders(args) -> int:
     from slime.render.shader_files import ShaderFolder, display_name
 
@@ -376,6 +386,7 @@ COMMANDS = {
     "render": _cmd_render,
     "scene": _cmd_scene,
     "scenes": _cmd_scenes,
+    "view": _cmd_view,
     "shaders": _cmd_shaders,
     "bench": _cmd_bench,
 }
