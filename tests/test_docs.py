@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 import shlex
+import shutil
 import subprocess
 import sys
 import textwrap
@@ -418,3 +419,23 @@ def test_scene_tutorial_lists_every_bundled_3d_scene():
     page = (ROOT / "docs" / "5-write-a-3d-scene-file.md").read_text()
     listed = re.search(r"the bundled 3D scenes, ([\w, ]+), are listed", page).group(1)
     assert re.split(r",? and |, ", listed) == list(WORLD_SCENES)
+
+
+def test_git_ignores_what_the_commands_and_tutorials_write():
+    """A user's outputs, at the checkout's top or under out/, and a run written beside the
+    examples are ignored by git: `git status` after the tutorials shows only the user's sources."""
+    git = shutil.which("git")
+    if git is None or not (ROOT / ".git").exists():
+        pytest.skip("not a git checkout")
+    written = ["out/slime.png", "out/dainty_walker.json", "out/two.png", "out/row.json", "out/run.npz",
+               "out/run.csv", "out/pile.glb", "out/report_dent.png", "slime.png", "poke.gif", "run.mp4",
+               "run.webm", "run.npz", "run.glb", "run.gltf", "run.bin", "run.csv", "row.json", "examples/pile.glb"]
+    for page in DOCS:  # and every file a tutorial's commands name as --output
+        written += re.findall(r"--output[ =](\S+\.\w+)", page.read_text())
+    done = subprocess.run([git, "check-ignore", "--no-index", "--verbose", "--non-matching", *written],
+                          cwd=ROOT, capture_output=True, text=True)
+    tracked = [line.split("\t")[1] for line in done.stdout.splitlines() if line.startswith("::")]
+    assert not tracked, f"git would show {tracked} as new files"
+    sources = ["examples/two_slimes.json", "docs/README.md", "slime/cli.py", *(str(p.relative_to(ROOT)) for p in (ROOT / "web").rglob("*.*") if "__pycache__" not in p.parts)]
+    done = subprocess.run([git, "check-ignore", "--no-index", *sources], cwd=ROOT, capture_output=True, text=True)
+    assert done.stdout == "", f"sources ignored: {done.stdout}"

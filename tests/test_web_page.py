@@ -264,7 +264,7 @@ def test_slime_view_no_open_prints_the_url_and_serves_page_and_run(run_file):
         assert "<title>slime run</title>" in urllib.request.urlopen(url, timeout=10).read().decode()
         run_url = url.split(view.PAGE)[0] + url.split("?file=")[1]
         assert urllib.request.urlopen(run_url, timeout=10).read() == run_file.read_bytes()
-        three = url.split(view.PAGE)[0] + "three/build/three.module.min.js"
+        three = url.split(view.PAGE)[0] + "three/three.module.min.js"
         assert urllib.request.urlopen(three, timeout=10).status == 200
     finally:
         process.terminate()
