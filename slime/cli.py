@@ -238,18 +238,24 @@ def _simulate_world(args, gltf_output):
     asked for (refused from the scene's counts before the world is built: a 512 x 512 slime takes
     seconds to build)."""
     from slime.export import gltf
+    from slime.memory import TooLarge, require_memory
     from slime.physics.slime3d.sphere import sphere_triangles
     from slime.scenes.world_run import record
     from slime.scenes.world_scene import build_world, drawn_obstacle
 
     spec = _scene_spec(args)
-    confirm_heavy_run(f"{gltf_output or args.output}: {args.ticks} ticks of {spec.vertex_count} vertices",
-                      *run_estimate(args.ticks, spec.vertex_count, Path(args.output).suffix), args.yes)
     if gltf_output is not None:
         floor = not args.no_floor and spec.floor_height is not None
         gltf.check_size(str(gltf_output), [s.vertex_count for s in spec.slimes],
                         [len(sphere_triangles(s.stacks, s.slices)) for s in spec.slimes], args.ticks + 1,
                         gltf.solid_vertices([drawn_obstacle(o) for o in spec.obstacles], floor))
+    try:  # a recording that cannot fit is refused by the run's own check, not asked about
+        require_memory((args.ticks + 1) * spec.vertex_count * 3 * 8, "the recording")
+    except TooLarge:
+        pass
+    else:
+        confirm_heavy_run(f"{args.output}: {args.ticks} ticks of {spec.vertex_count} vertices",
+                          *run_estimate(args.ticks, spec.vertex_count, Path(args.output).suffix), args.yes)
     if gltf_output is None:
         return record(spec, args.ticks, args.scene, progress=not args.no_progress, material=args.material), None
     from slime.app.render_world import scene_camera
