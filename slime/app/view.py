@@ -18,6 +18,7 @@ from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from urllib.parse import quote, unquote, urlsplit
 
+from slime.interrupts import Terminated
 from slime.paths import WEB
 
 PAGE = "view_in_browser.html"
@@ -88,7 +89,9 @@ def view(run: Path, open_browser: bool = True) -> int:
         if open_browser and not webbrowser.open(url):
             print("slime: no browser to open here; open the URL above in one", flush=True)
         threading.Event().wait()
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as exc:
+        if isinstance(exc, Terminated):  # SIGTERM stays SIGTERM (status 143)
+            raise
         print("stopped")
         return 0
     finally:
