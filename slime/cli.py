@@ -1,4 +1,4 @@
-"""The ``slime`` command: demo (default), simulate, render, scene, bench, scenes."""
+"""The ``slime`` command: demo (default), simulate, render, scene, bench, scenes, view."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from pathlib import Path
 
 from slime.fileio import OUTPUT_FOLDER, check_output, remove_own_temporaries
 from slime.interrupts import Terminated, interruptible
-from slime.limits import CAMERA_ELEVATION, FRAMES, RESOLUTION, SIZE, span
+from slime.limits import CAMERA_ELEVATION, FRAMES, LARGE_OUTPUT_BYTES, LONG_RUN_SECONDS, RESOLUTION, SIZE, span
 from slime.arguments import (
     UsageError, frame_count, parse_camera, parse_poke, parse_size, resolution, window_backend,
 )
@@ -55,6 +55,12 @@ def _add_shaders(p: argparse.ArgumentParser) -> None:
     p.add_argument("--shaders", metavar="DIR",
                    help="draw with the shaders in DIR (a copy from `slime shaders export DIR`); "
                         "windows reload them as they change")
+
+
+def _add_yes(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--yes", action="store_true",
+                   help=f"start a run estimated past {LONG_RUN_SECONDS / 60:g} minutes or {LARGE_OUTPUT_BYTES / 1e6:g} MB "
+                        "without asking (elsewhere it asks at a terminal, and refuses in a script)")
 
 
 def _add_resolution(p: argparse.ArgumentParser) -> None:
@@ -110,6 +116,7 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--poke", action="append", default=[], metavar="TICK:X,Y,Z:FX,FY,FZ", help="poke the slime whose surface is nearest X,Y,Z, in the slime or a 3D scene (repeatable)")
     sim.add_argument("--no-floor", action="store_true", help="glTF: leave the floor out")
     sim.add_argument("--no-progress", action="store_true", help="no progress bar")
+    _add_yes(sim)
     _add_resolution(sim)
     _add_material(sim)
     _add_look(sim)
@@ -126,6 +133,7 @@ def build_parser() -> argparse.ArgumentParser:
                         help=f"orbit camera, degrees and world units; elevation {span(CAMERA_ELEVATION, 'degrees')}, "
                              "distance > 0; it stays put (without it the camera follows the slime or frames the scene)")
     render.add_argument("--no-progress", action="store_true", help="no progress bar")
+    _add_yes(render)
     _add_resolution(render)
     _add_material(render)
     _add_shaders(render)
@@ -138,6 +146,10 @@ def build_parser() -> argparse.ArgumentParser:
     _add_window(scene, "1200x800")
 
     sub.add_parser("scenes", help="list the scenes")
+
+    view = sub.add_parser("view", help="play a run's .glb (from slime simulate) in the web browser, served from this machine")
+    view.add_argument("run", metavar="RUN.glb", help="a glTF run `slime simulate SCENE --ticks N --output RUN.glb` wrote")
+    view.add_argument("--no-open", action="store_true", help="print the page's URL and serve, without opening a browser")
 
     shaders = sub.add_parser("shaders", help="copy the GLSL shaders out to edit them (see --shaders)")
     shaders_sub = shaders.add_subparsers(dest="shaders_command", metavar="export", parser_class=_Parser, required=True)
@@ -226,6 +238,7 @@ def _simulate_world(args, gltf_output):
     asked for (refused from the scene's counts before the world is built: a 512 x 512 slime takes
     seconds to build)."""
     from slime.export import gltf
+    from slime.memory import TooLarge, require_memory
     from slime.physics.slime3d.sphere import sphere_triangles
     from slime.scenes.world_run import record
     from slime.scenes.world_scene import build_world, drawn_obstacle
@@ -236,6 +249,13 @@ def _simulate_world(args, gltf_output):
         gltf.check_size(str(gltf_output), [s.vertex_count for s in spec.slimes],
                         [len(sphere_triangles(s.stacks, s.slices)) for s in spec.slimes], args.ticks + 1,
                         gltf.solid_vertices([drawn_obstacle(o) for o in spec.obstacles], floor))
+    try:  # a recording that cannot fit is refused by the run's own check, not asked about
+        require_memory((args.ticks + 1) * spec.vertex_count * 3 * 8, "the recording")
+    except TooLarge:
+        pass
+    else:
+        confirm_heavy_run(f"{args.output}: {args.ticks} ticks of {spec.vertex_count} vertices",
+                          *run_estimate(args.ticks, spec.vertex_count, Path(args.output).suffix), args.yes)
     if gltf_output is None:
         return record(spec, args.ticks, args.scene, progress=not args.no_progress, material=args.material), None
     from slime.framing import scene_points, scene_view
@@ -255,6 +275,57 @@ def _view_point(camera):
 
     width, height = parse_size(_RENDER_SIZE)
     return ViewPoint(eye=tuple(camera.eye()), target=tuple(camera.target), fov_y=camera.fov_y, aspect=width / height)
+
+
+# What a run costs, to warn by before a long or heavy one starts (measured on a loaded 2-core
+# machine with llvmpipe drawing, rounded up: an estimate, not a promise). A frame's time is the
+# physics of its vertices and the drawing and encoding of its pixels; a file's size is its format's
+# bytes per recorded value.
+_FRAME_SECONDS = 0.004
+_VERTEX_FRAME_SECONDS = 4e-6
+# The GIF's: 300 frames of the slime at 800 x 600 took 90 s and wrote 33 MB (250 GIF frames of
+# 131 kB); the videos' encoders are cheaper and their files smaller.
+_PIXEL_FRAME_SECONDS = {".png": 0.0, ".gif": 7e-8, ".mp4": 3e-8, ".webm": 5e-8}
+_PIXEL_FRAME_BYTES = {".gif": 0.3, ".mp4": 0.03, ".webm": 0.03}  # a PNG is its last frame alone
+_VERTEX_FRAME_BYTES = {".npz": 24, ".glb": 24, ".gltf": 24}  # float64 xyz; glTF's float32 position and normal
+
+
+def run_estimate(frames: int, vertices: int, suffix: str, size: tuple[int, int] | None = None) -> tuple[float, float]:
+    """(seconds, bytes) a run of ``frames`` of ``vertices`` written as ``suffix`` takes, drawn at
+    ``size`` (None: simulated, not drawn)."""
+    suffix = suffix.lower()
+    seconds = frames * (_FRAME_SECONDS + vertices * _VERTEX_FRAME_SECONDS)
+    if size is None:
+        return seconds, (frames + 1) * vertices * _VERTEX_FRAME_BYTES.get(suffix, 24)
+    from slime.render.images import gif_frame_times
+
+    pixels = size[0] * size[1]
+    seconds += frames * pixels * _PIXEL_FRAME_SECONDS.get(suffix, 0.0)
+    if suffix == ".png":
+        return seconds, 3.0 * pixels
+    kept = len(gif_frame_times(frames, 60.0)) if suffix == ".gif" else frames
+    return seconds, kept * pixels * _PIXEL_FRAME_BYTES.get(suffix, 0.1)
+
+
+def confirm_heavy_run(what: str, seconds: float, size_bytes: float, yes: bool) -> None:
+    """A run estimated past LONG_RUN_SECONDS or LARGE_OUTPUT_BYTES says so first and starts only
+    with --yes, or a "y" typed at a terminal; a script without --yes gets one line (UsageError)."""
+    if seconds <= LONG_RUN_SECONDS and size_bytes <= LARGE_OUTPUT_BYTES:
+        return
+    minutes = f"{seconds / 60:.0f} minutes" if seconds >= 90 else f"{seconds:.0f} s"
+    said = f"{what} takes about {minutes} and writes about {size_bytes / 1e6:,.0f} MB (an estimate)"
+    if yes:
+        print(f"slime: {said}; starting (--yes)", file=sys.stderr, flush=True)
+        return
+    if not sys.stdin.isatty():
+        raise UsageError(f"{said}; add --yes to start it")
+    print(f"slime: {said}.", file=sys.stderr, flush=True)
+    try:
+        answer = input("Start it? [y/N] ")
+    except EOFError:
+        answer = ""
+    if answer.strip().lower() not in ("y", "yes"):
+        raise UsageError("not started (--yes starts it without asking)")
 
 
 # Frames `slime render` draws unless --frames says: two seconds, the lone slime's as a scene's, so
@@ -277,6 +348,8 @@ def _cmd_render(args) -> int:
 
         spec = _scene_spec(args)
         frames = args.frames or min(max(e.tick + 1 for e in spec.events) if spec.events else RENDER_FRAMES, FRAMES[1])
+        confirm_heavy_run(f"{output}: {frames} frames at {size[0]}x{size[1]}",
+                          *run_estimate(frames, spec.vertex_count, output.suffix, size), args.yes)
         render_world(spec, output=output, frames=frames, size=size,
                      camera=parse_camera(args.camera) if args.camera else None, progress=not args.no_progress,
                      shaders=_shader_folder(args), material=args.material)
@@ -287,6 +360,8 @@ def _cmd_render(args) -> int:
         _refuse_material_2d(args)
         from slime.app.render_scene import render_scene
 
+        confirm_heavy_run(f"{output}: {args.frames or 120} frames at {size[0]}x{size[1]}",
+                          *run_estimate(args.frames or 120, 0, output.suffix, size), args.yes)
         render_scene(args.scene, output=output, frames=args.frames or 120, size=size, progress=not args.no_progress,
                      shaders=_shader_folder(args))
     print(f"wrote {output}")
@@ -343,6 +418,12 @@ def _cmd_scenes(args) -> int:
     return 0
 
 
+def _cmd_view(args) -> int:
+    from slime.app.view import view
+
+    return view(Path(args.run), open_browser=not args.no_open)
+
+
 def _cmd_shaders(args) -> int:
     from slime.render.shader_files import ShaderFolder, display_name
 
@@ -376,6 +457,7 @@ COMMANDS = {
     "render": _cmd_render,
     "scene": _cmd_scene,
     "scenes": _cmd_scenes,
+    "view": _cmd_view,
     "shaders": _cmd_shaders,
     "bench": _cmd_bench,
 }

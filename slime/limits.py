@@ -39,6 +39,15 @@ MAX_PIXELS = 4096 * 4096
 # hundred thousand is half an hour of film at 60 frames a second and hours of work for the slime
 # or a pile, so a mistyped count is refused instead of starting a run that lasts for days.
 FRAMES = (1, 100_000)
+# --- a long or heavy run, and a poke's push (slime render, slime simulate, --poke, scene events) ------
+# A command whose estimate (slime/cli.py's run_estimate: the frames, the picture's size, the format)
+# passes either of these says so and starts only with --yes, or a "y" typed at a terminal.
+LONG_RUN_SECONDS = 300.0  # five minutes
+LARGE_OUTPUT_BYTES = 500_000_000  # half a gigabyte: a laptop's spare disk for one file, and minutes to write
+# A poke's force (N, its length), pushed for one frame of 1/60 s: its impulse is at most 5000/60 =
+# 83 N s, which starts a 1 kg slime at 83 m/s, short of LAUNCH_SPEED; the window's click is 240 N
+# on the default slime (app/world_play.py's POKE_IMPULSE), tutorial 6's 150 N.
+POKE_FORCE = (0.0, 5000.0)
 
 # --- shader files (--shaders DIR) ------------------------------------------------------------------
 SHADER_FILE_BYTES = 1024 * 1024  # the package's largest is a few kB; a file past this is not a shader

@@ -1,7 +1,7 @@
-"""Where the package's non-Python files live: the GLSL shaders and the Soda models.
+"""Where the package's non-Python files live: the GLSL shaders, the Soda models and the web page.
 
-In the checkout they are the top-level ``shaders/`` and ``assets/`` folders; pyproject.toml installs
-them as the package data ``slime.shaders`` and ``slime.assets`` (an editable install maps those names
+In the checkout they are the top-level ``shaders/``, ``assets/`` and ``web/`` folders; pyproject.toml
+installs them as the package data ``slime.shaders``, ``slime.assets`` and ``slime.web`` (an editable install maps those names
 back to the checkout's folders), so ``importlib.resources`` finds them however slime was installed.
 """
 
@@ -16,3 +16,4 @@ def _folder(package: str) -> Path:
 
 SHADERS = _folder("slime.shaders")
 ASSETS = _folder("slime.assets")
+WEB = _folder("slime.web")  # `slime view`'s page and the three.js it loads

@@ -1,7 +1,7 @@
 // Two glTF readers that are not slime's, for tests/test_gltf_readers.py:
 //   node tests/gltf_readers.mjs NODE_MODULES validate FILE      the Khronos glTF-Validator's report (JSON)
 //   node tests/gltf_readers.mjs NODE_MODULES three FILE TICKS...
-// "three" loads FILE with three.js's GLTFLoader, as examples/view_in_browser.html does, plays its
+// "three" loads FILE with three.js's GLTFLoader, as web/view_in_browser.html does, plays its
 // animations (once) with an AnimationMixer and prints, for each tick asked, every morphed mesh's weights at
 // that tick's time, and the first slime material's physical parameters.
 import fs from "fs";

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 import shlex
+import shutil
 import subprocess
 import sys
 import textwrap
@@ -117,6 +118,9 @@ def test_docs_python_block_runs(path, index, tmp_path, monkeypatch, capsys):
         if isinstance(value, np.ndarray) and value.dtype.kind == "f":
             assert np.all(np.isfinite(value))
     output = capsys.readouterr().out
+    # What tutorials 5-7 write goes under out/ (ignored by git), not beside the user's sources.
+    left = sorted(p.name for p in tmp_path.iterdir() if p.name != "out")
+    assert path.name[0] not in "567" or not left, f"{path.name} python block {index} writes {left} outside out/"
     for kind, checked, check in checked_blocks(path):
         if kind == "python" and checked == code:
             check_stated_numbers(check, output, path.read_text(), f"{path.name} python block {index}")
@@ -223,19 +227,19 @@ def test_example_runs(name, tmp_path):
 
 
 def test_the_web_page_plays_the_file_the_tutorial_exports():
-    """examples/view_in_browser.html is not run in a browser here: it loads, by default, the file
-    tutorial 7 tells you to write beside it, with three.js's glTF loader, and plays its animation."""
-    page = (EXAMPLES / "view_in_browser.html").read_text()
+    """The page tutorial 7 shows (`slime view` serves it; tests/test_web_page.py runs it in a
+    browser) reads the run with three.js's glTF loader and plays its animation, and the tutorial
+    views the file it tells you to write."""
+    from slime.app.view import PAGE
+    from slime.paths import WEB
+
+    page = (WEB / PAGE).read_text()
     tutorial = (ROOT / "docs" / "7-render-in-blender.md").read_text()
-    default = re.search(r'\.get\("file"\) \|\| "([^"]+)"', page).group(1)
-    assert default == "pile.glb"
-    assert f"slime simulate pile --ticks 300 --output examples/{default}" in tutorial
-    assert 'import { GLTFLoader } from "three/addons/loaders/GLTFLoader.js";' in page
-    assert "new GLTFLoader().load(file," in page
+    written = re.search(r"slime simulate pile --ticks \d+ --output (\S+\.glb)\nslime view (\S+)", tutorial)
+    assert written and written.group(1) == written.group(2), "tutorial 7 views the run it writes"
+    assert 'import("three/addons/loaders/GLTFLoader.js")' in page
+    assert "new GLTFLoader().parse(bytes," in page
     assert "new THREE.AnimationMixer(gltf.scene)" in page and "clipAction(clip).play()" in page
-    # One three.js release for the module and its add-ons (the loader must match the library).
-    versions = set(re.findall(r"npm/three@([\d.]+)/", page))
-    assert len(versions) == 1, versions
 
 
 def test_physics_names_each_function_where_it_is():
@@ -295,8 +299,11 @@ def test_blender_tutorial_states_the_limits_and_the_page_as_they_are():
     positions, frames = re.search(r"more than (\d+) million vertex positions .*? more than (\d+) frames", page,
                                   flags=re.S).groups()
     assert (int(positions) * 10**6, int(frames)) == (limits.MAX_EXPORT_VERTEX_FRAMES, limits.MAX_EXPORT_FRAMES)
-    lines = int(re.search(r"is a page of under (\d+) lines", page).group(1))
-    assert len((EXAMPLES / "view_in_browser.html").read_text().splitlines()) < lines
+    lines = int(re.search(r"under (\d+) lines", page).group(1))
+    from slime.app.view import PAGE
+    from slime.paths import WEB
+
+    assert len((WEB / PAGE).read_text().splitlines()) < lines
 
 
 def test_scene_tutorial_states_the_framing_as_the_code_frames():
@@ -378,3 +385,57 @@ def test_scene_tutorial_states_the_ranges_the_checks_use():
     pile = load_world_spec(ROOT / "assets" / "pile.json").slimes
     count, low, high = re.search(r"`pile`'s (\d+) slimes are (\d+) x \d+ to (\d+) x \d+", page).groups()
     assert (int(count), int(low), int(high)) == (len(pile), min(s.stacks for s in pile), max(s.stacks for s in pile))
+
+
+def test_figures_tutorial_states_the_gif_frames_the_writer_keeps():
+    from slime.render.images import GIF_MAX_FPS, gif_frame_times
+
+    page = (ROOT / "docs" / "6-figures-for-a-report.md").read_text()
+    frames = int(re.search(r"--frames (\d+) --size \S+ --poke \S+ --output out/poke\.gif", page).group(1))
+    stated = re.search(r"frames of (\d+) ms at the shortest.*? of the (\d+) frames simulated at\s+60 per second "
+                       r"`poke\.gif` keeps the (\d+) nearest each 1/(\d+) s; an MP4 or WebM keeps all (\d+)", page, flags=re.S)
+    assert stated, "docs/6 says how many frames poke.gif keeps"
+    shortest, simulated, kept, per_second, all_of_them = map(int, stated.groups())
+    assert (shortest, per_second) == (round(1000 / GIF_MAX_FPS), GIF_MAX_FPS)
+    assert simulated == all_of_them == frames
+    assert kept == len(gif_frame_times(frames, 60.0))
+
+
+def test_figures_tutorial_command_records_the_run_its_numbers_come_from():
+    """docs/6's shell command and its Python block make the same run (the numbers stated are the block's)."""
+    page = (ROOT / "docs" / "6-figures-for-a-report.md").read_text()
+    command = shlex.split(re.search(r"^slime simulate slime .*--output out/run\.npz$", page, flags=re.M).group(0))[1:]
+    block = next(code for code in python_blocks(ROOT / "docs" / "6-figures-for-a-report.md") if "simulate" in code)
+    called = re.search(r"main\((\[.*?\])\)", block, flags=re.S).group(1).replace('f"{poke}', '"10')
+    from slime.cli import build_parser
+
+    parse = build_parser().parse_args
+    assert vars(parse(eval(called))) == vars(parse(command))  # noqa: S307 (the tutorial's own literal list)
+
+
+def test_scene_tutorial_lists_every_bundled_3d_scene():
+    from slime.scenes.world_format import WORLD_SCENES
+
+    page = (ROOT / "docs" / "5-write-a-3d-scene-file.md").read_text()
+    listed = re.search(r"the bundled 3D scenes, ([\w, ]+), are listed", page).group(1)
+    assert re.split(r",? and |, ", listed) == list(WORLD_SCENES)
+
+
+def test_git_ignores_what_the_commands_and_tutorials_write():
+    """A user's outputs, at the checkout's top or under out/, and a run written beside the
+    examples are ignored by git: `git status` after the tutorials shows only the user's sources."""
+    git = shutil.which("git")
+    if git is None or not (ROOT / ".git").exists():
+        pytest.skip("not a git checkout")
+    written = ["out/slime.png", "out/dainty_walker.json", "out/two.png", "out/row.json", "out/run.npz",
+               "out/run.csv", "out/pile.glb", "out/report_dent.png", "slime.png", "poke.gif", "run.mp4",
+               "run.webm", "run.npz", "run.glb", "run.gltf", "run.bin", "run.csv", "row.json", "examples/pile.glb"]
+    for page in DOCS:  # and every file a tutorial's commands name as --output
+        written += re.findall(r"--output[ =](\S+\.\w+)", page.read_text())
+    done = subprocess.run([git, "check-ignore", "--no-index", "--verbose", "--non-matching", *written],
+                          cwd=ROOT, capture_output=True, text=True)
+    tracked = [line.split("\t")[1] for line in done.stdout.splitlines() if line.startswith("::")]
+    assert not tracked, f"git would show {tracked} as new files"
+    sources = ["examples/two_slimes.json", "docs/README.md", "slime/cli.py", *(str(p.relative_to(ROOT)) for p in (ROOT / "web").rglob("*.*") if "__pycache__" not in p.parts)]
+    done = subprocess.run([git, "check-ignore", "--no-index", *sources], cwd=ROOT, capture_output=True, text=True)
+    assert done.stdout == "", f"sources ignored: {done.stdout}"

@@ -125,7 +125,7 @@ def test_counts_past_the_frame_limit_are_refused_before_anything_runs(tmp_path, 
 def test_a_poke_near_the_limit_draws_no_more_than_the_limit(monkeypatch, tmp_path):
     frames = []
     monkeypatch.setattr("slime.app.render_world.render_world", lambda spec, **kw: frames.append(kw["frames"]))
-    assert cli.main(["render", "--poke", f"{FRAMES[1] - 1}:0,1,0:0,-1,0", "--output", str(tmp_path / "a.png")]) == 0
+    assert cli.main(["render", "--poke", f"{FRAMES[1] - 1}:0,1,0:0,-1,0", "--output", str(tmp_path / "a.png"), "--yes"]) == 0  # minutes: --yes
     assert frames == [FRAMES[1]]
 
 

@@ -40,8 +40,11 @@ def test_wheel_holds_every_module_shader_and_model(wheel):
     modules = {p.relative_to(ROOT).as_posix() for p in (ROOT / "slime").rglob("*.py")}
     shaders = {f"slime/shaders/{p.name}" for p in (ROOT / "shaders").iterdir() if p.is_file() and p.suffix != ".pyc"}
     models = {f"slime/assets/{p.name}" for p in (ROOT / "assets").glob("*.json")}
+    web = {f"slime/web/{p.relative_to(ROOT / 'web').as_posix()}" for p in (ROOT / "web").rglob("*")
+           if p.is_file() and "__pycache__" not in p.parts}  # slime view's page and its three.js
     assert "slime/shaders/slime.frag" in shaders and "slime/assets/dainty_walker.json" in models
-    left_out = sorted((modules | shaders | models) - names)
+    assert "slime/web/three/three.module.min.js" in web and "slime/web/three/LICENSE" in web
+    left_out = sorted((modules | shaders | models | web) - names)
     assert not left_out, f"pyproject.toml's packages or package-data miss {left_out}"
 
 

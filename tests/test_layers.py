@@ -45,7 +45,7 @@ MAY_IMPORT = {
 DRAWS_NOTHING = {"physics", "scenes", "export", "simulate", "arguments"}
 # Of the app, the command line takes the commands it runs and nothing else: how a scene is framed
 # and every other rule the windows and renders share lives below the app, where each reads it.
-CLI_FROM_APP = {"run_demo", "run_scene", "render_slime", "render_world", "render_scene", "LEVEL_NAMES"}
+CLI_FROM_APP = {"run_demo", "run_scene", "render_slime", "render_world", "render_scene", "view", "LEVEL_NAMES"}
 
 
 def _module(path: Path) -> str:

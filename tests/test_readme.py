@@ -169,3 +169,59 @@ def test_readme_states_the_materials_as_materials_py_has_them():
         stated = dict(zip(("shape_stiffness", "viscosity", "surface_tension", "adhesion", "grip"), map(float, numbers)))
         assert stated == {key: values[key] for key in stated}, name
         assert about.strip() == MATERIALS[name].about and bool(default) == (name == DEFAULT_MATERIAL), name
+
+
+def test_readme_states_the_long_run_marks_and_the_estimate_as_the_command_has_them():
+    from slime import cli, limits
+    from slime.scenes.world_format import lone_slime_spec
+
+    text = " ".join(README.read_text().split())
+    minutes, megabytes = re.search(r"estimated to take more than (\d+) minutes or write more than (\d+) MB", text).groups()
+    assert (float(minutes) * 60, float(megabytes) * 1e6) == (limits.LONG_RUN_SECONDS, limits.LARGE_OUTPUT_BYTES)
+    frames, about, gigabytes = re.search(r"`slime render --frames (\d+) --output x\.gif`: about (\d+) minutes and (\d+) GB",
+                                         text).groups()
+    seconds, size = cli.run_estimate(int(frames), lone_slime_spec(None, None, None).vertex_count, ".gif", (800, 600))
+    assert abs(seconds / 60 - int(about)) <= 5 and round(size / 1e9) == int(gigabytes)
+
+
+def test_readme_names_a_killed_runs_leftover_as_the_writer_makes_it(tmp_path):
+    from slime.fileio import atomic_path
+
+    text = README.read_text()
+    example = re.search(r"`(\.run\.gif\.slime-\d+-\w{8}\.tmp\.gif)`", text).group(1)
+    with atomic_path(tmp_path / "run.gif", suffix=".tmp.gif") as tmp:  # what a GIF or video writer asks for
+        made = tmp.name
+        tmp.write_bytes(b"")
+    shape = lambda name: re.sub(r"-\d+-\w{8}\.", "-PID-XXXXXXXX.", name)  # noqa: E731
+    assert shape(made) == shape(example) == ".run.gif.slime-PID-XXXXXXXX.tmp.gif"
+    assert "`.NAME.slime-PID-XXXXXXXX.tmp`" in text
+
+
+def test_the_no_display_hint_names_slime_as_it_can_be_typed(monkeypatch, tmp_path, capsys):
+    from slime.app import window_common
+
+    venv_slime = tmp_path / ".venv" / "bin" / "slime"
+    venv_slime.parent.mkdir(parents=True)
+    venv_slime.write_text("")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr("sys.argv", [str(venv_slime)])
+    monkeypatch.setattr(window_common.shutil, "which", lambda name: None)  # the venv not activated
+    window_common.no_display("slime", "render to a file instead: slime render")
+    assert capsys.readouterr().err.rstrip().endswith("instead: .venv/bin/slime render")
+    monkeypatch.setattr(window_common.shutil, "which", lambda name: str(venv_slime))  # activated
+    window_common.no_display("slime", "render to a file instead: slime render pile")
+    assert capsys.readouterr().err.rstrip().endswith("instead: slime render pile")
+    text = " ".join(README.read_text().split("## What it is")[0].split())
+    assert "`.venv/bin/slime render` writes `out/slime.png`" in text
+
+
+def test_readme_first_screen_is_the_two_commands_and_what_each_does():
+    first = README.read_text().split("## What it is")[0]
+    commands = re.findall(r"```sh\n(.*?)\n```", first, flags=re.S)
+    assert len(commands) == 2 and commands[0].endswith(".venv/bin/slime") and "pytest" in commands[1]
+    said = " ".join(first.split())
+    assert "A window opens" in said and "About a minute the first time" in said  # the demo: what you see, how long
+    assert "A few minutes" in said and "ends with `N passed`" in said  # the tests
+    for machinery in ("PYTHONDONTWRITEBYTECODE", "xdist", "blender_report", "-n auto` runs"):
+        assert machinery not in first, f"{machinery} belongs under Development"
+    assert "blender_report" in README.read_text().split("## Development")[1]

@@ -7,6 +7,8 @@ display.
 from __future__ import annotations
 
 import os
+import re
+import shutil
 import sys
 import textwrap
 import time
@@ -57,9 +59,25 @@ class FramePacer:
         self._last = now
 
 
+def typed_command() -> str:
+    """How to type this slime again: ``slime`` where PATH finds this one, else the path it was
+    started by (``.venv/bin/slime`` before the venv is activated)."""
+    started = Path(sys.argv[0])
+    if started.name != "slime":  # python -m slime, or a test
+        return "slime"
+    on_path = shutil.which("slime")
+    if on_path and resolved(on_path) == resolved(started):
+        return "slime"
+    try:
+        return str(resolved(started).relative_to(resolved(Path.cwd())))
+    except ValueError:
+        return str(started)
+
+
 def no_display(who: str, instead: str) -> int:
-    """One line on stderr saying no window can open here and what to do ``instead``; returns the
-    exit status for it."""
+    """One line on stderr saying no window can open here and what to do ``instead`` (its ``slime``
+    commands as the user can type them); returns the exit status for it."""
+    instead = re.sub(r"\bslime render\b", f"{typed_command()} render", instead)
     print(f"{who}: error: no display to open a window on (DISPLAY is not set); {instead}", file=sys.stderr)
     return NO_DISPLAY_STATUS
 

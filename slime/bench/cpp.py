@@ -56,6 +56,22 @@ def harness() -> Path | None:
     return binary
 
 
+def missing_reference() -> str | None:
+    """Why a table's ``cpp_ms`` and ``vs_cpp`` are empty, in one line (what they would be and how to
+    get them); None when the harness is there."""
+    if harness() is not None:
+        return None
+    would = ("cpp_ms, vs_cpp: no C++ reference here; they would be the PhysicalSlime C++ program's "
+             "update + integrate at the same mesh (ms) and our time over it, timed in the same run")
+    folder = source_folder()
+    if folder is None:
+        return (f"{would}: put its sources (harness.cpp) in {_ROOT.parent / 'shared' / 'reference' / 'physicalslime_cpp'} "
+                "or point $SLIME_REFERENCE_CPP at their folder; slime bench builds it with g++ -O2 on first use")
+    if shutil.which("g++") is None:
+        return f"{would}: its sources are in {folder}, but g++ is not installed to build them (apt-get install g++)"
+    return f"{would}: g++ -O2 -std=c++17 {folder / 'harness.cpp'} does not build; run it to see why"
+
+
 def step_ms(stacks: int, slices: int, steps: int) -> float | None:
     """The C++ program's median time of one update + integrate (ms) at stacks x slices, or None."""
     binary = harness()

@@ -541,6 +541,8 @@ def _event(check: _Checker, data, where: str) -> Event:
                               "m" if key in ("point", "target") else "")
         if key == "direction" and not any(vector):
             raise check.fail(f"{where}.direction must not be zero")
+        if key == "force" and math.hypot(*vector) > limits.POKE_FORCE[1]:
+            raise check.fail(f"{where}.force must be at most {limits.POKE_FORCE[1]:g} N long, got {math.hypot(*vector):g}")
         if key == "velocity" and math.hypot(*vector) > limits.LAUNCH_SPEED[1]:
             raise check.fail(f"{where}.velocity must be at most {limits.LAUNCH_SPEED[1]:g} m/s, got {math.hypot(*vector):g}")
         values[key] = vector
