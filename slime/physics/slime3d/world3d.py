@@ -559,6 +559,16 @@ class World3D:
             for index in np.flatnonzero(~healthy):
                 self._recover(int(index))
 
+    def problems(self) -> list[str]:
+        """What went wrong in the run so far that a headless run reports (one line each, as a 2D
+        scene's ``problems``): the bodies put back by recovery, which a run otherwise shows only
+        as a slime frozen in its last good pose."""
+        if not self.recoveries:
+            return []
+        return [f"{self.recoveries} recovery(ies): a 3D slime broke (a non-finite or runaway state) and was put "
+                "back to its last good pose, still; its parameters or what was done to it are past what "
+                "the step carries"]
+
     def _recover(self, index: int) -> None:
         """Broken body: the rest shape back at its last good centre and orientation, still."""
         self.recoveries += 1
