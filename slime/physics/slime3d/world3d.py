@@ -467,7 +467,7 @@ class World3D:
 
     def _collide_obstacles(self, h: float) -> None:
         collide_obstacles(self.x.T, self.v.T, self._x_prev.T, self._obstacle_set, frame=self._obstacle_frame,
-                          grip=self.model.grip)
+                          grip=self.model.grip, planes=self._planes)
 
     def _collide_slimes(self, h: float) -> None:
         if self._candidates is None:
@@ -603,7 +603,27 @@ class World3D:
         return hand_poke(self.view(self._check_body(index)), point, force, radius)
 
     def spike(self, index: int, amount: float = 0.5, seed=None) -> None:
-        hand_spike(self.view(self._check_body(index)), amount, seed)
+        index = self._check_body(index)
+        hand_spike(self.view(index), amount, seed)
+        self._spiked_out_of_obstacles(index)
+
+    def _spiked_out_of_obstacles(self, index: int) -> None:
+        """A spike throws vertices anywhere within its scatter, into an obstacle or through it to
+        its far side, where the body's own pull would hold them against the obstacle's back and
+        the slime would stay wrapped round it. So each vertex of the body is swept from the body's
+        centre of mass out to where it was thrown (``collide_obstacles``): one that met an obstacle
+        on the way is put back on the face it met, on the body's side."""
+        if self._obstacle_set is None:
+            return
+        body = self.bodies[index]
+        span = slice(body.start, body.stop)
+        centre = mass_centroids(self.x[:, span].T, body.shape.mass, [0])[0]
+        if not np.all(np.isfinite(centre)):
+            return  # a broken body: its recovery puts it back
+        home = np.repeat(centre[None, :], body.stop - body.start, axis=0)
+        with np.errstate(all="ignore"):
+            collide_obstacles(self.x[:, span].T, self.v[:, span].T, home, self._obstacle_set,
+                              grip=self.model.grip[span], planes=self._planes)
 
     def grab(self, index: int, index_or_point, reach: float | None = None) -> int:
         index = self._check_body(index)
