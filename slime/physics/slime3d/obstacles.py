@@ -32,7 +32,13 @@ did. The blocks' bounds are numpy reductions, the pairs they lead to one compile
 (the built-in kinds' ``*_contacts`` kernels), as are each round's choice of contacts and their
 response (``settle_deepest``, ``respond``) and the frame's check (``within``); the only Python
 loops are over the kinds and over the few rounds that settle a vertex touching two obstacles at
-once (a corner of a bowl of boxes).
+once (a corner of a bowl of boxes), and the few passes that test again, against every obstacle,
+the vertices one of them moved (the crease where two boxes meet).
+
+Wedges. Where an obstacle's face dips into the floor or a wall (a tilted box's corner in the
+floor) the two pushes would undo each other every substep, the vertex left under one surface or
+the other with its velocity into both; so a vertex put back on a face that leaves it under a
+plane slides along the face onto the plane (``slide_off_planes``), out of both.
 """
 
 from __future__ import annotations
