@@ -94,6 +94,11 @@ SLIME_RADIUS = (0.02, 50.0)  # m: from a droplet to a hill; outside it the defau
 # kg: a gram of jelly the size of a droplet to a hill of it; far past either the per-vertex masses
 # and the pressure's scale overflow or vanish.
 SLIME_MASS = (1e-6, 1e12)
+# 1/s: a slime's viscosity and air drag. Each decays its share of the motion as exp(-rate h) over a
+# substep, so past a few thousand per second the motion is gone within any substep a frame can
+# take, and every larger rate moves the slime alike; far past it, near the float's top, the share a
+# rate takes (decay x rate / the sum of rates) overflows to inf and the body is NaN.
+DAMPING_RATE = (0.0, 1e6)
 OBSTACLE_SIZE = (0.001, 1000.0)  # m: a box's half sizes, a ball's radius
 SCENE_EXTENT = (-10000.0, 10000.0)  # m: every position (centres, points, the camera's target)
 LAUNCH_SPEED = (0.0, 100.0)  # m/s: a slime's starting speed (SlimeParams.max_speed still clamps each step)

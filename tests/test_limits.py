@@ -140,3 +140,12 @@ def test_mouse_orbit_stays_within_its_range():
     assert camera.elevation == limits.ORBIT_ELEVATION[1]
     camera.orbit(0.0, -1000.0)
     assert camera.elevation == limits.ORBIT_ELEVATION[0]
+
+
+def test_a_scene_file_with_a_damping_rate_past_its_range_is_one_line_naming_it():
+    from slime.scenes.world_format import WorldFileError, world_spec_from_dict
+
+    scene = {"slimes": [{"center": [0, 1, 0], "radius": 0.5, "params": {"viscosity": 1e308}}]}
+    with pytest.raises(WorldFileError, match=r"slimes\[0\]\.params: viscosity must be 0 to 1e\+06 1/s") as error:
+        world_spec_from_dict(scene)
+    assert "\n" not in str(error.value)

@@ -285,3 +285,55 @@ def test_press_refuses_a_zero_direction():
     body = SlimeBody(SlimeParams(stacks=8, slices=8))
     with pytest.raises(ValueError):
         body.press((0.0, 2.0, 0.0), (0.0, 0.0, 0.0))
+
+
+# Every material field a scene file's "params" may set, with the extremes a user may type.
+_MATERIAL_FIELDS = ("volume_stiffness", "shape_stiffness", "viscosity", "surface_tension", "shear_viscosity",
+                    "shear_stiffness", "air_drag", "adhesion", "grip", "contact_friction")
+
+
+@pytest.mark.parametrize("seed", [41, 4141, 7, 1234])
+def test_every_parameter_validation_passes_is_one_the_step_carries(seed):
+    # A seeded draw of material values over the whole float range (0 to 1e308, a decade at a
+    # time, one to three fields at once): each set is refused with one ValueError or a slime
+    # made of it steps with a finite volume and is never put back by recovery. Viscosity or air
+    # drag of 1e308 once passed and gave an all-NaN volume, recovered every frame.
+    rng = np.random.default_rng(seed)
+    for _ in range(6):
+        names = rng.choice(_MATERIAL_FIELDS, size=int(rng.integers(1, 4)), replace=False)
+        values = {str(name): float(10.0 ** rng.integers(-3, 309)) for name in names}
+        if rng.random() < 0.5:
+            values[str(rng.choice(["viscosity", "air_drag"]))] = 1e308
+        try:  # the surface tension's bound is the mesh's: refused when the body is made
+            body = SlimeBody(SlimeParams(stacks=8, slices=8, center=(0.0, 1.2, 0.0), **values))
+        except ValueError as error:
+            assert "\n" not in str(error)
+            continue
+        for _ in range(10):
+            body.step()
+        assert body.recoveries == 0, values
+        assert np.isfinite(body.world.volumes()).all() and np.isfinite(body.positions).all(), values
+
+
+@pytest.mark.parametrize("name", ["viscosity", "air_drag"])
+def test_a_damping_rate_past_its_range_is_refused_naming_the_range(name):
+    low, high = limits.DAMPING_RATE
+    SlimeParams(**{name: high})  # the top of the range is taken
+    with pytest.raises(ValueError, match=rf"{name} must be 0 to 1e\+06 1/s.*got 1e\+308"):
+        SlimeParams(**{name: 1e308})
+
+
+def test_a_recovered_3d_slime_is_a_problem_a_run_reports():
+    # A body broken from outside is put back; the world says so once, as a 2D scene's problems do.
+    from slime.physics.slime3d.world3d import World3D
+
+    world = World3D()
+    world.add_slime(SlimeParams(stacks=8, slices=8))
+    world.step()
+    assert world.problems() == []
+    world.v[:] = 1e300
+    world.step()
+    world.v[:] = np.nan
+    world.step()
+    problems = world.problems()
+    assert world.recoveries == 2 and len(problems) == 1 and problems[0].startswith("2 recovery(ies)")

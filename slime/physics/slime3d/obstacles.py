@@ -32,7 +32,13 @@ did. The blocks' bounds are numpy reductions, the pairs they lead to one compile
 (the built-in kinds' ``*_contacts`` kernels), as are each round's choice of contacts and their
 response (``settle_deepest``, ``respond``) and the frame's check (``within``); the only Python
 loops are over the kinds and over the few rounds that settle a vertex touching two obstacles at
-once (a corner of a bowl of boxes).
+once (a corner of a bowl of boxes), and the few passes that test again, against every obstacle,
+the vertices one of them moved (the crease where two boxes meet).
+
+Wedges. Where an obstacle's face dips into the floor or a wall (a tilted box's corner in the
+floor) the two pushes would undo each other every substep, the vertex left under one surface or
+the other with its velocity into both; so a vertex put back on a face that leaves it under a
+plane slides along the face onto the plane (``slide_off_planes``), out of both.
 """
 
 from __future__ import annotations
@@ -46,7 +52,7 @@ from slime.obstacle_kinds.base import number as _number
 from slime.obstacle_kinds.base import vector3 as _vector
 from slime.physics.compiled import kernel
 from slime.physics.slime3d.obstacle_contacts import narrow_phase, ray_of
-from slime.physics.planes import BOUNCE_THRESHOLD, contact_response, friction_shares
+from slime.physics.planes import BOUNCE_THRESHOLD, Planes, contact_response, friction_shares
 
 __all__ = [
     "Ball",
@@ -63,6 +69,11 @@ __all__ = [
 
 _BLOCK = 64  # vertices per broad-phase block
 _ROUNDS = 3  # a vertex touching several obstacles is settled against them one after another
+# Passes over every kind: a vertex one obstacle put back may now be inside another (two boxes
+# meeting in a crease); only the vertices the last pass moved are tested again.
+_PASSES = 4
+_ON_SURFACE = 1e-9  # m: a vertex found this little inside lies on the surface it was put on (rounding)
+_PARALLEL = 0.05  # 1 - cos^2 of the angle below which an obstacle's face and a plane count as parallel (13 degrees)
 FRAME_SLACK = 0.01  # m a vertex may move in a frame beyond twice its fastest speed's reach (``FramePairs``)
 
 
@@ -242,68 +253,95 @@ def respond(v, vertex, normal, friction, restitution, threshold):
     outward ``normal[k]``, answered by the one law of every surface (``planes.contact_response``)
     with ``friction[k]``, ``restitution`` and ``threshold``."""
     for k in range(vertex.shape[0]):
-        i = vertex[k]
-        n0, n1, n2 = normal[k, 0], normal[k, 1], normal[k, 2]
-        vn = v[0, i] * n0 + v[1, i] * n1 + v[2, i] * n2
-        t0, t1, t2 = v[0, i] - vn * n0, v[1, i] - vn * n1, v[2, i] - vn * n2
-        new_vn, keep = contact_response(vn, np.sqrt(t0 * t0 + t1 * t1 + t2 * t2), restitution, friction[k], threshold)
-        v[0, i] = t0 * keep + new_vn * n0
-        v[1, i] = t1 * keep + new_vn * n1
-        v[2, i] = t2 * keep + new_vn * n2
+        respond_at(v, vertex[k], normal[k, 0], normal[k, 1], normal[k, 2], friction[k], restitution, threshold)
+
+
+@kernel
+def respond_at(v, i, n0, n1, n2, friction, restitution, threshold):
+    """``respond`` for one vertex ``i`` on a surface of outward normal (n0, n1, n2)."""
+    vn = v[0, i] * n0 + v[1, i] * n1 + v[2, i] * n2
+    t0, t1, t2 = v[0, i] - vn * n0, v[1, i] - vn * n1, v[2, i] - vn * n2
+    new_vn, keep = contact_response(vn, np.sqrt(t0 * t0 + t1 * t1 + t2 * t2), restitution, friction, threshold)
+    v[0, i] = t0 * keep + new_vn * n0
+    v[1, i] = t1 * keep + new_vn * n1
+    v[2, i] = t2 * keep + new_vn * n2
 
 
 def collide_obstacles(x: np.ndarray, v: np.ndarray, x_prev: np.ndarray, obstacle_set, restitution: float = 0.0,
-                      frame: FramePairs | None = None, grip: np.ndarray | None = None) -> int:
+                      frame: FramePairs | None = None, grip: np.ndarray | None = None,
+                      planes: Planes | None = None) -> int:
     """Resolve every vertex against the static obstacles, in place on (P, 3) float64 ``x`` and
     ``v`` (views allowed); ``x_prev`` are the positions before this substep's integration (for
     the swept test); ``obstacle_set`` an ``ObstacleSet`` (pack it once per scene) or a list of
     obstacles; ``frame`` this frame's ``FramePairs``, used while it holds; ``grip`` (P,) the
-    share of an obstacle's friction each vertex takes (None: all of it). Returns the number of
-    vertex contacts resolved."""
+    share of an obstacle's friction each vertex takes (None: all of it); ``planes`` the world's
+    floor and walls (``Planes``), which no vertex is pushed into (``slide_off_planes``). Returns
+    the number of vertex contacts resolved."""
     ob = _as_set(obstacle_set)
     if len(ob) == 0 or x.shape[0] == 0:
         return 0
     restitution = _number("restitution", restitution, 0.0, False)
+    planes = Planes.empty(3) if planes is None else planes
     # A non-finite vertex (state broken elsewhere; its body recovers it) compares false everywhere.
     with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
         if frame is not None and not frame.holds(x, x_prev, ob):
             frame = None
-        return _collide(x, v, x_prev, ob, restitution, frame, friction_shares(grip, x.shape[0]))
+        return _collide(x, v, x_prev, ob, restitution, frame, friction_shares(grip, x.shape[0]), planes)
 
 
-def _collide(x, v, x_prev, ob: ObstacleSet, restitution: float, frame: FramePairs | None, grip: np.ndarray) -> int:
+def _collide(x, v, x_prev, ob: ObstacleSet, restitution: float, frame: FramePairs | None, grip: np.ndarray,
+             planes: Planes) -> int:
     blocks = None
     count = 0
-    for name, group in ob.groups.items():
-        if group.low is None:  # unbounded (half-spaces): the kind picks its vertices itself
-            vertex, which = group.kind.candidates(group.packed, x)
-        elif frame is not None:
-            vertex, which = frame.kinds[name]
-        else:
-            if blocks is None:
-                blocks = _swept_blocks(x.T, x_prev.T)
-            vertex, which = _candidate_pairs(x.T, x_prev.T, group.low, group.high, blocks)
-        for _ in range(_ROUNDS):
-            if vertex.size == 0:
-                break
-            hit, new_x, normal, depth = narrow_phase(group.kind)(group.packed, x, x_prev, vertex, which)
-            if new_x is None:
-                break
-            chosen, vertex, which = settle_deepest(x.T, v.T, vertex, which, hit, new_x, normal, depth, group.friction,
-                                                   grip, restitution, BOUNCE_THRESHOLD)
-            count += chosen
+    pairs = {}
+    again = None  # the vertices an obstacle moved in the last pass: only they can have been moved into another
+    for _ in range(_PASSES):
+        moved = []
+        for name, group in ob.groups.items():
+            if group.low is None:  # unbounded (half-spaces): the kind picks its vertices itself
+                vertex, which = group.kind.candidates(group.packed, x)
+            elif frame is not None:
+                vertex, which = frame.kinds[name]
+            elif name in pairs:
+                vertex, which = pairs[name]
+            else:
+                if blocks is None:
+                    blocks = _swept_blocks(x.T, x_prev.T)
+                vertex, which = pairs[name] = _candidate_pairs(x.T, x_prev.T, group.low, group.high, blocks)
+            if again is not None:
+                keep = again[vertex]
+                vertex, which = vertex[keep], which[keep]
+            for _ in range(_ROUNDS):
+                if vertex.size == 0:
+                    break
+                hit, new_x, normal, depth = narrow_phase(group.kind)(group.packed, x, x_prev, vertex, which)
+                if new_x is None:
+                    break
+                put, deep, vertex, which = settle_deepest(x.T, v.T, vertex, which, hit, new_x, normal, depth,
+                                                          group.friction, grip, restitution, BOUNCE_THRESHOLD,
+                                                          planes.normal, planes.point, planes.friction)
+                # Counted once: a later pass finds the vertices it tests again on the surfaces they were put on.
+                count += put.size if again is None else 0
+                moved.append(put[deep > _ON_SURFACE])
+        if not any(put.size for put in moved):
+            break
+        again = np.zeros(x.shape[0], dtype=np.bool_)
+        for put in moved:
+            again[put] = True
     return count
 
 
 @kernel
-def settle_deepest(x, v, vertex, which, hit, new_x, normal, depth, friction, grip, restitution, threshold):
+def settle_deepest(x, v, vertex, which, hit, new_x, normal, depth, friction, grip, restitution, threshold,
+                   plane_normal, plane_point, plane_friction):
     """One round of a kind's contacts: of the pairs (``vertex``, ``which``) that ``hit``, each
     vertex takes its deepest (the first of equals) — put at its ``new_x``, its velocity answered
     by ``respond`` with that obstacle's ``friction`` times the vertex's ``grip`` (its share of a
-    surface's friction) — and its other hits are tested again in the next round, from where it
+    surface's friction), then slid off the world's planes along the obstacle's face
+    (``slide_off_planes``) — and its other hits are tested again in the next round, from where it
     is now. ``x``, ``v``: (3, P); ``new_x``, ``normal``, ``depth`` packed in the hits' order
-    (``contacts``). Returns how many vertices were put back, and the pairs left for the next
-    round, ordered by vertex, then depth."""
+    (``contacts``). Returns the vertices put back and how deep each was, and the pairs left for
+    the next round, ordered by vertex, then depth."""
     hv, hw = vertex[hit], which[hit]
     # By vertex, the deepest first, equals in their order: two stable sorts, the second key first.
     by_depth = np.argsort(-depth, kind="mergesort")
@@ -325,7 +363,48 @@ def settle_deepest(x, v, vertex, which, hit, new_x, normal, depth, friction, gri
         for a in range(3):
             x[a, moved[i]] = new_x[chosen[i], a]
     respond(v, moved, normal[chosen], friction[hw[chosen]] * grip[moved], restitution, threshold)
-    return kept, hv[rest], hw[rest]
+    for i in range(kept):
+        k = chosen[i]
+        slide_off_planes(x, v, moved[i], normal[k, 0], normal[k, 1], normal[k, 2], plane_normal, plane_point,
+                         plane_friction, grip[moved[i]], restitution, threshold)
+    return moved, depth[chosen], hv[rest], hw[rest]
+
+
+@kernel
+def slide_off_planes(x, v, i, n0, n1, n2, plane_normal, plane_point, plane_friction, grip, restitution, threshold):
+    """Vertex ``i`` ((3, P) columns of ``x``, ``v``), just put on an obstacle's face of outward
+    normal n, kept out of every plane (the floor, a wall) as well. Where the face dips into a
+    plane (a wedge: a tilted box's corner in the floor) the push out of the obstacle alone would
+    leave the vertex under the plane, and the plane's push the next substep would put it back
+    inside the obstacle, for ever. So a vertex under a plane of normal m goes along the face, in
+    the direction m - (m . n) n that rises off the plane fastest while staying on it, onto the
+    plane: on the wedge's edge, out of both. Its velocity then answers the plane
+    (``contact_response``: the plane's friction times the vertex's ``grip``), and whatever of it
+    still goes into the face goes along the plane instead (v - (v . n) / (1 - c^2) (n - c m), c =
+    m . n, which keeps v . m): a contact's velocity is what its motion can be. A face nearly
+    parallel to the plane, facing it (a box's underside on the floor), has no such direction:
+    the vertex goes straight up onto the plane."""
+    for p in range(plane_normal.shape[0]):
+        m0, m1, m2 = plane_normal[p, 0], plane_normal[p, 1], plane_normal[p, 2]
+        under = ((plane_point[p, 0] - x[0, i]) * m0 + (plane_point[p, 1] - x[1, i]) * m1
+                 + (plane_point[p, 2] - x[2, i]) * m2)
+        if not under > 0.0:
+            continue
+        c = m0 * n0 + m1 * n1 + m2 * n2
+        room = 1.0 - c * c  # |m - c n|^2
+        along = room > _PARALLEL
+        d0, d1, d2 = (m0 - c * n0, m1 - c * n1, m2 - c * n2) if along else (m0, m1, m2)
+        share = under / room if along else under
+        x[0, i] += share * d0
+        x[1, i] += share * d1
+        x[2, i] += share * d2
+        respond_at(v, i, m0, m1, m2, plane_friction[p] * grip, restitution, threshold)
+        vn = v[0, i] * n0 + v[1, i] * n1 + v[2, i] * n2
+        if along and vn < 0.0:
+            back = vn / room
+            v[0, i] -= back * (n0 - c * m0)
+            v[1, i] -= back * (n1 - c * m1)
+            v[2, i] -= back * (n2 - c * m2)
 
 
 # ---------------------------------------------------------------------------------- queries

@@ -39,7 +39,7 @@ from functools import cached_property
 
 import numpy as np
 
-from slime.limits import RESOLUTION, SLIME_MASS, SLIME_RADIUS, SUBSTEPS, span, vector3
+from slime.limits import DAMPING_RATE, RESOLUTION, SLIME_MASS, SLIME_RADIUS, SUBSTEPS, span, vector3
 from slime.physics.slime3d.materials import DEFAULT_MATERIAL, MATERIALS, find_material
 from slime.physics.slime3d.stability import substeps_needed
 
@@ -131,11 +131,11 @@ class SlimeParams:
     # --- material ---
     volume_stiffness: float = _JELLY['volume_stiffness']  # 1/s^2: breathing-mode omega^2 from the pressure
     shape_stiffness: float = _JELLY['shape_stiffness']  # 1/s^2: pull toward the best-fit rotated rest sphere
-    viscosity: float = _JELLY['viscosity']  # 1/s: decay rate of motion relative to the body's rigid motion
+    viscosity: float = _JELLY['viscosity']  # 1/s: decay rate of motion relative to the body's rigid motion (limits.DAMPING_RATE)
     surface_tension: float = _JELLY['surface_tension']  # N/m: the skin's pull toward less area (rounds dents and folds)
     shear_stiffness: float = _JELLY['shear_stiffness']  # m^2/s^2: G / rho, how hard neighbours spring back into place (no crumples)
     shear_viscosity: float = _JELLY['shear_viscosity']  # m^2/s: kinematic viscosity on velocity differences between neighbours (no creases)
-    air_drag: float = _JELLY['air_drag']  # 1/s: decay rate of absolute velocity
+    air_drag: float = _JELLY['air_drag']  # 1/s: decay rate of absolute velocity (limits.DAMPING_RATE)
     adhesion: float = _JELLY['adhesion']  # m/s^2: how hard a surface leaving the floor is held back (adhesion.py)
     grip: float = _JELLY['grip']  # share of the floor's and obstacles' friction its skin takes: 1 dry, less where a wet film slips
     # --- world ---
@@ -194,6 +194,10 @@ class SlimeParams:
             if v < 0.0:
                 raise ValueError(f"{name} must be >= 0, got {getattr(self, name)}")
             set_(name, v)
+        for name in ("viscosity", "air_drag"):
+            if getattr(self, name) > DAMPING_RATE[1]:
+                raise ValueError(f"{name} must be {span(DAMPING_RATE, '1/s')} (past it every rate stills the "
+                                 f"slime alike within a substep), got {getattr(self, name):g}")
         for name in ("max_speed", "max_acceleration", "grab_rate", "grab_falloff", "poke_spread", "finger_radius",
                      "finger_spread", "finger_depth", "finger_speed", "finger_rate"):
             v = _finite(name, getattr(self, name))

@@ -479,7 +479,7 @@ class World3D:
 
     def _collide_obstacles(self, h: float) -> None:
         collide_obstacles(self.x.T, self.v.T, self._x_prev.T, self._obstacle_set, frame=self._obstacle_frame,
-                          grip=self.model.grip)
+                          grip=self.model.grip, planes=self._planes)
 
     def _collide_slimes(self, h: float) -> None:
         if self._candidates is None:
@@ -580,6 +580,16 @@ class World3D:
             for index in np.flatnonzero(~healthy):
                 self._recover(int(index))
 
+    def problems(self) -> list[str]:
+        """What went wrong in the run so far that a headless run reports (one line each, as a 2D
+        scene's ``problems``): the bodies put back by recovery, which a run otherwise shows only
+        as a slime frozen in its last good pose."""
+        if not self.recoveries:
+            return []
+        return [f"{self.recoveries} recovery(ies): a 3D slime broke (a non-finite or runaway state) and was put "
+                "back to its last good pose, still; its parameters or what was done to it are past what "
+                "the step carries"]
+
     def _recover(self, index: int) -> None:
         """Broken body: the rest shape back at its last good centre and orientation, still."""
         self.recoveries += 1
@@ -614,7 +624,27 @@ class World3D:
         return hand_poke(self.view(self._check_body(index)), point, force, radius)
 
     def spike(self, index: int, amount: float = 0.5, seed=None) -> None:
-        hand_spike(self.view(self._check_body(index)), amount, seed)
+        index = self._check_body(index)
+        hand_spike(self.view(index), amount, seed)
+        self._spiked_out_of_obstacles(index)
+
+    def _spiked_out_of_obstacles(self, index: int) -> None:
+        """A spike throws vertices anywhere within its scatter, into an obstacle or through it to
+        its far side, where the body's own pull would hold them against the obstacle's back and
+        the slime would stay wrapped round it. So each vertex of the body is swept from the body's
+        centre of mass out to where it was thrown (``collide_obstacles``): one that met an obstacle
+        on the way is put back on the face it met, on the body's side."""
+        if self._obstacle_set is None:
+            return
+        body = self.bodies[index]
+        span = slice(body.start, body.stop)
+        centre = mass_centroids(self.x[:, span].T, body.shape.mass, [0])[0]
+        if not np.all(np.isfinite(centre)):
+            return  # a broken body: its recovery puts it back
+        home = np.repeat(centre[None, :], body.stop - body.start, axis=0)
+        with np.errstate(all="ignore"):
+            collide_obstacles(self.x[:, span].T, self.v[:, span].T, home, self._obstacle_set,
+                              grip=self.model.grip[span], planes=self._planes)
 
     def grab(self, index: int, index_or_point, reach: float | None = None) -> int:
         index = self._check_body(index)
