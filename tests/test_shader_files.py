@@ -18,7 +18,9 @@ import pytest
 from PIL import Image
 
 from helpers import new_screenshot, xdotool
+from slime.app.render_world import HeadlessWorld
 from slime.cli import main
+from slime.physics.slime3d.slime_body import SlimeBody, SlimeParams
 from slime.render.shader_files import (ShaderError, ShaderFolder, ShaderWatch, compiler_messages, default_folder,
                                        splice)
 
@@ -44,15 +46,15 @@ def line_of(path: Path, fragment: str) -> int:
 
 
 def test_splice_maps_every_line_back_through_include():
-    source = splice(default_folder() / "shadow.frag")
+    source = splice(default_folder() / "slime.vert")
     spliced = source.text.splitlines()
     assert not any(line.lstrip().startswith("#include") for line in spliced)
     n = next(i for i, line in enumerate(spliced, 1) if line.startswith("vec3 shadow_factor"))
     glsl = default_folder() / "shadow.glsl"
     assert source.where(n) == f"{_shown(glsl)}:{line_of(glsl, 'vec3 shadow_factor')}"
-    m = next(i for i, line in enumerate(spliced, 1) if "float haze" in line)
-    assert source.where(m).endswith(f"shadow.frag:{line_of(default_folder() / 'shadow.frag', 'float haze')}")
-    assert {p.name for p in source.files} == {"shadow.frag", "shadow.glsl"}
+    m = next(i for i, line in enumerate(spliced, 1) if "vec3 bent" in line)
+    assert source.where(m).endswith(f"slime.vert:{line_of(default_folder() / 'slime.vert', 'vec3 bent')}")
+    assert {p.name for p in source.files} == {"slime.vert", "shadow.glsl"}
 
 
 def _shown(path: Path) -> str:
@@ -74,12 +76,12 @@ def test_include_cycle_and_missing_include_are_one_line_each(tmp_path):
 
 
 def test_other_drivers_messages_map_too():
-    source = splice(default_folder() / "shadow.frag")
+    source = splice(default_folder() / "slime.vert")
     glsl = line_of(default_folder() / "shadow.glsl", "float r2")
     spliced = next(i for i, line in enumerate(source.text.splitlines(), 1) if "float r2" in line)
-    sources = {"fragment_shader": source}
-    nvidia = f"fragment_shader\n===\n0({spliced}) : error C0000: syntax error\n"
-    amd = f"fragment_shader\n===\nERROR: 0:{spliced}: 'r2' : redefinition\n"
+    sources = {"vertex_shader": source}
+    nvidia = f"vertex_shader\n===\n0({spliced}) : error C0000: syntax error\n"
+    amd = f"vertex_shader\n===\nERROR: 0:{spliced}: 'r2' : redefinition\n"
     assert compiler_messages(nvidia, sources) == [f"{_shown(default_folder() / 'shadow.glsl')}:{glsl}: error C0000: syntax error"]
     assert compiler_messages(amd, sources) == [f"{_shown(default_folder() / 'shadow.glsl')}:{glsl}: error: 'r2' : redefinition"]
 
@@ -88,7 +90,7 @@ def test_error_in_an_included_file_names_that_file_and_line(ctx, folder):
     bad = line_of(folder / "shadow.glsl", "float s = 0.55 * exp")
     edit(folder / "shadow.glsl", "float s = 0.55 * exp(", "float s = not_declared + 0.55 * exp(")
     with pytest.raises(ShaderError) as info:
-        ShaderFolder(folder).program(ctx, "shadow")
+        ShaderFolder(folder).program(ctx, "slime")
     lines = info.value.lines
     assert lines and all(MESSAGE.match(line) for line in lines), lines
     assert any(f"shadow.glsl:{bad}: error:" in line and "not_declared" in line for line in lines), lines
@@ -100,9 +102,7 @@ def magenta(pixels: np.ndarray) -> int:
 
 
 def test_live_reload_redraws_the_slime_and_a_broken_edit_keeps_the_last_picture(ctx, folder):
-    from slime.app.render_slime import HeadlessSlime
-
-    scene = HeadlessSlime(size=SIZE, ctx=ctx, samples=0, stacks=12, slices=12, shaders=folder)
+    scene = HeadlessWorld(SlimeBody(SlimeParams(stacks=12, slices=12)), size=SIZE, ctx=ctx, samples=0, shaders=folder)
     said = []
     watch = ShaderWatch(folder, [scene.renderer], interval=0.0, settle=0.0, report=said.append)
     try:
@@ -389,9 +389,7 @@ SPOILED = ["fifo", "dev-zero", "loop", "huge"]
 @pytest.mark.parametrize("kind", SPOILED)
 @pytest.mark.parametrize("name", ["slime.frag", "shadow.glsl"])
 def test_a_special_or_huge_shader_file_is_one_line_and_the_window_keeps_its_program(ctx, folder, kind, name):
-    from slime.app.render_slime import HeadlessSlime
-
-    scene = HeadlessSlime(size=SIZE, ctx=ctx, samples=0, stacks=12, slices=12, shaders=folder)
+    scene = HeadlessWorld(SlimeBody(SlimeParams(stacks=12, slices=12)), size=SIZE, ctx=ctx, samples=0, shaders=folder)
     said = []
     watch = ShaderWatch(folder, [scene.renderer], interval=0.0, settle=0.0, report=said.append)
     try:
@@ -432,9 +430,7 @@ def test_shaders_on_a_folder_without_shaders_is_one_line_naming_export(tmp_path,
 
 
 def test_a_reload_waits_for_the_save_to_finish_and_always_names_the_file(ctx, folder):
-    from slime.app.render_slime import HeadlessSlime
-
-    scene = HeadlessSlime(size=SIZE, ctx=ctx, samples=0, stacks=12, slices=12, shaders=folder)
+    scene = HeadlessWorld(SlimeBody(SlimeParams(stacks=12, slices=12)), size=SIZE, ctx=ctx, samples=0, shaders=folder)
     now = [0.0]
     said = []
     watch = ShaderWatch(folder, [scene.renderer], interval=0.0, settle=30.0, clock=lambda: now[0],
