@@ -79,9 +79,10 @@ def test_a_press_under_the_top_lowers_the_outline_the_demo_shows(resolution):
     assert min(after[:30]) < -0.05, min(after[:30])  # it springs past its rest ...
     # ... and is back a second later, but for the body's own slow bounce on the floor, which dies
     # away, and where the slanted press has rolled it (the jelly is soft: it settles a little
-    # lower and elsewhere, 7 % of its radius on the screen at 32 x 32).
+    # lower and elsewhere, 7 % of its radius on the screen at 32 x 32; the demo's camera holds
+    # still while the slime is in the picture, so at 64 x 64 the roll shows as up to 17 %).
     assert abs(after[59]) < 0.15, after[59]
-    assert max(np.abs(after[90:])) < 0.15 and max(np.abs(after[90:])) < max(np.abs(after[:30]))
+    assert max(np.abs(after[90:])) < 0.2 and max(np.abs(after[90:])) < max(np.abs(after[:30]))
     assert view.body.recoveries == 0 and not view.body.pressing
     assert view.body.world.hand.finger is None  # the finger has let go
 
