@@ -8,8 +8,7 @@ the air drag of ``slime/physics/slime3d/drag.py`` measured against moving air. T
 compiled kernel like the package's own, and it runs in the world's every substep beside them
 (``World3D.extra_accelerations``): no switch, no slower copy. This script compares how far the
 slime drifts in two seconds with and without it, and with ``--picture`` draws both at the end,
-side by side, from one camera that stays put (``slime render`` follows a lone slime, so its
-pictures would show no drift):
+side by side, from one camera that stays put, across the wind:
 
     python examples/add_a_force.py [--picture out/wind.png]
 """
@@ -59,13 +58,13 @@ def drift(seconds: float = 2.0, *, windy: bool) -> float:
 
 def picture(path: str, seconds: float = 2.0) -> None:
     """Without wind (left) and with it (right) after ``seconds``, from the fixed CAMERA."""
-    from slime.app.render_slime import HeadlessSlime
+    from slime.app.render_world import HeadlessWorld
     from slime.render.images import save_png
 
     halves = []
     for windy in (False, True):
         body = windy_body(windy)
-        scene = HeadlessSlime(size=(400, 300), body=body, camera=CAMERA)
+        scene = HeadlessWorld(body, size=(400, 300), camera=CAMERA)
         try:
             for _ in range(round(seconds / body.params.dt)):
                 body.step()

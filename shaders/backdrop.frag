@@ -1,8 +1,7 @@
 #version 330
 // Sky and floor in one full-screen pass: each pixel's view ray either meets the floor plane
 // (checkerboard, haze with distance) or goes on into the sky. Drawn into a texture only when the
-// camera moves (the contact shadow is multiplied in each frame by shadow.frag, and by slime.frag
-// where the floor is seen through the jelly).
+// camera moves (the shadows are drawn over it each frame: floor_shadow.frag).
 
 uniform mat4 u_inv_view_proj;
 uniform vec3 u_eye;

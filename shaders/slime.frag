@@ -33,7 +33,6 @@ in vec3 v_world;
 in vec3 v_normal;
 in float v_thickness;
 in vec4 v_landing;
-in vec3 v_shadow;
 
 out vec4 f_color;
 
@@ -87,7 +86,7 @@ void main() {
 
     vec2 uv = (gl_FragCoord.xy - u_viewport.xy) / u_viewport.zw;
     if (v_landing.w > 1e-4) uv = v_landing.xy / v_landing.w * 0.5 + 0.5;
-    vec3 behind = texture(u_behind, uv).rgb * v_shadow;
+    vec3 behind = texture(u_behind, uv).rgb;
 
     vec3 reflected = environment(reflect(-v, n));
     f_color = vec4(body * (1.0 - fresnel) + reflected * fresnel + vec3(spec) + behind * transmit * (1.0 - fresnel), 1.0);

@@ -2,8 +2,8 @@
 // The slime's deformed surface: positions and smooth normals are re-uploaded every frame.
 // What varies slowly over the surface is computed here, per vertex, and interpolated (a software
 // rasteriser pays per pixel, and the body covers a fifth of the screen): the thickness of jelly
-// behind the point, where the ray bent at the surface lands on screen, and the contact shadow on
-// the floor seen there. SlimeLook (slime/render/look.py) documents the model.
+// behind the point and where the ray bent at the surface lands on screen (the floor's shadows
+// are in the picture read there already). SlimeLook (slime/render/look.py) documents the model.
 uniform mat4 u_view;
 uniform mat4 u_proj;
 uniform mat4 u_view_proj;
@@ -12,9 +12,6 @@ uniform vec3 u_body_center;  // the body's ellipsoid: centre, and the map from w
 uniform mat3 u_body_inverse; // to the unit sphere (axes' directions and 1 / radii)
 uniform float u_ior;
 uniform float u_refraction_depth;
-uniform float u_floor_height;
-
-#include "shadow.glsl"
 
 in vec3 in_position;
 in vec3 in_normal;
@@ -23,7 +20,6 @@ out vec3 v_world;
 out vec3 v_normal;
 out float v_thickness;   // metres of jelly along the view ray behind this point
 out vec4 v_landing;      // clip-space position of where the bent ray lands
-out vec3 v_shadow;       // the contact shadow on the floor seen there
 
 void main() {
     v_world = in_position;
@@ -44,9 +40,4 @@ void main() {
     vec3 bent = refract(-v, n, 1.0 / u_ior);
     vec3 landing = in_position + (-v + (bent + v) * u_refraction_depth) * v_thickness;
     v_landing = u_view_proj * vec4(landing, 1.0);
-    vec3 to_landing = landing - u_eye;
-    v_shadow = vec3(1.0);
-    if (to_landing.y < -1e-4) {
-        v_shadow = shadow_factor(u_eye.xz + to_landing.xz * ((u_floor_height - u_eye.y) / to_landing.y));
-    }
 }

@@ -1,5 +1,5 @@
 """How the slime looks, as data: one dataclass, ``SlimeLook``, read by ``shaders/slime.frag`` (the
-jelly), ``shaders/backdrop.frag`` and ``shaders/shadow.glsl`` (sky, floor, contact shadow).
+jelly), ``shaders/backdrop.frag`` and ``shaders/floor_shadow.frag`` (sky, floor, shadows).
 
 Set it from the demo's panel (colour pickers), from the command line (``--color``), or from a
 dictionary (a 3D scene file): ``SlimeLook.from_dict({"color": "#33cc66", "glow": 0.5})``.

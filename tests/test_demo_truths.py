@@ -12,7 +12,9 @@ from helpers import headless_demo, jelly
 
 from slime import cli
 from slime.app.render_common import MAX_PIXELS, check_gl_size, check_size
-from slime.app.render_slime import HeadlessSlime, follow, render_slime
+from slime.app.render_slime import default_camera, render_slime
+from slime.app.render_world import HeadlessWorld
+from slime.framing import KEEP, Framer, world_points
 from slime.physics.slime3d.slime_body import SlimeBody, SlimeParams
 from slime.render.camera import ELEVATION_RANGE, OrbitCamera
 from slime.render.context import GLUnavailable
@@ -71,17 +73,22 @@ def test_demo_steps_its_quality_down_on_slow_frames_and_a_pin_holds(demo):
     demo.quality.pin(None)
 
 
-def test_follow_keeps_a_flying_slime_in_frame_in_height():
-    body = SlimeBody(SlimeParams(stacks=10, slices=10, gravity=(0.0, 0.0, 0.0)))
-    from slime.app.render_slime import default_camera
-
+def demo_camera(body):
+    """The demo's camera on its one slime and what moves it: the slime's view, kept (``KEEP``)
+    until the slime would leave the picture."""
     cam = default_camera(body)
+    return cam, Framer(cam, KEEP)
+
+
+def test_the_demo_camera_keeps_a_flying_slime_in_frame_in_height():
+    body = SlimeBody(SlimeParams(stacks=10, slices=10, gravity=(0.0, 0.0, 0.0)))
+    cam, framer = demo_camera(body)
     start = body.centroid().copy()
     body.poke(body.positions[np.argmin(body.positions[:, 1])], (0.0, 900.0, 0.0))
     size = (400, 300)
     for _ in range(240):
         body.step()
-        follow(cam, body)
+        framer.update(world_points(body.positions, []), size[0] / size[1], body.params.dt)
         x, y = cam.project(body.centroid(), size)
         assert 0 <= x < size[0] and 0 <= y < size[1], body.centroid()
     # It really flew: further up than the frame's half height at the camera's distance.
@@ -89,17 +96,15 @@ def test_follow_keeps_a_flying_slime_in_frame_in_height():
     assert body.centroid()[1] - start[1] > 1.5 * half_height
 
 
-def test_follow_holds_still_for_a_slime_wobbling_on_the_floor():
+def test_the_demo_camera_holds_still_for_a_slime_wobbling_on_the_floor():
     body = SlimeBody(SlimeParams(stacks=10, slices=10))
-    from slime.app.render_slime import default_camera
-
-    cam = default_camera(body)
-    height = cam.target[1]
+    cam, framer = demo_camera(body)
+    target = cam.target.copy()
     body.poke(body.positions[np.argmax(body.positions[:, 1])], (0.0, -150.0, 0.0))
     for _ in range(120):
         body.step()
-        follow(cam, body)
-    assert cam.target[1] == height  # the floor stays put on screen (and the backdrop cached)
+        framer.update(world_points(body.positions, []), 4.0 / 3.0, body.params.dt)
+    assert np.array_equal(cam.target, target)  # the floor stays put on screen (and the backdrop cached)
 
 
 def test_the_camera_stays_above_the_floor():
@@ -168,7 +173,7 @@ def test_a_size_past_this_gl_is_refused_before_drawing(ctx):
     limit = int(ctx.info["GL_MAX_RENDERBUFFER_SIZE"])
     # Past this GL's limit, or past slime's own (8192 a side) where the GL allows more, as here.
     with pytest.raises(ValueError, match="GL_MAX" if limit < SIZE[1] else "from 1 to 8192 per side"):
-        HeadlessSlime(size=(limit + 1, 1), ctx=ctx, stacks=6, slices=6)
+        HeadlessWorld(SlimeBody(SlimeParams(stacks=6, slices=6)), size=(limit + 1, 1), ctx=ctx)
 
 
 def test_color_on_the_command_line(tmp_path, capsys):

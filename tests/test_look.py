@@ -1,35 +1,38 @@
-"""The slime's look: refraction and Beer-Lambert absorption checked on pixels read back from the
-GPU (headless EGL), and SlimeLook as data (dictionaries, colours, one-line errors)."""
+"""The slime's look: refraction and Beer-Lambert absorption checked on pixels the world renderer
+draws (headless EGL, read back from the GPU), and SlimeLook as data (dictionaries, colours,
+one-line errors)."""
 
 from dataclasses import replace
 
 import numpy as np
 import pytest
 
-from slime.app.render_slime import HeadlessSlime
-from slime.render.images import read_rgba
+from slime.app.render_world import HeadlessWorld
 from slime.look import SlimeLook, parse_color
-from test_render_slime import current  # noqa: F401 (the autouse fixture that makes the context current)
+from slime.physics.slime3d.slime_body import SlimeBody, SlimeParams
+from slime.render.world_renderer import fit_ellipsoid
+from test_render_slime import body, current  # noqa: F401 (the body, and the autouse fixture that makes the context current)
 
 SIZE = (400, 300)
 
 
 @pytest.fixture(scope="module")
-def scene(ctx):
-    s = HeadlessSlime(size=SIZE, ctx=ctx, samples=0)
+def scene(ctx, body):
+    with ctx:  # built before the autouse fixture makes the context current
+        s = HeadlessWorld(body, size=SIZE, ctx=ctx, samples=0)
     yield s
     s.release()
 
 
 def draw(scene, positions, look=None) -> np.ndarray:
+    """The lone slime's scene with its slime at ``positions``, in ``look`` (default the scene's)."""
     renderer = scene.renderer
     old = renderer.look
     if look is not None:
         renderer.look = look
     try:
-        renderer.update(positions)
-        renderer.render(scene.target.draw, scene.camera, cache_backdrop=True)
-        return read_rgba(scene.target.resolve(), components=4)[..., :3].astype(float)
+        renderer.update([(positions, scene.scene.world.bodies[0].strip, None)])
+        return scene.read().astype(float)
     finally:
         renderer.look = old
 
@@ -44,11 +47,11 @@ def high_pass(img: np.ndarray) -> np.ndarray:
     return lum - box
 
 
-def test_checker_seen_through_the_slime_is_displaced(scene):
+def test_checker_seen_through_the_slime_is_displaced(scene, body):
     """Inside the slime's outline the floor's edges do not line up with the same floor drawn with
     no slime; with refraction off (index 1) they do, so the bending is what moves them."""
-    scene.body.reset()
-    positions = scene.body.positions.copy()
+    body.reset()
+    positions = body.positions.copy()
     empty = draw(scene, positions + np.array([0.0, 0.0, 500.0]))  # far behind the camera: no slime on screen
     bent = draw(scene, positions)
     straight = draw(scene, positions, replace(scene.renderer.look, refraction=1.0))
@@ -66,43 +69,49 @@ def test_checker_seen_through_the_slime_is_displaced(scene):
         a, b = high_pass(empty)[inner], high_pass(img)[inner]
         return float(np.corrcoef(a, b)[0, 1])
 
-    assert agreement(straight) > 0.7, agreement(straight)
+    # Straight through, the floor's edges agree but for the slime's own soft shadow on the floor
+    # behind it, which the empty floor has not (0.67 here; bent: 0.12).
+    assert agreement(straight) > 0.6, agreement(straight)
     assert agreement(bent) < 0.5 * agreement(straight), (agreement(bent), agreement(straight))
 
 
-def test_squashed_slime_is_lighter_at_its_centre(scene):
+def test_squashed_slime_lets_more_floor_light_through_at_its_centre(scene, body):
     """Beer-Lambert over the real thickness: the same body flattened to 40 % of its height, seen
-    from above, lets more floor light through at its centre than the round one."""
+    from above, lets more of the floor's light through at its centre than the round one. What
+    comes through is what changes when the floor goes black (the jelly's glow and the sky's
+    reflection stay)."""
     cam = scene.camera
     saved = (cam.azimuth, cam.elevation, cam.distance, cam.target.copy())
+    look = scene.renderer.look
+    black = replace(look, floor_light=(0.0, 0.0, 0.0), floor_dark=(0.0, 0.0, 0.0))
     try:
         cam.azimuth, cam.elevation, cam.distance = 20.0, 65.0, 5.0
-        scene.body.reset()
-        round_body = scene.body.positions.copy()
-        floor = float(scene.body.params.floor_height)
+        body.reset()
+        round_body = body.positions.copy()
+        floor = float(body.params.floor_height)
         squashed = round_body.copy()
         squashed[:, 1] = floor + 0.4 * (squashed[:, 1] - floor)
-        shades = []
+        through, shades = [], []
+        lum = np.array([0.3, 0.59, 0.11])
         for positions in (round_body, squashed):
             cam.target = positions.mean(axis=0)
-            img = draw(scene, positions)
             x, y = (int(v) for v in cam.project(positions.mean(axis=0), SIZE))
-            # A 31x31 patch averages over light and dark checker cells; highlights left out.
-            patch = img[y - 15:y + 16, x - 15:x + 16].reshape(-1, 3)
-            shades.append(patch[patch.min(axis=1) < 215].mean(axis=0))
-        round_rgb, flat_rgb = shades
-        lum = np.array([0.3, 0.59, 0.11])
-        assert flat_rgb @ lum > round_rgb @ lum + 8 and flat_rgb[1] > round_rgb[1] + 10, (round_rgb, flat_rgb)
-        assert flat_rgb[1] > flat_rgb[0]  # still green jelly, just less of it
+            lit, dark = (draw(scene, positions, floor_look)[y - 15:y + 16, x - 15:x + 16].reshape(-1, 3)
+                         for floor_look in (look, black))
+            plain = lit.min(axis=1) < 215  # highlights left out
+            through.append(float(((lit - dark)[plain] @ lum).mean()))
+            shades.append(lit[plain].mean(axis=0))
+        assert through[1] > 1.3 * through[0] + 5.0, through  # 52 against 31 here
+        assert shades[1][1] > shades[1][0] + 20  # still green jelly, just less of it
     finally:
         cam.azimuth, cam.elevation, cam.distance, cam.target = saved
 
 
-def test_color_changes_the_jelly(scene):
-    scene.body.reset()
-    positions = scene.body.positions
+def test_color_changes_the_jelly(scene, body):
+    body.reset()
+    positions = body.positions
     red = draw(scene, positions, scene.renderer.look.with_color("#cc3322"))
-    x, y = (int(v) for v in scene.camera.project(scene.body.centroid(), SIZE))
+    x, y = (int(v) for v in scene.camera.project(body.centroid(), SIZE))
     r, g, b = red[y - 2:y + 3, x - 2:x + 3].reshape(-1, 3).mean(axis=0)
     assert r > g + 40 and r > b + 40, (r, g, b)
 
@@ -150,29 +159,28 @@ def test_bad_look_fields_are_one_line_errors(data, word):
     assert "\n" not in str(info.value)
 
 
-def test_the_thickness_ellipsoid_holds_the_body_and_follows_its_shape(scene):
-    scene.body.reset()
-    positions = scene.body.positions.copy()
-    floor = float(scene.body.params.floor_height)
+def test_the_thickness_ellipsoid_holds_the_body_and_follows_its_shape(body):
+    body.reset()
+    positions = body.positions.copy()
+    floor = float(body.params.floor_height)
     for squash in (1.0, 0.4):
         squashed = positions.copy()
         squashed[:, 1] = floor + squash * (squashed[:, 1] - floor)
-        scene.renderer.update(squashed)
-        centre, axes, radii = scene.renderer.ellipsoid
+        centre, axes, radii = fit_ellipsoid(squashed, squashed.mean(axis=0))
         inside = ((squashed - centre) @ axes / radii) ** 2
         assert inside.sum(axis=1).max() <= 1.0 + 1e-9  # every vertex in (none reads as zero thickness)
         vertical = abs(axes[1]) @ radii  # the ellipsoid's half height
-        assert vertical == pytest.approx(squash * float(scene.body.params.radius), rel=0.02)
+        assert vertical == pytest.approx(squash * float(body.params.radius), rel=0.02)
 
 
 def test_the_backdrop_stays_linearly_filtered_for_the_jelly(ctx):
-    """A multisampled target gets the backdrop through a nearest-filtered copy; the jelly then
-    reads the same texture for refraction, which must be smooth (linear) again."""
+    """The jelly reads what is behind it from a texture for refraction: linearly filtered, so a
+    bent ray between texels reads a smooth floor, also with a multisampled frame."""
     import moderngl
 
-    s = HeadlessSlime(size=(64, 48), ctx=ctx, samples=4, stacks=8, slices=8)
+    s = HeadlessWorld(SlimeBody(SlimeParams(stacks=8, slices=8)), size=(64, 48), ctx=ctx, samples=4)
     try:
         s.draw()
-        assert s.renderer._cache["texture"].filter == (moderngl.LINEAR, moderngl.LINEAR)
+        assert s.renderer._targets["texture"].filter == (moderngl.LINEAR, moderngl.LINEAR)
     finally:
         s.release()

@@ -18,7 +18,9 @@ import pytest
 from PIL import Image
 
 from helpers import new_screenshot, xdotool
+from slime.app.render_world import HeadlessWorld
 from slime.cli import main
+from slime.physics.slime3d.slime_body import SlimeBody, SlimeParams
 from slime.render.shader_files import (ShaderError, ShaderFolder, ShaderWatch, compiler_messages, default_folder,
                                        splice)
 
@@ -44,15 +46,16 @@ def line_of(path: Path, fragment: str) -> int:
 
 
 def test_splice_maps_every_line_back_through_include():
-    source = splice(default_folder() / "shadow.frag")
+    source = splice(default_folder() / "slime.frag")
     spliced = source.text.splitlines()
     assert not any(line.lstrip().startswith("#include") for line in spliced)
-    n = next(i for i, line in enumerate(spliced, 1) if line.startswith("vec3 shadow_factor"))
-    glsl = default_folder() / "shadow.glsl"
-    assert source.where(n) == f"{_shown(glsl)}:{line_of(glsl, 'vec3 shadow_factor')}"
-    m = next(i for i, line in enumerate(spliced, 1) if "float haze" in line)
-    assert source.where(m).endswith(f"shadow.frag:{line_of(default_folder() / 'shadow.frag', 'float haze')}")
-    assert {p.name for p in source.files} == {"shadow.frag", "shadow.glsl"}
+    n = next(i for i, line in enumerate(spliced, 1) if line.startswith("float jelly_taps"))
+    glsl = default_folder() / "light_shadow.glsl"
+    assert source.where(n) == f"{_shown(glsl)}:{line_of(glsl, 'float jelly_taps')}"
+    m = next(i for i, line in enumerate(spliced, 1) if "float thickness = v_thickness;" in line)
+    frag = default_folder() / "slime.frag"
+    assert source.where(m).endswith(f"slime.frag:{line_of(frag, 'float thickness = v_thickness;')}")
+    assert {p.name for p in source.files} == {"slime.frag", "light_shadow.glsl"}
 
 
 def _shown(path: Path) -> str:
@@ -74,24 +77,24 @@ def test_include_cycle_and_missing_include_are_one_line_each(tmp_path):
 
 
 def test_other_drivers_messages_map_too():
-    source = splice(default_folder() / "shadow.frag")
-    glsl = line_of(default_folder() / "shadow.glsl", "float r2")
-    spliced = next(i for i, line in enumerate(source.text.splitlines(), 1) if "float r2" in line)
+    source = splice(default_folder() / "slime.frag")
+    glsl = line_of(default_folder() / "light_shadow.glsl", "caster = texture(u_light_pass, uv);")
+    spliced = next(i for i, line in enumerate(source.text.splitlines(), 1) if "caster = texture(u_light_pass, uv);" in line)
     sources = {"fragment_shader": source}
     nvidia = f"fragment_shader\n===\n0({spliced}) : error C0000: syntax error\n"
     amd = f"fragment_shader\n===\nERROR: 0:{spliced}: 'r2' : redefinition\n"
-    assert compiler_messages(nvidia, sources) == [f"{_shown(default_folder() / 'shadow.glsl')}:{glsl}: error C0000: syntax error"]
-    assert compiler_messages(amd, sources) == [f"{_shown(default_folder() / 'shadow.glsl')}:{glsl}: error: 'r2' : redefinition"]
+    assert compiler_messages(nvidia, sources) == [f"{_shown(default_folder() / 'light_shadow.glsl')}:{glsl}: error C0000: syntax error"]
+    assert compiler_messages(amd, sources) == [f"{_shown(default_folder() / 'light_shadow.glsl')}:{glsl}: error: 'r2' : redefinition"]
 
 
 def test_error_in_an_included_file_names_that_file_and_line(ctx, folder):
-    bad = line_of(folder / "shadow.glsl", "float s = 0.55 * exp")
-    edit(folder / "shadow.glsl", "float s = 0.55 * exp(", "float s = not_declared + 0.55 * exp(")
+    bad = line_of(folder / "light_shadow.glsl", "caster = texture(u_light_pass, uv);")
+    edit(folder / "light_shadow.glsl", "caster = texture(u_light_pass, uv);", "caster = not_declared + texture(u_light_pass, uv);")
     with pytest.raises(ShaderError) as info:
-        ShaderFolder(folder).program(ctx, "shadow")
+        ShaderFolder(folder).program(ctx, "slime")
     lines = info.value.lines
     assert lines and all(MESSAGE.match(line) for line in lines), lines
-    assert any(f"shadow.glsl:{bad}: error:" in line and "not_declared" in line for line in lines), lines
+    assert any(f"light_shadow.glsl:{bad}: error:" in line and "not_declared" in line for line in lines), lines
 
 
 def magenta(pixels: np.ndarray) -> int:
@@ -100,9 +103,7 @@ def magenta(pixels: np.ndarray) -> int:
 
 
 def test_live_reload_redraws_the_slime_and_a_broken_edit_keeps_the_last_picture(ctx, folder):
-    from slime.app.render_slime import HeadlessSlime
-
-    scene = HeadlessSlime(size=SIZE, ctx=ctx, samples=0, stacks=12, slices=12, shaders=folder)
+    scene = HeadlessWorld(SlimeBody(SlimeParams(stacks=12, slices=12)), size=SIZE, ctx=ctx, samples=0, shaders=folder)
     said = []
     watch = ShaderWatch(folder, [scene.renderer], interval=0.0, settle=0.0, report=said.append)
     try:
@@ -127,13 +128,13 @@ def test_live_reload_redraws_the_slime_and_a_broken_edit_keeps_the_last_picture(
         assert any(re.search(rf"slime\.frag:{typo_line + 1}: error", line) for line in watch.errors), watch.errors
         assert said[-len(watch.errors):] == watch.errors  # the same lines went to the terminal
 
-        # Fixed, then broken inside the included file: reported with shadow.glsl's own line.
+        # Fixed, then broken inside the included file: reported with light_shadow.glsl's own line.
         (folder / "slime.frag").write_text(good)
         assert watch.check() is True and watch.errors == []
-        glsl_line = line_of(folder / "shadow.glsl", "float r2")
-        edit(folder / "shadow.glsl", "float r2 = dot(d, d);", "float r2 = dot(d, d) + oops;")
+        glsl_line = line_of(folder / "light_shadow.glsl", "caster = texture(u_light_pass, uv);")
+        edit(folder / "light_shadow.glsl", "caster = texture(u_light_pass, uv);", "caster = texture(u_light_pass, uv) + oops;")
         assert watch.check() is True
-        assert any(f"shadow.glsl:{glsl_line}: error" in line for line in watch.errors), watch.errors
+        assert any(f"light_shadow.glsl:{glsl_line}: error" in line for line in watch.errors), watch.errors
         assert np.array_equal(scene.draw(), solid)
         assert watch.check(force=True) is True and watch.errors  # F5 tries again, still broken
     finally:
@@ -160,14 +161,14 @@ def test_live_reload_redraws_a_2d_scene(ctx, folder):
 
 
 def test_render_with_a_broken_shader_folder_prints_file_line_messages(folder, tmp_path, capsys):
-    bad = line_of(folder / "shadow.glsl", "float s = 0.55 * exp")
-    edit(folder / "shadow.glsl", "float s = 0.55 * exp(", "float s = nope + 0.55 * exp(")
+    bad = line_of(folder / "light_shadow.glsl", "caster = texture(u_light_pass, uv);")
+    edit(folder / "light_shadow.glsl", "caster = texture(u_light_pass, uv);", "caster = nope + texture(u_light_pass, uv);")
     status = main(["render", "--shaders", str(folder), "--output", str(tmp_path / "x.png"), "--size", "64x48",
                    "--no-progress"])
     err = capsys.readouterr().err.strip().splitlines()
     assert status == 2
     assert err and all(MESSAGE.match(line) for line in err), err
-    assert any(f"shadow.glsl:{bad}: error" in line for line in err)
+    assert any(f"light_shadow.glsl:{bad}: error" in line for line in err)
     assert not (tmp_path / "x.png").exists()
 
     status = main(["render", "springs", "--shaders", str(tmp_path / "missing"), "--output", str(tmp_path / "y.png")])
@@ -235,14 +236,14 @@ def test_demo_window_survives_a_symlink_loop_and_a_fifo_in_its_shaders(xvfb, fol
     from test_demo_window import Demo
 
     demo = Demo(xvfb, tmp_path, shaders=str(folder), stacks=12, slices=12)
-    glsl = folder / "shadow.glsl"
+    glsl = folder / "light_shadow.glsl"
     good = glsl.read_bytes()
     try:
         demo.focus()
         demo.screenshot()  # drawing: its watch has read the files as they were
         for kind in ("loop", "fifo"):
             words = _spoil(glsl, kind)
-            said = "shaders/shadow.glsl: error: cannot read it"  # named from the demo's folder
+            said = "shaders/light_shadow.glsl: error: cannot read it"  # named from the demo's folder
             demo.wait_for(lambda: [ln for ln in demo.lines if ln.startswith(said) and words in ln],
                           f"the {kind} reported")
             assert demo.proc.poll() is None
@@ -387,11 +388,9 @@ SPOILED = ["fifo", "dev-zero", "loop", "huge"]
 
 
 @pytest.mark.parametrize("kind", SPOILED)
-@pytest.mark.parametrize("name", ["slime.frag", "shadow.glsl"])
+@pytest.mark.parametrize("name", ["slime.frag", "light_shadow.glsl"])
 def test_a_special_or_huge_shader_file_is_one_line_and_the_window_keeps_its_program(ctx, folder, kind, name):
-    from slime.app.render_slime import HeadlessSlime
-
-    scene = HeadlessSlime(size=SIZE, ctx=ctx, samples=0, stacks=12, slices=12, shaders=folder)
+    scene = HeadlessWorld(SlimeBody(SlimeParams(stacks=12, slices=12)), size=SIZE, ctx=ctx, samples=0, shaders=folder)
     said = []
     watch = ShaderWatch(folder, [scene.renderer], interval=0.0, settle=0.0, report=said.append)
     try:
@@ -412,13 +411,13 @@ def test_a_special_or_huge_shader_file_is_one_line_and_the_window_keeps_its_prog
 
 @pytest.mark.parametrize("kind", SPOILED)
 def test_render_with_a_special_shader_file_is_one_line(folder, tmp_path, capsys, kind):
-    words = _spoil(folder / "shadow.glsl", kind)
+    words = _spoil(folder / "light_shadow.glsl", kind)
     with _within(60):
         status = main(["render", "--shaders", str(folder), "--output", str(tmp_path / "x.png"), "--size", "64x48",
                        "--no-progress"])
     err = capsys.readouterr().err.strip().splitlines()
     assert status == 2 and len(err) == 1, err
-    assert err[0].startswith(_shown(folder / "shadow.glsl")) and words in err[0]
+    assert err[0].startswith(_shown(folder / "light_shadow.glsl")) and words in err[0]
     assert not (tmp_path / "x.png").exists()
 
 
@@ -432,9 +431,7 @@ def test_shaders_on_a_folder_without_shaders_is_one_line_naming_export(tmp_path,
 
 
 def test_a_reload_waits_for_the_save_to_finish_and_always_names_the_file(ctx, folder):
-    from slime.app.render_slime import HeadlessSlime
-
-    scene = HeadlessSlime(size=SIZE, ctx=ctx, samples=0, stacks=12, slices=12, shaders=folder)
+    scene = HeadlessWorld(SlimeBody(SlimeParams(stacks=12, slices=12)), size=SIZE, ctx=ctx, samples=0, shaders=folder)
     now = [0.0]
     said = []
     watch = ShaderWatch(folder, [scene.renderer], interval=0.0, settle=30.0, clock=lambda: now[0],

@@ -7,8 +7,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from slime.app.render_slime import default_camera, follow
+from slime.app.render_slime import default_camera
 from slime.bench.fuzz import came_back, frames
+from slime.framing import KEEP, Framer, world_points
 from slime.physics.slime3d.hand import LET_GO, LIFT_SPEED
 from slime.physics.slime3d.slime_body import SlimeBody, SlimeParams
 from slime.render.picking import pick
@@ -17,18 +18,19 @@ WINDOW = (640, 480)  # the window test's size; the camera's framing does not dep
 
 
 class DemoView:
-    """The demo's camera on a body, moved as the demo moves it (``follow`` after every frame),
+    """The demo's camera on a body, moved as the demo moves it (its ``Framer``, KEEP, after every frame),
     and the outline as it sees it: vertices projected to pixels (the silhouette of a closed
     surface is bounded by its vertices' projections up to the flat triangles between them)."""
 
     def __init__(self, body: SlimeBody):
         self.body = body
         self.camera = default_camera(body)
+        self.framer = Framer(self.camera, KEEP)
 
     def step(self, count: int = 1) -> None:
         for _ in range(count):
             self.body.step()
-            follow(self.camera, self.body)
+            self.framer.update(world_points(self.body.positions, []), WINDOW[0] / WINDOW[1], self.body.params.dt)
 
     def pixels(self) -> np.ndarray:
         return self.camera.project(self.body.positions, WINDOW)
@@ -77,9 +79,10 @@ def test_a_press_under_the_top_lowers_the_outline_the_demo_shows(resolution):
     assert min(after[:30]) < -0.05, min(after[:30])  # it springs past its rest ...
     # ... and is back a second later, but for the body's own slow bounce on the floor, which dies
     # away, and where the slanted press has rolled it (the jelly is soft: it settles a little
-    # lower and elsewhere, 7 % of its radius on the screen at 32 x 32).
+    # lower and elsewhere, 7 % of its radius on the screen at 32 x 32; the demo's camera holds
+    # still while the slime is in the picture, so at 64 x 64 the roll shows as up to 17 %).
     assert abs(after[59]) < 0.15, after[59]
-    assert max(np.abs(after[90:])) < 0.15 and max(np.abs(after[90:])) < max(np.abs(after[:30]))
+    assert max(np.abs(after[90:])) < 0.2 and max(np.abs(after[90:])) < max(np.abs(after[:30]))
     assert view.body.recoveries == 0 and not view.body.pressing
     assert view.body.world.hand.finger is None  # the finger has let go
 

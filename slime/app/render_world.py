@@ -48,19 +48,51 @@ def scene_camera(scene: WorldScene, view=None, aspect: float = 4.0 / 3.0) -> Orb
                                min_distance=0.1, max_distance=1000.0)
 
 
-class HeadlessWorld:
-    """A world scene + the world renderer + an offscreen target: ``draw()`` returns pixels."""
+def lone_scene(body) -> WorldScene:
+    """A ``SlimeBody`` (the world of one slime a script builds) as a scene: the lone slime's
+    (``world_format.lone_slime_spec``: its camera and floor) around this very body, drawn in the
+    renderer's look."""
+    from slime.scenes.world_format import lone_slime_spec
 
-    def __init__(self, scene: WorldScene, *, size=(800, 600), camera=None, samples: int = 4, ctx=None, shaders=None):
+    params = body.params
+    spec = lone_slime_spec(params.stacks, params.slices)
+    return WorldScene(spec, body.world, [], [body.world.bodies[0].tag])
+
+
+class HeadlessWorld:
+    """A world scene + the world renderer + an offscreen target: ``draw()`` returns pixels.
+
+    The one headless picture: ``slime render``, the render benchmark, the picture tests and the
+    tutorials' scripts. ``scene``: a ``WorldScene``, or a ``SlimeBody`` (``lone_scene``);
+    ``camera``: an OrbitCamera, or (azimuth, elevation, distance) that stays put, default the
+    scene's own or its framing; ``look``: the sky, floor and lights, and the jelly of slimes
+    without a look of their own; ``shaders``: the folder the programs come from (the renderer is
+    a ``ShaderWatch`` owner for live reload). Bad sizes, samples or cameras: one-line ValueErrors,
+    before GL sees them."""
+
+    def __init__(self, scene, *, size=(800, 600), camera=None, samples: int = 4, ctx=None, shaders=None,
+                 look=None):
+        from slime.render.context import check_samples
         from slime.render.world_renderer import WorldRenderer, bodies_of_world
 
+        if not isinstance(scene, WorldScene):
+            scene = lone_scene(scene)
+        if camera is not None and not isinstance(camera, OrbitCamera):
+            camera = check_camera(camera)
         self._bodies_of_world = bodies_of_world
         self.ctx, self._owns_ctx, self.size = headless_context(ctx, size)
+        try:
+            samples = check_samples(self.ctx, samples)
+        except ValueError:
+            if self._owns_ctx:
+                self.ctx.release()
+            raise
         self.scene = scene
         self.camera = camera if isinstance(camera, OrbitCamera) else scene_camera(scene, camera, self.size[0] / self.size[1])
         #: A scene without a camera (and none asked for) keeps itself framed as its slimes move.
         self.framer = Framer(self.camera, FRAME if camera is None and scene.spec.camera is None else FREE)
-        self.renderer = WorldRenderer(self.ctx, floor_height=scene.spec.floor_height, samples=samples, shaders=shaders)
+        self.renderer = WorldRenderer(self.ctx, floor_height=scene.spec.floor_height, samples=samples, shaders=shaders,
+                                      look=look)
         self.renderer.set_obstacles(scene.drawn_obstacles)
         self.texture = self.ctx.texture(self.size, 4)
         self.fbo = self.ctx.framebuffer(color_attachments=[self.texture])
@@ -69,12 +101,20 @@ class HeadlessWorld:
         """After a step: the camera eased toward the scene's new framing, where it frames itself."""
         self.framer.update(scene_points(self.scene), self.size[0] / self.size[1], self.scene.world.dt)
 
-    def draw(self) -> np.ndarray:
-        """The world as it is now; (H, W, 3) uint8, top row first."""
+    def update(self) -> None:
+        """Hand the world as it is now to the renderer: positions, normals, lids."""
         self.renderer.update(self._bodies_of_world(self.scene.world, self.scene.looks()))
         self.renderer.set_moving_obstacles(world_lids(self.scene.world))
+
+    def read(self) -> np.ndarray:
+        """Draw what was last ``update``d and read it back; (H, W, 3) uint8, top row first."""
         self.renderer.render(self.fbo, self.camera)
         return np.ascontiguousarray(read_rgba(self.fbo, components=4)[..., :3])
+
+    def draw(self) -> np.ndarray:
+        """The world as it is now; (H, W, 3) uint8, top row first."""
+        self.update()
+        return self.read()
 
     def release(self) -> None:
         for obj in (self.renderer, self.fbo, self.texture):

@@ -1,5 +1,6 @@
-"""Frames per second of the whole headless slime frame at 800x600: physics step (all substeps),
-normals, buffer upload, drawing (one backdrop pass, one jelly pass, the MSAA resolve) and readback.
+"""Frames per second of the whole headless slime frame at 800x600, drawn by the world renderer as
+`slime render` draws it: physics step (all substeps), normals, buffer upload, drawing (the light's
+maps, the backdrop, the floor's shadows, the jelly, the MSAA resolve) and readback.
 
 One row per mesh (the default sphere, 64x64 and 128x128) and per sampling (none, 4x MSAA), with
 the time split into its parts so a slow case says where the time goes.
@@ -11,20 +12,21 @@ import time
 
 import numpy as np
 
-from slime.render.images import read_rgba
-
 SIZE = (800, 600)
 
 
 def _case(ctx, stacks, slices, frames: int, samples: int, warm: int = 5) -> dict:
-    from slime.app.render_slime import HeadlessSlime
+    from slime.app.render_world import HeadlessWorld
+    from slime.physics.slime3d.slime_body import SlimeBody, SlimeParams
 
-    scene = HeadlessSlime(size=SIZE, stacks=stacks, slices=slices, samples=samples, ctx=ctx)
-    body, renderer, target, camera = scene.body, scene.renderer, scene.target, scene.camera
+    changes = {k: v for k, v in (("stacks", stacks), ("slices", slices)) if v is not None}
+    body = SlimeBody(SlimeParams(**changes))
+    scene = HeadlessWorld(body, size=SIZE, samples=samples, ctx=ctx)
     try:
         top = lambda: body.positions[np.argmax(body.positions[:, 1])].copy()  # noqa: E731
         for _ in range(warm):  # warm-up: shader compilation, first uploads, caches
-            scene.frame()
+            body.step()
+            scene.draw()
         parts = np.zeros(3)  # physics, normals + upload, draw + readback
         start = time.perf_counter()
         for i in range(frames):
@@ -33,10 +35,9 @@ def _case(ctx, stacks, slices, frames: int, samples: int, warm: int = 5) -> dict
             t0 = time.perf_counter()
             body.step()
             t1 = time.perf_counter()
-            renderer.update(body.positions)
+            scene.update()
             t2 = time.perf_counter()
-            renderer.render(target.draw, camera, cache_backdrop=True)
-            read_rgba(target.resolve(), components=4)[..., :3]
+            scene.read()
             t3 = time.perf_counter()
             parts += (t1 - t0, t2 - t1, t3 - t2)
         total = time.perf_counter() - start

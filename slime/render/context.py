@@ -38,6 +38,16 @@ def create_headless_context(require: int = 330) -> moderngl.Context:
     )
 
 
+def check_samples(ctx: moderngl.Context, samples) -> int:
+    """``samples`` as a multisampling count this GL takes, else a one-line ValueError."""
+    # GL takes 0 (none) or a power of two up to its most; llvmpipe's most is 4.
+    most = int(ctx.max_samples)
+    counts = [0] + [1 << k for k in range(most.bit_length()) if 1 << k <= most]
+    if isinstance(samples, bool) or not isinstance(samples, (int, np.integer)) or samples not in counts:
+        raise ValueError(f"samples must be one of {', '.join(map(str, counts))} (this GL's), got {samples!r}")
+    return int(samples)
+
+
 class OffscreenTarget:
     """A framebuffer to render into headless, resolved to a plain one for reading.
 
@@ -48,12 +58,7 @@ class OffscreenTarget:
     def __init__(self, ctx: moderngl.Context, size, samples: int = 4):
         self.ctx = ctx
         self.size = (int(size[0]), int(size[1]))
-        # GL takes 0 (none) or a power of two up to its most; llvmpipe's most is 4.
-        most = int(ctx.max_samples)
-        counts = [0] + [1 << k for k in range(most.bit_length()) if 1 << k <= most]
-        if isinstance(samples, bool) or not isinstance(samples, (int, np.integer)) or samples not in counts:
-            raise ValueError(f"samples must be one of {', '.join(map(str, counts))} (this GL's), got {samples!r}")
-        self.samples = int(samples)
+        self.samples = check_samples(ctx, samples)
         # Colour only: a renderer drawing here keeps its own depth (WorldRenderer draws in buffers
         # of its own and resolves into this one). The resolved picture is a texture, so a window
         # can draw it scaled (WorldRenderer.present).

@@ -4,7 +4,7 @@ One loader for every program the package draws with. ``shaders/<name>.vert`` and
 ``shaders/<name>.frag`` make program ``name``; a line ``#include "other.glsl"`` is replaced by that
 file (found beside the including file), recursively. The spliced text keeps a map from each of its
 lines back to (file, line), so a compiler message such as Mesa's ``0:41(2): error: ...`` is
-reported as ``shaders/shadow.glsl:12: error: ...``.
+reported as ``shaders/light_shadow.glsl:12: error: ...``.
 
 A folder other than the package's own (``--shaders DIR``, written by ``slime shaders export DIR``)
 is a ``ShaderFolder(DIR)``. ``ShaderWatch`` polls the files that a set of renderers read and

@@ -42,8 +42,7 @@ rasteriser a full resolving copy of a multisampled frame is a large part of draw
 copying only where needed matters most with many slimes (tests/test_world_render.py prints both
 ways for 16 slimes).
 
-The floor's shadows seen through the jelly are already in the texture, so slime.vert's own
-shadow-at-the-landing-point term is switched off (``u_shadow_depth = 0``).
+The floor's shadows seen through the jelly are those already in the texture it reads.
 
 The jelly (``slime`` program) takes its key light through the shadow map too: a slime behind
 another, or under a board or a lid, is lit only by what gets through.
@@ -752,8 +751,6 @@ class WorldRenderer:
         set_jelly_look(sp, look)
         set_uniform(sp, "u_behind", 0)
         set_uniform(sp, "u_wireframe", 1 if self.wireframe else 0)
-        # The floor's shadows are in the texture already: none added at the landing point.
-        set_uniform(sp, "u_shadow_depth", 0.0)
         set_uniform(sp, "u_view", view)
         set_uniform(sp, "u_proj", proj)
         set_uniform(sp, "u_view_proj", view_proj.astype("f4"))
