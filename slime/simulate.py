@@ -6,7 +6,8 @@ Output arrays (load with ``np.load(path)``):
   ``positions (N+1, P, 3)`` (every slime's vertices, slime after slime), ``body (P,)`` (the body
   index of each vertex), ``triangles (M, 3)`` (indices into P), ``volume (N+1, B)`` (each slime's
   engine volume, slice-integrated; ``(N+1,)`` for a scene of one slime, as the lone slime's has
-  always been), ``time (N+1,)``.
+  always been), ``time (N+1,)``, ``recoveries ()`` (how many times a slime broke and was put
+  back to its last good pose: a run that needed it also says so on stderr).
 - 2D scenes: ``positions (N+1, P, 2)``, ``springs (S, 2)``, ``alive (N+1, S)``, ``time (N+1,)``.
 Row 0 is the initial state; row k is the state after k ticks. The 3D run is
 ``slime.scenes.world_run``'s, the one `slime render` draws.

@@ -260,6 +260,7 @@ def test_the_world_npz_layout():
     assert np.all(corners == corners[:, :1])
     assert arrays["volume"].shape == (5, b)
     np.testing.assert_allclose(arrays["time"], np.arange(5) / 60.0)
+    assert arrays["recoveries"] == 0
 
 
 def test_seeded_abuse_of_a_world_leaves_it_whole():

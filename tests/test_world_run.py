@@ -57,7 +57,8 @@ def test_the_lone_slimes_npz_keeps_its_arrays_and_gains_body(tmp_path):
                      "--no-progress"]) == 0
     run_ = np.load(out)
     points = (6 - 1) * 7 + 2
-    assert sorted(run_.files) == ["body", "positions", "time", "triangles", "volume"]
+    assert sorted(run_.files) == ["body", "positions", "recoveries", "time", "triangles", "volume"]
+    assert run_["recoveries"] == 0
     assert run_["positions"].shape == (5, points, 3) and run_["volume"].shape == (5,) and run_["time"].shape == (5,)
     assert run_["triangles"].shape == (2 * 7 * (6 - 1), 3)
     assert run_["body"].shape == (points,) and not run_["body"].any()  # every vertex is slime 0's
@@ -230,3 +231,26 @@ def test_a_press_holds_the_top_down_until_the_unpress():
         assert world.hand.pressing == (tick < 20)
     assert tops[19] < tops[0] - 0.3  # the finger pushed the top in
     assert tops[39] > tops[19] + 0.2  # and let go, the slime fills out again
+
+
+def test_a_slime_put_back_by_recovery_is_reported_once_and_counted(tmp_path, capsys):
+    # A run whose slime is broken from outside every few frames: one stderr line at its end, and
+    # the count in the npz.
+    from slime.physics.slime3d.world3d import World3D
+
+    step, frames = World3D.step, []
+
+    def broken_step(world):
+        frames.append(1)
+        if len(frames) % 3 == 0:
+            world.v[:, :5] = np.nan
+        step(world)
+
+    out = tmp_path / "run.npz"
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(World3D, "step", broken_step)
+        assert cli.main(["simulate", "slime", "--ticks", "9", "--stacks", "6", "--slices", "7", "--output", str(out),
+                         "--no-progress"]) == 0
+    err = [line for line in capsys.readouterr().err.splitlines() if "recovery" in line]
+    assert len(err) == 1 and err[0].startswith("slime: warning: 3 recovery(ies)"), err
+    assert np.load(out)["recoveries"] == 3

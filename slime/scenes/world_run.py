@@ -12,6 +12,7 @@ from typing import Iterator
 import numpy as np
 
 from slime.memory import allocate
+from slime.problems import report_problems
 from slime.progress import ticking
 from slime.scenes.world_scene import WorldScene, build_world
 
@@ -90,12 +91,14 @@ def run(scene: WorldScene, frames: int, *, progress: bool = False, label: str = 
             act(scene, event)
         scene.world.step()
         yield tick
+    report_problems(scene.world)  # a slime put back by recovery: once a run, one line on stderr
 
 
 def record(scene, ticks: int, name: str = "the scene", progress: bool = False, material: str | None = None) -> dict:
     """Run the scene ``ticks`` frames (``run``) and return what ``slime simulate`` writes to its .npz
     (slime/simulate.py's docstring): every vertex's position, its body, the triangles, each
-    slime's volume (one column, squeezed, for a scene of one slime) and the time, row 0 the start.
+    slime's volume (one column, squeezed, for a scene of one slime) and the time, row 0 the start,
+    and how many times a slime was put back by recovery.
     ``scene``: a built ``WorldScene``, or a ``WorldSpec`` built here (``material`` for its slimes
     that name none) once the recording's memory is found, so a recording too large is refused
     before a fine mesh takes seconds to build."""
@@ -116,4 +119,4 @@ def record(scene, ticks: int, name: str = "the scene", progress: bool = False, m
         positions[k + 1], volume[k + 1], time[k + 1] = world.positions, world.enclosed_volumes(), (k + 1) * world.dt
     return {"positions": positions, "body": world.body_of_vertex.astype(np.int32),
             "triangles": world.triangles.astype(np.int32), "volume": volume[:, 0] if n_bodies == 1 else volume,
-            "time": time}
+            "time": time, "recoveries": np.int64(world.recoveries)}
