@@ -56,6 +56,17 @@ def harness() -> Path | None:
     return binary
 
 
+def missing() -> str:
+    """Why there is no C++ reference in this run, in one line (empty when there is one)."""
+    if harness() is not None:
+        return ""
+    if source_folder() is None:
+        return "no C++ sources: put shared/reference/physicalslime_cpp beside the checkout or set $SLIME_REFERENCE_CPP"
+    if shutil.which("g++") is None:
+        return "no g++ to build the C++ program"
+    return "the C++ program did not build with g++ -O2"
+
+
 def step_ms(stacks: int, slices: int, steps: int) -> float | None:
     """The C++ program's median time of one update + integrate (ms) at stacks x slices, or None."""
     binary = harness()
