@@ -150,9 +150,10 @@ def body_accelerations(model, b, x, v, acc, rotation, volume, work, h, internal_
     gv, ga = head(grad_volume, count), head(grad_area, count)
     a0, a1, a2 = rows(acc, first, count)
     m = mass[first:first + count]
-    # The membrane's acceleration (the tension, then the shear stiffness) is gathered apart, over
-    # the area gradient once the tension has read it, and integrated implicitly (``membrane.py``).
-    membrane = ga
+    # The membrane's acceleration (the tension, then the shear) is gathered apart and integrated
+    # implicitly (``membrane.py``), in scratch of its own: written over the area gradient the loop
+    # reads, the loop could not run several vertices at a time.
+    membrane = head(work[4], count)
     for k in range(count):
         p = volume_pressure_at(gv, m, k, pressure)
         t = surface_tension_at(ga, m, k, tension)
@@ -167,7 +168,7 @@ def body_accelerations(model, b, x, v, acc, rotation, volume, work, h, internal_
     # Then what couples neighbours: the shear stiffness and viscosity.
     stacks, slices = model.stacks[b], model.slices[b]
     ripple = model.ripple[first:first + count]
-    add_shear(grad_area, x, v, rest, first, stacks, slices, centre, turned, velocity, omega, model.shear_stiffness[b],
+    add_shear(work[4], x, v, rest, first, stacks, slices, centre, turned, velocity, omega, model.shear_stiffness[b],
               model.shear_viscosity[b], work[2], work[3])
     membrane_solve(membrane, rs, stacks, slices, ripple, model.shear_viscosity[b], h)
     add_without_rigid_part((a0, a1, a2), membrane, m, xs, centre, inverse)
