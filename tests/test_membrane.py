@@ -14,14 +14,14 @@ from slime.physics.slime3d.slime_body import SlimeBody, SlimeParams
 def test_periodic_solve_inverts_its_ring_operator():
     rng = np.random.default_rng(1)
     for a, n in [(0.3, 17), (3.7, 64), (5.0e4, 128)]:
-        r = rng.normal(size=n)
+        r = rng.normal(size=(3, n))
         y = r.copy()
-        periodic_solve(y, a)
-        back = (1.0 + 2.0 * a) * y - a * (np.roll(y, 1) + np.roll(y, -1))
+        periodic_solve(y[0], y[1], y[2], a)
+        back = (1.0 + 2.0 * a) * y - a * (np.roll(y, 1, axis=1) + np.roll(y, -1, axis=1))
         np.testing.assert_allclose(back, r, rtol=0.0, atol=1e-9 * np.abs(r).max())
-    r = rng.normal(size=9)
+    r = rng.normal(size=(3, 9))
     y = r.copy()
-    periodic_solve(y, 0.0)  # no stiffness: nothing to solve
+    periodic_solve(y[0], y[1], y[2], 0.0)  # no stiffness: nothing to solve
     np.testing.assert_array_equal(y, r)
 
 

@@ -53,35 +53,45 @@ from slime.physics.slime3d.surface import ring_vertex
 
 
 @kernel
-def periodic_solve(r, a):
-    """Solve (1 + 2a) y_j - a (y_{j-1} + y_{j+1}) = r_j round a ring (j wraps), in place: the
-    operator factors as (a / rho) (1 - rho S)(1 - rho S^-1), S the shift, rho < 1 the smaller
-    root of a rho^2 - (1 + 2a) rho + a = 0; each factor is a first-order recursion round the
-    ring, started from its periodic sum."""
-    n = r.shape[0]
+def periodic_solve(r0, r1, r2, a):
+    """Solve (1 + 2a) y_j - a (y_{j-1} + y_{j+1}) = r_j round a ring (j wraps), in place, for
+    the three components' rows at once (three independent recursions side by side keep the core
+    busy where one waits on each of its own steps): the operator factors as
+    (a / rho) (1 - rho S)(1 - rho S^-1), S the shift, rho < 1 the smaller root of
+    a rho^2 - (1 + 2a) rho + a = 0; each factor is a first-order recursion round the ring,
+    started from its periodic sum."""
+    n = r0.shape[0]
     if a <= 0.0:
         return
     scale = 2.0 / ((1.0 + 2.0 * a) + math.sqrt(1.0 + 4.0 * a))  # rho / a, without the cancellation
     rho = a * scale
     lap = 1.0 - rho**n
-    tail = 0.0
+    t0 = t1 = t2 = 0.0
     power = 1.0
     for k in range(n):
-        tail += power * r[n - 1 - k]
+        t0 += power * r0[n - 1 - k]
+        t1 += power * r1[n - 1 - k]
+        t2 += power * r2[n - 1 - k]
         power *= rho
-    previous = tail / lap
+    p0, p1, p2 = t0 / lap, t1 / lap, t2 / lap
     for j in range(n):
-        previous = r[j] + rho * previous
-        r[j] = previous
-    first = 0.0
+        p0 = r0[j] + rho * p0
+        p1 = r1[j] + rho * p1
+        p2 = r2[j] + rho * p2
+        r0[j], r1[j], r2[j] = p0, p1, p2
+    t0 = t1 = t2 = 0.0
     power = 1.0
     for k in range(n):
-        first += power * r[k]
+        t0 += power * r0[k]
+        t1 += power * r1[k]
+        t2 += power * r2[k]
         power *= rho
-    following = first / lap
+    p0, p1, p2 = t0 / lap, t1 / lap, t2 / lap
     for j in range(n - 1, -1, -1):
-        following = r[j] + rho * following
-        r[j] = scale * following
+        p0 = r0[j] + rho * p0
+        p1 = r1[j] + rho * p1
+        p2 = r2[j] + rho * p2
+        r0[j], r1[j], r2[j] = scale * p0, scale * p1, scale * p2
 
 
 @kernel
@@ -156,6 +166,5 @@ def membrane_solve(ms, rs, stacks, slices, ripple, viscosity, h):
     for i in range(1, stacks):
         side, _, _ = ring_coefficients(rs, stacks, slices, ripple, viscosity, h, i)
         row = ring_vertex(0, stacks, slices, i, 0)
-        for c in range(3):
-            periodic_solve(ms[c][row:row + n], side)
+        periodic_solve(ms[0][row:row + n], ms[1][row:row + n], ms[2][row:row + n], side)
     meridian_solve(ms, rs, stacks, slices, ripple, viscosity, h)
