@@ -13,7 +13,7 @@ import sys
 import numpy as np
 import pytest
 
-from slime.physics.slime3d.moments import add_without_rigid_part, body_moments, inverse_inertia
+from slime.physics.slime3d.moments import internal_part_into, body_moments, inverse_inertia
 from slime.physics.slime3d.shape_matching import best_rotation
 from slime.physics.slime3d.membrane import membrane_solve
 from slime.physics.slime3d.shear import add_shear
@@ -96,7 +96,7 @@ def _shear_of(body, v, stiffness, viscosity, displaced=None):
               *scratch)
     membrane_solve(membrane, rest, stacks, slices, ripple, viscosity, h)
     acc = np.zeros_like(x)
-    add_without_rigid_part(acc, membrane, m, x, centre, inverse)
+    internal_part_into(acc, membrane, m, x, centre, inverse)
     forces = m * acc
     assert np.abs(forces.sum(axis=1)).max() < 1e-9 * np.abs(forces).max()
     torque = np.cross((x.T - centre), forces.T).sum(axis=0)

@@ -38,7 +38,7 @@ and converge slowest on the long waves that must stay right; these two solves ar
 they solve, need no iteration count and no warm start, and never return NaN.
 
 P moves momentum: it is not a weighted mean. The rigid part of P a_m (its push and its turn)
-is taken back out (``moments.add_without_rigid_part``), so the membrane's forces still sum to no
+is taken back out (``moments.internal_part_into``), so the membrane's forces still sum to no
 force and no torque.
 """
 from __future__ import annotations

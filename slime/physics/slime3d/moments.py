@@ -207,7 +207,7 @@ def rigid_velocity_at(velocity, omega, centre, px, py, pz):
 
 
 @kernel
-def add_without_rigid_part(acc, change, m, x, centre, inverse):
+def internal_part_into(acc, change, m, x, centre, inverse):
     """acc += change - its rigid part, over a body's rows (``acc``, ``change``, ``x`` (3, count),
     masses ``m``): the push sum m a / M and the turn I^-1 sum m (x - c) x a of an internal force
     that, made on a mesh of uneven weights and masses, would otherwise move or spin the body from

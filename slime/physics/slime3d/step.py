@@ -24,7 +24,7 @@ from slime.physics.slime3d.adhesion import adhere_all
 from slime.physics.slime3d.drag import air_drag_at
 from slime.physics.slime3d.gravity import gravity_at
 from slime.physics.slime3d.membrane import membrane_solve
-from slime.physics.slime3d.moments import add_without_rigid_part, body_moments, inverse_inertia, times
+from slime.physics.slime3d.moments import internal_part_into, body_moments, inverse_inertia, times
 from slime.physics.slime3d.pressure import pressure_spread, volume_pressure, volume_pressure_at
 from slime.physics.slime3d.shape_matching import best_rotation, shape_restoring_at
 from slime.physics.slime3d.shear import add_shear
@@ -171,7 +171,7 @@ def body_accelerations(model, b, x, v, acc, rotation, volume, work, h, internal_
     add_shear(work[4], x, v, rest, first, stacks, slices, centre, turned, velocity, omega, model.shear_stiffness[b],
               model.shear_viscosity[b], work[2], work[3])
     membrane_solve(membrane, rs, stacks, slices, ripple, model.shear_viscosity[b], h)
-    add_without_rigid_part((a0, a1, a2), membrane, m, xs, centre, inverse)
+    internal_part_into((a0, a1, a2), membrane, m, xs, centre, inverse)
     limit = model.max_acceleration[first:first + count]
     for k in range(count):
         a0[k] = min(max(a0[k], -limit[k]), limit[k])
