@@ -13,9 +13,8 @@ import sys
 import numpy as np
 import pytest
 
-from slime.physics.slime3d.moments import internal_part_into, body_moments, inverse_inertia
+from slime.physics.slime3d.moments import body_moments, inverse_inertia
 from slime.physics.slime3d.shape_matching import best_rotation
-from slime.physics.slime3d.membrane import membrane_solve
 from slime.physics.slime3d.shear import add_shear
 from slime.physics.slime3d.slime_body import SlimeBody, SlimeParams
 from slime.mesh import mesh_volume
@@ -86,17 +85,10 @@ def _shear_of(body, v, stiffness, viscosity, displaced=None):
     centre, velocity, _, covariance, second, spin = body_moments(x, v, m, rest, 0, count)
     rotation = best_rotation(covariance, np.eye(3))
     inverse = inverse_inertia(second, body.inertia_floor)
-    # As the step takes them: into the membrane's acceleration, through its implicit solve, then
-    # rid of the rigid part.
-    membrane = np.zeros_like(x)
-    scratch = [np.zeros_like(x) for _ in range(2)]
-    ripple = world.model.ripple
-    stacks, slices = body.shape.stacks, body.shape.slices
-    add_shear(membrane, x, v, rest, 0, stacks, slices, centre, rotation, velocity, inverse @ spin, stiffness, viscosity,
-              *scratch)
-    membrane_solve(membrane, rest, stacks, slices, ripple, viscosity, h)
     acc = np.zeros_like(x)
-    internal_part_into(acc, membrane, m, x, centre, inverse)
+    scratch = [np.zeros_like(x) for _ in range(3)]
+    add_shear(acc, x, v, m, rest, 0, body.shape.stacks, body.shape.slices, centre, rotation, velocity, inverse @ spin,
+              inverse, stiffness, viscosity, h, *scratch)
     forces = m * acc
     assert np.abs(forces.sum(axis=1)).max() < 1e-9 * np.abs(forces).max()
     torque = np.cross((x.T - centre), forces.T).sum(axis=0)
@@ -146,9 +138,8 @@ def test_shear_stiffness_springs_ripples_back_not_the_wobble_and_its_substeps_ho
     # Breathing (l = 0) is held by the pressure, not by shear: a few 1/s^2 at most against the
     # shape's 500 (an l = 2 wobble feels c^2 l (l + 1) / R^2 = 12 of them).
     assert breathing_w2 < 0.01 * body.params.shape_stiffness
-    # The step's ripple estimate (``slime_shape``: what the membrane solve is built on) is an
-    # upper bound of what the shear stiffness alone gives the fastest ripple.
-    assert ripple_w2 <= 2.0 * c2 * body.shape.shear_degree
+    # The substeps keep the fastest ripple inside the explicit step's bound: h^2 omega^2 < 4.
+    assert body.substep_length ** 2 * ripple_w2 < 1.0
 
 
 def test_the_bodies_of_a_world_feel_only_their_own_forces():

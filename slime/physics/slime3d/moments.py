@@ -204,32 +204,3 @@ def rigid_velocity_at(velocity, omega, centre, px, py, pz):
     return (velocity[0] + omega[1] * dz - omega[2] * dy,
             velocity[1] + omega[2] * dx - omega[0] * dz,
             velocity[2] + omega[0] * dy - omega[1] * dx)
-
-
-@kernel
-def internal_part_into(acc, change, m, x, centre, inverse):
-    """acc += change - its rigid part, over a body's rows (``acc``, ``change``, ``x`` (3, count),
-    masses ``m``): the push sum m a / M and the turn I^-1 sum m (x - c) x a of an internal force
-    that, made on a mesh of uneven weights and masses, would otherwise move or spin the body from
-    nowhere. What is added then moves no momentum and no angular momentum."""
-    count = m.shape[0]
-    c0, c1, c2 = change
-    x0, x1, x2 = x
-    total = p0 = p1 = p2 = t0 = t1 = t2 = 0.0
-    for k in range(count):
-        f0, f1, f2 = m[k] * c0[k], m[k] * c1[k], m[k] * c2[k]
-        e0, e1, e2 = x0[k] - centre[0], x1[k] - centre[1], x2[k] - centre[2]
-        torque = cross(e0, e1, e2, f0, f1, f2)
-        total += m[k]
-        p0, p1, p2 = p0 + f0, p1 + f1, p2 + f2
-        t0, t1, t2 = t0 + torque[0], t1 + torque[1], t2 + torque[2]
-    push = (p0 / total, p1 / total, p2 / total)
-    turn = (inverse[0, 0] * t0 + inverse[0, 1] * t1 + inverse[0, 2] * t2,
-            inverse[1, 0] * t0 + inverse[1, 1] * t1 + inverse[1, 2] * t2,
-            inverse[2, 0] * t0 + inverse[2, 1] * t1 + inverse[2, 2] * t2)
-    a0, a1, a2 = acc
-    for k in range(count):
-        r = rigid_velocity_at(push, turn, centre, x0[k], x1[k], x2[k])
-        a0[k] += c0[k] - r[0]
-        a1[k] += c1[k] - r[1]
-        a2[k] += c2[k] - r[2]

@@ -19,7 +19,7 @@ import numpy as np
 from slime.mesh import corner_sum, triangle_area_vectors
 from slime.physics.slime3d.surface import enclosed_volume, surface_gradients
 from slime.physics.slime3d.slime_params import SlimeParams
-from slime.physics.slime3d.shear import degrees
+from slime.physics.slime3d.shear import largest_degree
 from slime.physics.slime3d.stability import substeps_needed
 from slime.physics.slime3d.sphere import ring_grid, sphere_strip, sphere_triangles, uv_sphere
 
@@ -48,15 +48,11 @@ class SlimeShape:
         self.ideal_volume = float(enclosed_volume(offsets, grad_v, 0, self.count, np.zeros(3)))
         # Pressure per unit relative volume error: omega^2 of the breathing mode = volume_stiffness.
         self.pressure_scale = prm.volume_stiffness * prm.radius * prm.mass / (3.0 * self.rest_area)
-        # The surface tension is the parameter itself, N/m at every resolution.
+        # The surface tension is the parameter itself, N/m at every resolution; the substeps keep it
+        # stable (``stability.py``), and the fastest of its waves is set by the stiffest vertex.
         self.tension = prm.surface_tension
-        # The omega^2 of the fastest membrane wave at each vertex (1/s^2): the tension's over the
-        # area's Hessian and the mass, and the shear stiffness's over the summed weight
-        # (``shear.degrees``). The membrane step integrates both implicitly (``membrane.py``).
-        tension_stiffness = area_stiffness(self.rest_offsets, self.triangles) / self.mass
-        degree = degrees(offsets, 0, s, n)
-        self.ripple = self.tension * tension_stiffness + 2.0 * prm.shear_stiffness * degree
-        self.tension_stiffness, self.shear_degree = float(tension_stiffness.max()), float(degree.max())
+        self.tension_stiffness = float(np.max(area_stiffness(self.rest_offsets, self.triangles) / self.mass))
+        self.shear_degree = float(largest_degree(offsets, 0, s, n))
         self.substeps_needed = substeps_needed(prm.dt, prm.shape_stiffness, prm.volume_stiffness, self.tension,
                                                self.tension_stiffness, prm.shear_stiffness, self.shear_degree)
         # The pressure that holds the rest shape against that tension (the Laplace pressure

@@ -23,8 +23,7 @@ from slime.physics.planes import plane_contacts
 from slime.physics.slime3d.adhesion import adhere_all
 from slime.physics.slime3d.drag import air_drag_at
 from slime.physics.slime3d.gravity import gravity_at
-from slime.physics.slime3d.membrane import membrane_solve
-from slime.physics.slime3d.moments import internal_part_into, body_moments, inverse_inertia, times
+from slime.physics.slime3d.moments import body_moments, inverse_inertia, times
 from slime.physics.slime3d.pressure import pressure_spread, volume_pressure, volume_pressure_at
 from slime.physics.slime3d.shape_matching import best_rotation, shape_restoring_at
 from slime.physics.slime3d.shear import add_shear
@@ -57,7 +56,6 @@ class SlimeModel(NamedTuple):
     mass: np.ndarray  # (P,) kg
     rest: np.ndarray  # (3, P) m
     max_acceleration: np.ndarray  # (P,) m/s^2
-    ripple: np.ndarray  # (P,) 1/s^2, the omega^2 of the fastest membrane wave at each vertex (``membrane.py``)
     adhesion: np.ndarray  # m/s^2
     grip: np.ndarray  # (P,) the share of the floor's and obstacles' friction each vertex takes
     gravity: np.ndarray  # (3,) m/s^2
@@ -71,14 +69,12 @@ def build_model(shapes, firsts, total: int, gravity) -> SlimeModel:
     rest = np.zeros((3, total))
     bound = np.full(total, np.inf)
     grip = np.ones(total)
-    ripple = np.zeros(total)
     for shape, first in zip(shapes, firsts):
         span = slice(first, first + shape.count)
         mass[span] = shape.mass
         rest[:, span] = shape.rest_offsets.T
         bound[span] = shape.params.max_acceleration
         grip[span] = shape.params.grip
-        ripple[span] = shape.ripple
     params = [s.params for s in shapes]
     materials = [p.material for p in params]
     return SlimeModel(
@@ -92,12 +88,11 @@ def build_model(shapes, firsts, total: int, gravity) -> SlimeModel:
         pressure_scale=column(s.pressure_scale for s in shapes),
         rest_pressure=column(s.rest_pressure for s in shapes),
         inertia_floor=column(s.inertia_floor for s in shapes), mass=mass, rest=rest, max_acceleration=bound,
-        ripple=ripple,
         adhesion=column(m.adhesion for m in materials), grip=grip,
         gravity=np.asarray(gravity, dtype=np.float64).reshape(3).copy())
 
 
-PER_VERTEX = ("mass", "rest", "max_acceleration", "ripple", "grip", "gravity")  # SlimeModel's fields not per body (and gravity)
+PER_VERTEX = ("mass", "rest", "max_acceleration", "grip", "gravity")  # SlimeModel's fields not per body (and gravity)
 
 
 def bodies_of(model: SlimeModel, first: int, end: int) -> SlimeModel:
@@ -150,10 +145,6 @@ def body_accelerations(model, b, x, v, acc, rotation, volume, work, h, internal_
     gv, ga = head(grad_volume, count), head(grad_area, count)
     a0, a1, a2 = rows(acc, first, count)
     m = mass[first:first + count]
-    # The membrane's acceleration (the tension, then the shear) is gathered apart and integrated
-    # implicitly (``membrane.py``), in scratch of its own: written over the area gradient the loop
-    # reads, the loop could not run several vertices at a time.
-    membrane = head(work[4], count)
     for k in range(count):
         p = volume_pressure_at(gv, m, k, pressure)
         t = surface_tension_at(ga, m, k, tension)
@@ -161,17 +152,12 @@ def body_accelerations(model, b, x, v, acc, rotation, volume, work, h, internal_
         w = internal_viscosity_at(xs, vs, k, centre, velocity, omega, viscous)
         d = air_drag_at(vs, k, drag)
         g = gravity_at(gravity)
-        a0[k] = p[0] + s[0] + w[0] + d[0] + g[0]
-        a1[k] = p[1] + s[1] + w[1] + d[1] + g[1]
-        a2[k] = p[2] + s[2] + w[2] + d[2] + g[2]
-        membrane[0][k], membrane[1][k], membrane[2][k] = t[0], t[1], t[2]
+        a0[k] = p[0] + t[0] + s[0] + w[0] + d[0] + g[0]
+        a1[k] = p[1] + t[1] + s[1] + w[1] + d[1] + g[1]
+        a2[k] = p[2] + t[2] + s[2] + w[2] + d[2] + g[2]
     # Then what couples neighbours: the shear stiffness and viscosity.
-    stacks, slices = model.stacks[b], model.slices[b]
-    ripple = model.ripple[first:first + count]
-    add_shear(work[4], x, v, rest, first, stacks, slices, centre, turned, velocity, omega, model.shear_stiffness[b],
-              model.shear_viscosity[b], work[2], work[3])
-    membrane_solve(membrane, rs, stacks, slices, ripple, model.shear_viscosity[b], h)
-    internal_part_into((a0, a1, a2), membrane, m, xs, centre, inverse)
+    add_shear(acc, x, v, mass, rest, first, model.stacks[b], model.slices[b], centre, turned, velocity, omega, inverse,
+              model.shear_stiffness[b], model.shear_viscosity[b], h, work[2], work[3], work[4])
     limit = model.max_acceleration[first:first + count]
     for k in range(count):
         a0[k] = min(max(a0[k], -limit[k]), limit[k])
