@@ -246,7 +246,7 @@ def test_options_without_a_command_are_the_demos(monkeypatch, capsys):
 @pytest.mark.slow
 def test_bench_json_lines_carry_the_documented_keys():
     # Other programs read these lines: the keys README names must be there.
-    result = run_cli("bench", "--only", "step,dainty,render", "--quick", "--json", timeout=300)
+    result = run_cli("bench", "--only", "step,frame,dainty,render", "--quick", "--json", timeout=300)
     assert result.returncode == 0, result.stderr
     import json
 
@@ -259,11 +259,19 @@ def test_bench_json_lines_carry_the_documented_keys():
 
     if cpp.harness() is not None:
         assert all(r["cpp_ms"] > 0 and r["vs_cpp"] == pytest.approx(r["ms_per_step"] / r["cpp_ms"]) for r in step)
-    frame = [r for r in rows if r["benchmark"] == "frame"][0]
-    assert frame["ms_per_frame"] > 0
+    frames = [r for r in rows if r["benchmark"] == "frame"]
+    from slime.physics.slime3d.materials import MATERIALS
     from slime.physics.slime3d.slime_body import SlimeBody, SlimeParams
 
-    assert frame["substeps"] == SlimeBody(SlimeParams()).world.substeps  # the ones it runs, not the least asked for
+    assert {(r["material"], r["stacks"]) for r in frames} == {(m, s) for m in MATERIALS for s in (16, 32, 64, 128)}
+    assert all(r["ms_per_frame"] > 0 for r in frames)
+    if cpp.harness() is not None:
+        assert all(r["vs_cpp"] == pytest.approx(r["ms_per_frame"] / r["cpp_ms"]) for r in frames)
+    else:
+        assert all(r["no_cpp"] and "cpp_ms" not in r for r in frames)
+    jelly = [r for r in frames if r["material"] == "jelly" and r["stacks"] == 32][0]
+    # the ones it runs, not the least asked for
+    assert jelly["substeps"] == SlimeBody(SlimeParams.of_material("jelly", stacks=32, slices=32)).world.substeps
     dainty = [r for r in rows if r["benchmark"] == "dainty_walker"]
     assert dainty and all(r["ticks"] == 600 and r["seconds"] > 0 for r in dainty)
     render = [r for r in rows if r["benchmark"] == "render"]

@@ -12,7 +12,7 @@ import json
 import sys
 from typing import Iterable
 
-PHYSICS = ["step", "world", "grid2d", "dainty"]
+PHYSICS = ["step", "frame", "world", "grid2d", "dainty"]
 RENDER = ["render"]
 WINDOW = ["window"]  # opens windows (a display, or Xvfb): only when asked for
 FUZZ = ["fuzz"]  # the long robustness run (minutes): only when asked for

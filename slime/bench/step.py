@@ -1,5 +1,6 @@
 """Slime body speed: one physics substep per mesh size against the PhysicalSlime C++ program in
-the same run, one frame of the default sphere, and (not quick) memory growth over a long run.
+the same run, and (not quick) memory growth over a long run. (A whole frame, every material:
+``bench/frame.py``.)
 
 Rows:
   {"benchmark": "step", "stacks", "slices", "vertices", "substeps", "ms_per_step", "cpp_ms", "vs_cpp"}
@@ -10,9 +11,6 @@ Rows:
       turns in the same run (the machine is shared and noisy), and ``vs_cpp`` the ratio. The C++
       program does less (float32, no rotation, tension, shear viscosity or floor): the ratio is
       measured against a floor, not a twin.
-  {"benchmark": "frame", "stacks", "slices", "substeps", "ms_per_frame"}
-      ``step()`` of the default parameters: one rendered frame's worth of substeps (as many as
-      the stiffest term asks for: ``slime3d/stability.py``).
   {"benchmark": "memory", "stacks", "slices", "steps", "rss_start_kib", "peak_kib", "growth_kib"}
       resident memory over a long run at 32 x 32: ``growth_kib`` is what the process grew by at the end
       beyond the start (must stay ~0: the step preallocates its work buffers).
@@ -27,15 +25,8 @@ import tracemalloc
 import numpy as np
 
 from slime.bench import cpp
-from slime.physics.slime3d.slime_body import SlimeBody
+from slime.bench.feel import settled
 from slime.physics.slime3d.slime_params import SlimeParams
-
-
-def _settled(stacks: int, slices: int) -> SlimeBody:
-    body = SlimeBody(SlimeParams(stacks=stacks, slices=slices))
-    for _ in range(20):  # on the floor and deformed, so every branch (floor contact) runs
-        body.step()
-    return body
 
 
 def median_ms(fn, repeats: int, inner: int) -> float:
@@ -50,24 +41,30 @@ def median_ms(fn, repeats: int, inner: int) -> float:
 
 
 ROUNDS, ROUNDS_QUICK = 3, 2  # turns each program takes at every mesh size
+SETTLING = 0.4  # s before timing: on the floor and deformed, so every branch (floor contact) runs
+
+
+def turns(fn, size: int, inner: int, quick: bool) -> tuple[float, float | None]:
+    """``fn``'s median ms and the C++ program's one step at size x size (None without it), the
+    two taking turns, a few rounds, each keeping its median: the machine's load drifts, and a
+    drift then lands on both rather than on one."""
+    repeats = 5 if quick else 15
+    ours, theirs = [], []
+    for _ in range(ROUNDS_QUICK if quick else ROUNDS):
+        ours.append(median_ms(fn, repeats, inner))
+        theirs.append(cpp.step_ms(size, size, 200 if quick else 1000))
+    return float(np.median(ours)), (float(np.median(theirs)) if None not in theirs else None)
 
 
 def run(quick: bool = False) -> list[dict]:
     rows = []
     sizes = (16, 32, 64, 128)
     for size in sizes:
-        body = _settled(size, size)
+        body = settled(SlimeParams(stacks=size, slices=size), SETTLING)
         substeps = body.world.substeps
         inner = max(1, 4000 // (size * size * substeps) * 4)
-        repeats = 5 if quick else 15
-        # The two programs take turns, a few rounds, and each keeps its median: the machine's
-        # load drifts, and a drift then lands on both rather than on one.
-        ours, theirs = [], []
-        for _ in range(ROUNDS_QUICK if quick else ROUNDS):
-            ours.append(median_ms(body.step, repeats, inner) / substeps)
-            theirs.append(cpp.step_ms(size, size, 200 if quick else 1000))
-        ms = float(np.median(ours))
-        reference = float(np.median(theirs)) if None not in theirs else None
+        frame, reference = turns(body.step, size, inner, quick)
+        ms = frame / substeps
         rows.append(
             {
                 "benchmark": "step",
@@ -80,17 +77,6 @@ def run(quick: bool = False) -> list[dict]:
                 "vs_cpp": ms / reference if reference else None,
             }
         )
-    params = SlimeParams()
-    body = _settled(params.stacks, params.slices)
-    rows.append(
-        {
-            "benchmark": "frame",
-            "stacks": params.stacks,
-            "slices": params.slices,
-            "substeps": body.world.substeps,
-            "ms_per_frame": median_ms(body.step, 5 if quick else 15, 5),
-        }
-    )
     if not quick:
         rows.append(_memory(5000))
     return rows
@@ -109,7 +95,7 @@ def _memory(steps: int) -> dict:
     """Resident memory before and after a long run with periodic pokes. Resident size, not
     tracemalloc: tracing numpy's allocations slows the run some tenfold and is not needed to
     see growth."""
-    body = _settled(32, 32)
+    body = settled(SlimeParams(stacks=32, slices=32), SETTLING)
     for _ in range(200):  # warm every buffer and cache before the baseline
         body.step()
     traced = not os.path.exists("/proc/self/statm")
