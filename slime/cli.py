@@ -57,6 +57,11 @@ def _add_shaders(p: argparse.ArgumentParser) -> None:
                         "windows reload them as they change")
 
 
+def _add_poke(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--poke", action="append", default=[], metavar="TICK:X,Y,Z:FX,FY,FZ",
+                   help="poke the slime whose surface is nearest X,Y,Z, in the slime or a 3D scene (repeatable)")
+
+
 def _add_yes(p: argparse.ArgumentParser) -> None:
     p.add_argument("--yes", action="store_true",
                    help=f"start a run estimated past {LONG_RUN_SECONDS / 60:g} minutes or {LARGE_OUTPUT_BYTES / 1e6:g} MB "
@@ -113,7 +118,7 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--output", required=True,
                      help="run.npz (every position), or run.glb / run.gltf (+ run.bin): the slime or a 3D scene as "
                           "glTF 2.0, animated, for Blender and web pages")
-    sim.add_argument("--poke", action="append", default=[], metavar="TICK:X,Y,Z:FX,FY,FZ", help="poke the slime whose surface is nearest X,Y,Z, in the slime or a 3D scene (repeatable)")
+    _add_poke(sim)
     sim.add_argument("--no-floor", action="store_true", help="glTF: leave the floor out")
     sim.add_argument("--no-progress", action="store_true", help="no progress bar")
     _add_yes(sim)
@@ -128,7 +133,7 @@ def build_parser() -> argparse.ArgumentParser:
                         help="frames to simulate and draw (default: 120, two seconds, the slime at rest; with pokes, to 1 past the last)")
     render.add_argument("--size", default=_RENDER_SIZE, help=f"image size WxH, each side {span(SIZE)} (default {_RENDER_SIZE})")
     render.add_argument("--output", default=None, help="out.png, out.gif, out.mp4 or out.webm (default: out/SCENE.png)")
-    render.add_argument("--poke", action="append", default=[], metavar="TICK:X,Y,Z:FX,FY,FZ", help="poke the slime whose surface is nearest X,Y,Z, in the slime or a 3D scene (repeatable)")
+    _add_poke(render)
     render.add_argument("--camera", metavar="AZIMUTH,ELEVATION,DISTANCE",
                         help=f"orbit camera, degrees and world units; elevation {span(CAMERA_ELEVATION, 'degrees')}, "
                              "distance > 0; it stays put (without it the camera follows the slime or frames the scene)")
@@ -328,7 +333,7 @@ def confirm_heavy_run(what: str, seconds: float, size_bytes: float, yes: bool) -
         raise UsageError("not started (--yes starts it without asking)")
 
 
-# Frames `slime render` draws unless --frames says: two seconds, the lone slime's as a scene's, so
+# Frames `slime render` draws unless --frames says: two seconds, the lone slime's as any scene's, so
 # the first picture is the slime as it rests, sagged under its own weight (a jelly's wobble is
 # gone by then), not the perfect sphere it starts as. With pokes or other events, to the frame
 # after the last, where a poke's dent is deepest (docs/6 measures it; README's picture is drawn so).
@@ -360,9 +365,10 @@ def _cmd_render(args) -> int:
         _refuse_material_2d(args)
         from slime.app.render_scene import render_scene
 
-        confirm_heavy_run(f"{output}: {args.frames or 120} frames at {size[0]}x{size[1]}",
-                          *run_estimate(args.frames or 120, 0, output.suffix, size), args.yes)
-        render_scene(args.scene, output=output, frames=args.frames or 120, size=size, progress=not args.no_progress,
+        frames = args.frames or RENDER_FRAMES
+        confirm_heavy_run(f"{output}: {frames} frames at {size[0]}x{size[1]}",
+                          *run_estimate(frames, 0, output.suffix, size), args.yes)
+        render_scene(args.scene, output=output, frames=frames, size=size, progress=not args.no_progress,
                      shaders=_shader_folder(args))
     print(f"wrote {output}")
     return 0

@@ -1,7 +1,8 @@
 """Static obstacles for the 3D world (boxes, balls, half-spaces, cylinders and any kind registered
 in ``slime.obstacle_kinds.KINDS``) and the contact of slime vertices with them. Each kind's
 geometry (bounds, distance) is its own module there, the built-in kinds' contact of a segment and
-ray hits are compiled in ``obstacle_contacts.py``; this module packs a scene's obstacles per kind, runs the broad phase and applies the response.
+ray hits are compiled in ``obstacle_contacts.py``; this module packs a scene's obstacles per kind,
+runs the broad phase and applies the response.
 
 An obstacle never moves and has infinite mass, so a contact only changes the vertex: it is put
 back on the surface, its approaching normal velocity is removed (times the restitution, a bounce,

@@ -388,8 +388,8 @@ class World3D:
         nothing to do in this world is left out. The order is Ten Minute Physics': the forces (the
         hand's finger moves on; every body's own; the added ones and the hand's pull), symplectic
         Euler, then the contacts, each a projection with its velocity change (the finger, the floor
-        and the plane obstacles with their adhesion, the lids, the obstacles swept along each vertex's path in the substep,
-        slime against slime), and last the speed bound."""
+        and the plane obstacles with their adhesion, the lids, the obstacles swept along each
+        vertex's path in the substep, slime against slime), and last the speed bound."""
         hand = self.hand
         stages = []
         if self._obstacle_set is not None:
