@@ -12,7 +12,7 @@ area's gradient with the volume's. What reads this module takes any triangle lis
 renderer draws the body's strip as triangles, the export writes whatever mesh it is given), once
 a frame or once a body, and must not depend on the physics: the renderer is a layer of its own and
 this module is neutral (numpy only, it imports no layer). The two agree to round-off:
-tests/test_normals.py holds the normals the renderer lights with to the direction the pressure
+tests/physics/test_normals.py holds the normals the renderer lights with to the direction the pressure
 pushes along, and the compiled gradients to the derivative of ``mesh_volume``.
 
 The area vector of a triangle (x0, x1, x2) is (x1 - x0) x (x2 - x0): it points to the side from

@@ -5,7 +5,7 @@ Rows: {"benchmark": "dainty_walker", "ticks", "seconds", "us_per_substep", "ruby
 ``RUBY_SECONDS`` for the same 600 ticks on the development machine (2 cores), timed by the issue
 that set the target (at least 10x faster). There is no Ruby on the machine to time it again in the
 same run, so this one figure is a constant; the tick's agreement with it is held by
-tests/test_soda_physics.py (within 1e-6 of its positions).
+tests/physics/test_soda_physics.py (within 1e-6 of its positions).
 """
 
 from __future__ import annotations

@@ -34,7 +34,7 @@ def save_png(path, pixels: np.ndarray) -> None:
 GIF_MAX_FPS = 50.0  # GIF delays are whole centiseconds, and players slow anything under 20 ms down
 # The largest frame (in pixels) a GIF's palette is chosen from: a frame above it is sampled on a
 # grid first. Choosing a palette costs more than dithering with it, and a 160 x 120 sample picks
-# nearly as good a one (tests/test_frames_output.py holds the blurred error in the slime).
+# nearly as good a one (tests/cli/test_frames_output.py holds the blurred error in the slime).
 GIF_PALETTE_SAMPLE = 160 * 120
 
 

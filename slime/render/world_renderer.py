@@ -39,7 +39,7 @@ reach (``REFRACTION_MARGIN``), overlaps a slime drawn since the last refresh, an
 rectangles involved (a scissored blit). Slimes apart on screen cost one full copy in all; a row of
 slimes one behind another, one small copy each. ``stats`` counts them per frame. On a software
 rasteriser a full resolving copy of a multisampled frame is a large part of drawing a slime, so
-copying only where needed matters most with many slimes (tests/test_world_render.py prints both
+copying only where needed matters most with many slimes (tests/render/test_world_render.py prints both
 ways for 16 slimes).
 
 The floor's shadows seen through the jelly are those already in the texture it reads.

@@ -215,7 +215,7 @@ def cap_speed(velocity: np.ndarray, limit: float) -> bool:
     and its child's old one, so the pair's forces are not equal and opposite over a frame, and the
     linearised frame map has a spectral radius above 1 for every stiffness > 0 once there are two
     bobs and the damping keeps the whole velocity (1.0): 1.0002 at stiffness 0.001, 1.02 at 0.1,
-    2.24 for 30 bobs at 0.7 (tests/test_springs_bounded.py computes them). Below damping 1 the
+    2.24 for 30 bobs at 0.7 (tests/scenes/test_springs_bounded.py computes them). Below damping 1 the
     stable stiffness depends on the bob count, the ring, the chain mode and the anchor, and the
     article's own presets sit on or just past that edge (preset 8's linearised map is 1.0045 and
     only its natural-length springs hold it), so no slider range could exclude the unstable

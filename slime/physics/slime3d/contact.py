@@ -42,7 +42,7 @@ become candidates, sorted by pair and side (the blocks and vertices in compiled 
 ``block_bounds`` and ``plane_candidates``; the pairs of bodies in numpy). Per substep
 ``collide_slimes`` measures only the candidates against their pair's current plane
 (``contact_planes``, a compiled pass over the candidates), so bodies that are apart cost nothing
-per substep. ``damp_contacts`` runs once per frame. tests/contact_pile_cost.py measures each
+per substep. ``damp_contacts`` runs once per frame. tests/support/contact_pile_cost.py measures each
 part in a pile of 16 slimes of 32 x 32 in a box.
 
 How a world calls it: ``table = BodyTable(...)`` when bodies are added or removed; each frame

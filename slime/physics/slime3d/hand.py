@@ -196,7 +196,7 @@ class Finger:
     it hopped off it (0.3 radii high, measured); let go at a third of the depth, a quick spring
     and a wobble of a tenth of a radius remain.
 
-    Measured from the demo's camera (tests/test_slime_press.py), pressed a tenth of a radius
+    Measured from the demo's camera (tests/physics/test_slime_press.py), pressed a tenth of a radius
     under the top of the outline: the outline's top is down by about 0.3 radii after half a
     second at 8 to 128 stacks. Known limit: from about 128 stacks the skin wrapped round the
     ball crumples while held, the pressure reads the crumple as lost volume and blows out a
