@@ -13,7 +13,9 @@ import numpy as np
 from slime.fileio import OUTPUT_FOLDER, resolved
 from slime.paths import ASSETS
 from slime import theme
-from slime.physics.mass_spring.soda import SODA_DT, WALL_LEFT, WALL_NAMES, WALL_RIGHT, WALL_UNKNOWN, SodaModel, tick
+from slime.physics.mass_spring.soda import (
+    SODA_DT, WALL_LEFT, WALL_NAMES, WALL_RIGHT, WALL_UNKNOWN, SodaModel, blowup_advice, tick,
+)
 from slime.scenes.base import DrawList, Follow, Param, Scene2D, extent
 from slime.scenes.soda_format import DAINTY_WALKER, load_model, save_model
 
@@ -153,7 +155,7 @@ class SodaScene(Scene2D):
         m = self.model
         if not m.blowups:
             return []
-        return [f"{m.blowups} tick(s) undone, the masses held still: {_cause_words(m)}"]
+        return [f"{m.blowups} tick(s) undone, the masses held still: {blowup_advice(m)}"]
 
     def parameters(self) -> list[Param]:
         def setter(attribute):
@@ -267,23 +269,6 @@ def make_scene(path=None) -> SodaScene:
     """The soda scene: Dainty Walker by default, or the model file at ``path``."""
     path = Path(path) if path is not None else DAINTY_WALKER
     return SodaScene(load_model(path), save_path=_default_save_path(path))
-
-
-def _cause_words(m) -> str:
-    """The blow-up's measured cause (``soda.blowup_cause``) with its value and a value that runs."""
-    if m.blowup_cause == "stiffness":
-        return (f"stiffness {m.stiffness:g} is too stiff for Soda Constructor's integrator "
-                "(lower it, e.g. the walker's 6.25)")
-    if m.blowup_cause == "the wave amplitude":
-        return f"the wave amplitude {m.wave_amplitude:g} tears the muscles apart (the walker's is 0.15)"
-    if m.blowup_cause == "the muscles' amplitudes":
-        return (f"a muscle amplitude of {float(abs(m.springs.amplitude).max()):g} tears it apart "
-                "(within -1 to 1 a muscle keeps a length)")
-    if m.blowup_cause == "gravity":
-        return f"gravity {float(abs(m.gravity).max()):g} throws the masses through the world (Soda's is 0.02)"
-    if m.blowup_cause == "a launch speed":
-        return "a mass's starting speed throws it through the world in one substep (start it slower)"
-    return "the springs ran away (lower the stiffness, the wave amplitude or gravity)"
 
 
 __all__ = ["SodaScene", "make_scene"]

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from typing import Callable
 
 import numpy as np
 
@@ -285,29 +286,54 @@ def tick(model: SodaModel, dt: float = SODA_DT, held=None) -> None:
         model.blowups += 1
 
 
-# A model's settings a blow-up may come from, each with a tame value (Soda Constructor's defaults,
-# the walker's): what ``blowup_cause`` tries the tick again with.
-_SUSPECTS = (
-    ("stiffness", lambda m: m.set_stiffness(6.25)),
-    ("the wave amplitude", lambda m: setattr(m, "wave_amplitude", 0.15)),
-    ("the muscles' amplitudes", lambda m: m.springs.amplitude.clip(-1.0, 1.0, out=m.springs.amplitude)),
-    ("gravity", lambda m: m.gravity.clip(-1.0, 1.0, out=m.gravity)),
-    ("a launch speed", lambda m: (m.particles.velocities.fill(0.0), m.acceleration.fill(0.0))),
+@dataclass(frozen=True)
+class Suspect:
+    """A setting a blow-up may come from: ``tame`` sets it to a value that runs (Soda Constructor's
+    defaults, the walker's), and ``advice`` says, with the model's own value, what to change."""
+
+    name: str
+    tame: Callable[["SodaModel"], object]
+    advice: Callable[["SodaModel"], str]
+
+
+SUSPECTS = (
+    Suspect("stiffness", lambda m: m.set_stiffness(6.25),
+            lambda m: f"stiffness {m.stiffness:g} is too stiff for Soda Constructor's integrator "
+                      "(lower it, e.g. the walker's 6.25)"),
+    Suspect("the wave amplitude", lambda m: setattr(m, "wave_amplitude", 0.15),
+            lambda m: f"the wave amplitude {m.wave_amplitude:g} tears the muscles apart (the walker's is 0.15)"),
+    Suspect("the muscles' amplitudes", lambda m: m.springs.amplitude.clip(-1.0, 1.0, out=m.springs.amplitude),
+            lambda m: f"a muscle amplitude of {float(abs(m.springs.amplitude).max()):g} tears it apart "
+                      "(within -1 to 1 a muscle keeps a length)"),
+    Suspect("gravity", lambda m: m.gravity.clip(-1.0, 1.0, out=m.gravity),
+            lambda m: f"gravity {float(abs(m.gravity).max()):g} throws the masses through the world (Soda's is 0.02)"),
+    Suspect("a launch speed", lambda m: (m.particles.velocities.fill(0.0), m.acceleration.fill(0.0)),
+            lambda m: "a mass's starting speed throws it through the world in one substep (start it slower)"),
 )
+UNKNOWN_CAUSE = "the springs ran away (lower the stiffness, the wave amplitude or gravity)"
 
 
 def blowup_cause(model: SodaModel, dt: float = SODA_DT, held=None) -> str:
     """What made a tick from ``model``'s state blow up, measured: the tick tried again from that
-    state with one setting at a tame value (``_SUSPECTS``), and the first whose taming lets it pass
-    named with its value; "" when none alone does."""
-    for name, tame in _SUSPECTS:
+    state with one suspect at a tame value (``SUSPECTS``), and the first whose taming lets it pass
+    named; "" when none alone does."""
+    for suspect in SUSPECTS:
         trial = model.copy()
-        tame(trial)
+        suspect.tame(trial)
         with np.errstate(all="ignore"):
             _substeps(trial, dt / OVERSAMPLING, held)
         if not _blew_up(trial, dt / OVERSAMPLING):
-            return name
+            return suspect.name
     return ""
+
+
+def blowup_advice(model: SodaModel) -> str:
+    """The measured cause of ``model``'s last blow-up in a user's words, with its value and a value
+    that runs."""
+    for suspect in SUSPECTS:
+        if suspect.name == model.blowup_cause:
+            return suspect.advice(model)
+    return UNKNOWN_CAUSE
 
 
 def _blew_up(model: SodaModel, h: float) -> bool:
