@@ -111,3 +111,9 @@ def head(array, count):
     """The first ``count`` columns of a (3, N) ``array`` as three 1-D views: a body's own scratch
     (``rows`` from column 0; its own function, since a constant 0 would type ``rows`` anew)."""
     return array[0, :count], array[1, :count], array[2, :count]
+
+
+@kernel
+def plus(a, b):
+    """The sum of two 3-vectors held as tuples (a force's part at a vertex, ``*_at``)."""
+    return a[0] + b[0], a[1] + b[1], a[2] + b[2]

@@ -74,7 +74,7 @@ def test_resolution_is_one_range_everywhere(tmp_path, monkeypatch, capsys):
         SlimeParams(**{name: low})
         SlimeParams(**{name: high})
         for bad in (low - 1, high + 1):
-            with pytest.raises(ValueError, match=f"{low} and {high}"):
+            with pytest.raises(ValueError, match=f"{low} to {high}"):
                 SlimeParams(**{name: bad})
     # the command line: help and checks, for every command that takes a resolution
     for command in ("demo", "simulate", "render"):

@@ -335,7 +335,7 @@ def test_unusable_files_are_one_line(tmp_path):
     (lambda d: d["slimes"][0]["look"].update(color="#ff0000"), "slimes[0].look.color and the slime's color both"),
     (lambda d: d["slimes"][0]["look"].update(glow={"a": 1}), "slimes[0].look.glow must be a number, got an object"),
     (lambda d: d["slimes"][0]["look"].update(glow="0.5"), "slimes[0].look.glow must be a number, got string '0.5'"),
-    (lambda d: d["slimes"][0]["params"].update(mass=-1), "slimes[0].params: mass must be positive, got -1.0"),
+    (lambda d: d["slimes"][0]["params"].update(mass=-1), "slimes[0].params: mass must be 1e-06 to 1e+12 kg, got -1"),
     (lambda d: d["slimes"][0]["params"].update(radius=1), "slimes[0].params.radius is the slime's own key"),
     (lambda d: d["slimes"][0]["params"].update(gravity=[0, 0, 0]), "slimes[0].params.gravity is the world's"),
     (lambda d: d["slimes"][0]["params"].update(stiffness=1), "slimes[0].params has an unknown key 'stiffness'"),
