@@ -20,7 +20,8 @@ from __future__ import annotations
 
 import difflib
 import math
-from dataclasses import dataclass
+import sys
+from dataclasses import dataclass, field
 
 from slime import limits
 
@@ -60,6 +61,7 @@ class Param:
     column: str | None = None  # what the compiled model holds of it: "body" (B,), "vertex" (P,) or None
     slider: Slider | None = None
     renamed_from: tuple = ()  # older names, still read with a one-line note
+    home: str = field(default="", compare=False)  # the module that declares it
 
     @property
     def label(self) -> str:
@@ -139,6 +141,7 @@ def declare(name: str, group: str, default, unit: str, low: float, high: float, 
     if group not in GROUPS:
         raise ValueError(f"parameter {name}: unknown group {group!r}; choose one of {', '.join(GROUPS)}")
     more.setdefault("column", "body" if group == "material" else None)
+    more.setdefault("home", sys._getframe(1).f_globals.get("__name__", ""))
     param = Param(name, group, default, unit, float(low), float(high), about, **more)
     if name in PARAMETERS and PARAMETERS[name] != param:
         raise ValueError(f"parameter {name} is declared twice")
