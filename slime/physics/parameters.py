@@ -225,15 +225,18 @@ declare("mass", _B, 1.0, "kg", *limits.SLIME_MASS,
 # --- the material: what a slime is made of (materials.py names sets of these) -------------------------
 # Jelly's values are the defaults. The stiffnesses have no top of their own: how stiff a slime may
 # be depends on its mesh and the time step, and past what the substeps can carry it is refused
-# as "too stiff" (slime3d/stability.py).
+# as "too stiff" (slime3d/stability.py). The kernels read the volume stiffness and the surface
+# tension through what ``SlimeShape`` derives from them, and the contact friction through the
+# contacts' body table: no column of their own (each a column is one more array every call of
+# the compiled step unpacks).
 _M = "material"
 declare("viscosity", _M, 4.0, "1/s", *limits.DAMPING_RATE,
         "decay rate of motion relative to the body's own rigid motion", slider=Slider(*limits.VISCOSITY))
 declare("surface_tension", _M, 2.0, "N/m", 0.0, INF, "the skin's pull toward less area (rounds dents and folds)",
-        slider=Slider(*limits.SURFACE_TENSION, "%.2f N/m"))
+        slider=Slider(*limits.SURFACE_TENSION, "%.2f N/m"), column=None)
 declare("volume_stiffness", _M, 10000.0, "1/s^2", 0.0, INF,
         "the breathing mode's omega^2: how hard the pressure holds the volume",
-        slider=Slider(*limits.VOLUME_STIFFNESS, "%.0f", logarithmic=True))
+        slider=Slider(*limits.VOLUME_STIFFNESS, "%.0f", logarithmic=True), column=None)
 declare("shape_stiffness", _M, 450.0, "1/s^2", 0.0, INF,
         "the pull toward the best-fit turned rest sphere (the surface wobbles at about its square root, rad/s)",
         slider=Slider(*limits.SHAPE_STIFFNESS, "%.0f", logarithmic=True))
@@ -242,7 +245,7 @@ declare("shear_viscosity", _M, 0.12, "m^2/s", 0.0, INF,
 declare("shear_stiffness", _M, 2.0, "m^2/s^2", 0.0, INF, "G / rho: how hard neighbours spring back into place")
 declare("air_drag", _M, 0.05, "1/s", *limits.DAMPING_RATE, "decay rate of the absolute velocity")
 declare("contact_friction", _M, 0.5, "", *limits.FRICTION,
-        "Coulomb coefficient against other slimes (a pair takes the geometric mean)")
+        "Coulomb coefficient against other slimes (a pair takes the geometric mean)", column=None)
 declare("grip", _M, 1.0, "", *limits.FRICTION,
         "the share of the floor's and obstacles' friction its skin takes: 1 dry, less where a wet film slips",
         column="vertex")
