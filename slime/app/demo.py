@@ -721,7 +721,8 @@ def demo_args(*, stacks=None, slices=None, size=(1280, 720), window=None, frames
     if material is not None:
         args += ["--material", str(material)]
     for name, value in (settings or {}).items():
-        args += ["--set", f"{name}={','.join(repr(float(v)) for v in value) if isinstance(value, tuple) else value!r}"]
+        text = ",".join(repr(float(v)) for v in value) if isinstance(value, tuple) else repr(value)
+        args += ["--set", f"{name}={text}"]
     return args
 
 

@@ -117,3 +117,8 @@ def test_the_window_takes_set_on_its_slime_and_world(monkeypatch):
     assert play.world.bodies[0].params.viscosity == 9.0 and play.world.dt == 0.01
     pile = demo._start_world("pile", None, None, SlimeLook(), None, settings={"shape_stiffness": 900.0})[0]
     assert {b.params.shape_stiffness for b in pile.world.bodies} == {900.0}
+    # The window's own command line carries them whole (a vector as its three numbers).
+    args = demo.demo_args(settings={"gravity": (0.0, -5.0, 0.0), "viscosity": 8.0, "substeps": 12})
+    texts = [args[i + 1] for i, word in enumerate(args) if word == "--set"]
+    assert dict(parameters.parse_setting(text)[:2] for text in texts) == {
+        "gravity": (0.0, -5.0, 0.0), "viscosity": 8.0, "substeps": 12}
