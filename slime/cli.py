@@ -180,7 +180,8 @@ def build_parser() -> argparse.ArgumentParser:
     _add_poke(render)
     render.add_argument("--camera", metavar="AZIMUTH,ELEVATION,DISTANCE",
                         help=f"orbit camera, degrees and world units; elevation {span(CAMERA_ELEVATION, 'degrees')}, "
-                             "distance > 0; it stays put (without it the camera follows the slime or frames the scene)")
+                             "distance > 0; it stays put (without it: the scene's own camera, which stays put too, the lone "
+                             "slime's a three-quarter view of where it starts; a scene without one frames its slimes as they move)")
     render.add_argument("--no-progress", action="store_true", help="no progress bar")
     _add_yes(render)
     _add_resolution(render)
