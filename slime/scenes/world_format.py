@@ -112,6 +112,7 @@ from __future__ import annotations
 
 import json
 import math
+import sys
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 
@@ -547,9 +548,13 @@ def _params(check: _Checker, data, where: str) -> dict:
             raise check.fail(f"{where}.{key} is the world's, the same for every slime: "
                              + ("set it at the top of the file" if key in ("gravity", "floor_height")
                                 else "the world's step sets it"))
-        if key not in PARAM_KEYS:
-            raise check.fail(f"{where} has an unknown key {key[:30]!r}; known: {', '.join(PARAM_KEYS)}")
-        params[key] = check.number(value, f"{where}.{key}")
+        try:
+            param, note = parameters.find(key, PARAM_KEYS)  # an older name is read as the new one
+        except ValueError as error:
+            raise check.fail(f"{where}: {error}") from None
+        if note:
+            print(f"slime: note: {where}.{key}: {note}", file=sys.stderr)
+        params[param.name] = check.number(value, f"{where}.{key}")
     return params
 
 

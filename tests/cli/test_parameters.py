@@ -122,3 +122,19 @@ def test_the_window_takes_set_on_its_slime_and_world(monkeypatch):
     texts = [args[i + 1] for i, word in enumerate(args) if word == "--set"]
     assert dict(parameters.parse_setting(text)[:2] for text in texts) == {
         "gravity": (0.0, -5.0, 0.0), "viscosity": 8.0, "substeps": 12}
+
+
+def test_an_older_name_is_still_read_with_a_one_line_note(monkeypatch, capsys):
+    from slime.scenes.world_format import world_spec_from_dict
+
+    monkeypatch.setitem(parameters._RENAMED, "damping", "viscosity")  # as `renamed_from=("damping",)` declares it
+    assert parameters.parse_setting("damping=3") == ("viscosity", 3.0, "damping is now called viscosity")
+    spec = world_spec_from_dict({"slimes": [{"center": [0, 1, 0], "radius": 0.5, "params": {"damping": 3}}]})
+    assert spec.slimes[0].params == {"viscosity": 3.0}
+    assert capsys.readouterr().err == "slime: note: slimes[0].params.damping: damping is now called viscosity\n"
+    seen = {}
+    import slime.app.demo as demo
+
+    monkeypatch.setattr(demo, "run_demo", lambda **kw: seen.update(kw) or 0)
+    assert main(["demo", "--set", "damping=3"]) == 0 and seen["settings"] == {"viscosity": 3.0}
+    assert capsys.readouterr().err == "slime: note: damping is now called viscosity\n"

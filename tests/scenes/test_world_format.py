@@ -338,7 +338,7 @@ def test_unusable_files_are_one_line(tmp_path):
     (lambda d: d["slimes"][0]["params"].update(mass=-1), "slimes[0].params: mass must be 1e-06 to 1e+12 kg, got -1"),
     (lambda d: d["slimes"][0]["params"].update(radius=1), "slimes[0].params.radius is the slime's own key"),
     (lambda d: d["slimes"][0]["params"].update(gravity=[0, 0, 0]), "slimes[0].params.gravity is the world's"),
-    (lambda d: d["slimes"][0]["params"].update(stiffness=1), "slimes[0].params has an unknown key 'stiffness'"),
+    (lambda d: d["slimes"][0]["params"].update(stiffness=1), "slimes[0].params: unknown parameter 'stiffness'; known (nearest first): shear_stiffness, "),
     (lambda d: d["slimes"][0]["params"].update(shape_stiffness=1e10), "slimes[0].params: too stiff for dt"),
     (lambda d: d["slimes"][0]["params"].update(viscosity=True), "slimes[0].params.viscosity must be a number"),
     (lambda d: d["slimes"][1].update(material="honey"),
