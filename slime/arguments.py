@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 import math
 
-from slime.limits import CAMERA_DISTANCE, CAMERA_ELEVATION, FRAMES, MAX_PIXELS, RESOLUTION, SIZE, span
+from slime.limits import CAMERA_DISTANCE, CAMERA_ELEVATION, FRAMES, MAX_PIXELS, SIZE, span
 from slime.window_backends import WINDOW_BACKENDS
 
 
@@ -29,19 +29,6 @@ def frame_count(text: str) -> int:
     value = positive_int(text)
     if value > FRAMES[1]:
         raise argparse.ArgumentTypeError(f"{text!r} is too many: at most {FRAMES[1]} ({span(FRAMES)})")
-    return value
-
-
-def resolution(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    low, high = RESOLUTION
-    if value < low:
-        raise argparse.ArgumentTypeError(f"{text!r} is too small: a sphere needs at least {low} ({span(RESOLUTION)})")
-    if value > high:
-        raise argparse.ArgumentTypeError(f"{text!r} is too large: at most {high} ({span(RESOLUTION)})")
     return value
 
 

@@ -12,9 +12,9 @@ from pathlib import Path
 
 from slime.fileio import OUTPUT_FOLDER, check_output, remove_own_temporaries
 from slime.interrupts import Terminated, interruptible
-from slime.limits import CAMERA_ELEVATION, FRAMES, LARGE_OUTPUT_BYTES, LONG_RUN_SECONDS, RESOLUTION, SIZE, span
+from slime.limits import CAMERA_ELEVATION, FRAMES, LARGE_OUTPUT_BYTES, LONG_RUN_SECONDS, SIZE, span
 from slime.arguments import (
-    UsageError, frame_count, parse_camera, parse_poke, parse_size, resolution, window_backend,
+    UsageError, frame_count, parse_camera, parse_poke, parse_size, window_backend,
 )
 
 
@@ -68,9 +68,51 @@ def _add_yes(p: argparse.ArgumentParser) -> None:
                         "without asking (elsewhere it asks at a terminal, and refuses in a script)")
 
 
+def _declared(name: str):
+    """The argparse type of a declared parameter's flag: its text parsed and checked as declared."""
+    from slime.physics.parameters import PARAMETERS
+
+    def parse(text: str):
+        try:
+            return PARAMETERS[name].parse(text)
+        except ValueError as exc:
+            raise argparse.ArgumentTypeError(str(exc)) from None
+
+    parse.__name__ = name
+    return parse
+
+
 def _add_resolution(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--stacks", type=resolution, help=f"latitude divisions of the slime sphere ({span(RESOLUTION)})")
-    p.add_argument("--slices", type=resolution, help=f"longitude divisions of the slime sphere ({span(RESOLUTION)})")
+    from slime.physics.parameters import PARAMETERS
+
+    for name in ("stacks", "slices"):  # the named flags of declared parameters
+        param = PARAMETERS[name]
+        p.add_argument(f"--{name}", type=_declared(name), help=f"{param.about} ({param.span()})")
+
+
+def _setting(text: str):
+    """``--set NAME=VALUE`` -> (name, value), checked as the parameter is declared."""
+    from slime.physics import parameters
+    from slime.physics.slime3d import slime_params  # noqa: F401 (the forces' declarations too)
+
+    try:
+        name, value, note = parameters.parse_setting(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+    if note:
+        print(f"slime: note: {note}", file=sys.stderr)
+    return name, value
+
+
+def _add_set(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--set", action="append", type=_setting, default=[], metavar="NAME=VALUE", dest="settings",
+                   help="set a parameter of the slime or its world, e.g. viscosity=8 or gravity=0,-3,0 (repeatable; "
+                        "`slime params` lists them all, with their units and ranges); in a 3D scene, on every slime")
+
+
+def _settings(args) -> dict:
+    """The --set values as {name: value}, the last of a name kept."""
+    return dict(getattr(args, "settings", None) or [])
 
 
 def _color(text: str) -> tuple:
@@ -105,6 +147,7 @@ def build_parser() -> argparse.ArgumentParser:
     demo = sub.add_parser("demo", help="open the slime window (the default command)")
     _add_resolution(demo)
     _add_material(demo)
+    _add_set(demo)
     _add_look(demo)
     from slime.app.quality import LEVEL_NAMES
 
@@ -124,6 +167,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_yes(sim)
     _add_resolution(sim)
     _add_material(sim)
+    _add_set(sim)
     _add_look(sim)
 
     render = sub.add_parser("render", help="render headless to a PNG (last frame), or a GIF, MP4 or WebM (every frame)")
@@ -136,11 +180,13 @@ def build_parser() -> argparse.ArgumentParser:
     _add_poke(render)
     render.add_argument("--camera", metavar="AZIMUTH,ELEVATION,DISTANCE",
                         help=f"orbit camera, degrees and world units; elevation {span(CAMERA_ELEVATION, 'degrees')}, "
-                             "distance > 0; it stays put (without it the camera follows the slime or frames the scene)")
+                             "distance > 0; it stays put (without it: the scene's own camera, which stays put too, the lone "
+                             "slime's a three-quarter view of where it starts; a scene without one frames its slimes as they move)")
     render.add_argument("--no-progress", action="store_true", help="no progress bar")
     _add_yes(render)
     _add_resolution(render)
     _add_material(render)
+    _add_set(render)
     _add_shaders(render)
     _add_look(render)
 
@@ -148,9 +194,14 @@ def build_parser() -> argparse.ArgumentParser:
     scene.add_argument("scene", help="a scene name (see 'slime scenes'), a scene file .py, a Soda model .json, "
                                      "or a 3D scene .json (opens in the slime window)")
     _add_material(scene)
+    _add_set(scene)
     _add_window(scene, "1200x800")
 
     sub.add_parser("scenes", help="list the scenes")
+
+    params = sub.add_parser("params", help="list every parameter of the 3D slime: its group, default, range and unit")
+    params.add_argument("--json", action="store_true", help="as one JSON list, each parameter an object")
+    params.add_argument("--markdown", action="store_true", help="as README's table")
 
     view = sub.add_parser("view", help="play a run's .glb (from slime simulate) in the web browser, served from this machine")
     view.add_argument("run", metavar="RUN.glb", help="a glTF run `slime simulate SCENE --ticks N --output RUN.glb` wrote")
@@ -177,7 +228,8 @@ def _cmd_demo(args) -> int:
     from slime.app.demo import run_demo
 
     return run_demo(stacks=args.stacks, slices=args.slices, size=parse_size(args.size), window=args.window,
-                    shaders=_shader_folder(args), color=args.color, quality=args.quality, material=args.material)
+                    shaders=_shader_folder(args), color=args.color, quality=args.quality, material=args.material,
+                    settings=_settings(args))
 
 
 def _shader_folder(args):
@@ -196,12 +248,12 @@ def _scene_spec(args):
     from slime.scenes.world_format import LONE_SLIME, load_world_scene, lone_slime_spec
 
     if args.scene == LONE_SLIME:
-        spec = lone_slime_spec(args.stacks, args.slices, args.color)
+        spec = lone_slime_spec(args.stacks, args.slices, args.color, _settings(args))
     else:
         if args.stacks or args.slices or args.color:
             raise UsageError("--stacks, --slices and --color apply to the single slime only "
                              "(a 3D scene file sets its slimes and their colours)")
-        spec = load_world_scene(args.scene)
+        spec = load_world_scene(args.scene).with_settings(_settings(args), args.scene)
     return spec.with_events([parse_poke(p) for p in args.poke], args.scene)
 
 
@@ -375,9 +427,12 @@ def _cmd_render(args) -> int:
 
 
 def _refuse_material_2d(args) -> None:
-    """--material is the 3D slime's: a 2D scene's masses and springs have none."""
+    """--material and --set are the 3D slime's: a 2D scene's masses and springs have neither."""
     if args.material is not None:
         raise UsageError(f"--material applies to the slime and 3D scenes only, not to {args.scene}")
+    if _settings(args):
+        raise UsageError(f"--set applies to the slime and 3D scenes only, not to {args.scene} "
+                         "(a 2D scene's own sliders are its parameters)")
 
 
 def _cmd_scene(args) -> int:
@@ -385,7 +440,7 @@ def _cmd_scene(args) -> int:
         from slime.app.demo import run_demo
 
         return run_demo(size=parse_size(args.size), window=args.window, shaders=_shader_folder(args),
-                        material=args.material)
+                        material=args.material, settings=_settings(args))
     from slime.simulate import is_world
 
     if is_world(args.scene):
@@ -393,7 +448,7 @@ def _cmd_scene(args) -> int:
         from slime.app.demo import run_demo
 
         return run_demo(scene=args.scene, size=parse_size(args.size), window=args.window, shaders=_shader_folder(args),
-                        material=args.material)
+                        material=args.material, settings=_settings(args))
     from slime.app.scene_window import run_scene
     from slime.scenes import load_scene
 
@@ -421,6 +476,28 @@ def _cmd_scenes(args) -> int:
         print(f"{name:<10} [3D] {load_world_scene(name).description}")
     print("A scene file (my_scene.py, defining a Scene2D subclass), a 3D scene (.json with \"slimes\") or a Soda "
           "model (.json) runs by its path.")
+    return 0
+
+
+def _cmd_params(args) -> int:
+    import json
+
+    from slime.physics import parameters
+    from slime.physics.slime3d import slime_params  # noqa: F401 (every force's declarations too)
+
+    declared = parameters.ordered()
+    if args.json:
+        print(json.dumps([parameters.as_dict(p) for p in declared], indent=1))
+        return 0
+    if args.markdown:
+        print(parameters.markdown_table())
+        return 0
+    width = max(len(p.name) for p in declared)
+    for p in declared:
+        default = ",".join(f"{v:g}" for v in p.default) if isinstance(p.default, tuple) else f"{p.default:g}"
+        print(f"{p.name:<{width}}  {p.group:<8}  {default:>12}  {p.span():<28}  {p.about}")
+    print("Set any of them with --set NAME=VALUE (slime demo, render, simulate, scene), or in a 3D scene file's "
+          "\"params\" (the world group at its top: gravity, floor_height).")
     return 0
 
 
@@ -463,6 +540,7 @@ COMMANDS = {
     "render": _cmd_render,
     "scene": _cmd_scene,
     "scenes": _cmd_scenes,
+    "params": _cmd_params,
     "view": _cmd_view,
     "shaders": _cmd_shaders,
     "bench": _cmd_bench,

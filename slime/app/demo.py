@@ -31,6 +31,7 @@ import numpy as np
 import moderngl_window as mglw
 
 from slime import limits
+from slime.app.panel import draw_sliders, shown_value
 from slime.app.quality import LEVEL_NAMES, LEVELS, TARGET_FPS, QualityController
 from slime.app.render_common import held_to_limits
 from slime.app.render_slime import default_camera
@@ -41,6 +42,7 @@ from slime.app.world_play import POKE_IMPULSE, WorldPlay, single_slime_world
 from slime.app.world_view import WorldView
 from slime.framing import FRAME, KEEP, Framer, world_points
 from slime.physics.slime3d.materials import DEFAULT_MATERIAL, MATERIALS, find_material
+from slime.physics.parameters import parse_setting
 from slime.physics.slime3d.slime_params import SlimeParams
 from slime.render.context import has_display
 from slime.look import RANGES, SlimeLook, parse_color
@@ -110,6 +112,8 @@ class DemoWindow(mglw.WindowConfig):
                             help="measure the frame rate for this long after a warm-up, print it as JSON, and close")
         parser.add_argument("--scene", default=None, help="a bundled 3D scene's name or a 3D scene file (.json)")
         parser.add_argument("--seed", type=int, default=None, help="the sizes and colours of dropped slimes")
+        parser.add_argument("--set", action="append", default=[], dest="settings", metavar="NAME=VALUE",
+                            help="a declared parameter (slime/physics/parameters.py), repeatable")
 
     def __init__(self, **kwargs):
         super().__init__(**kwargs)
@@ -121,7 +125,8 @@ class DemoWindow(mglw.WindowConfig):
         width, height = self.wnd.size
         self.play, self.camera, obstacles, mode = _start_world(
             getattr(argv, "scene", None), getattr(argv, "stacks", None), getattr(argv, "slices", None),
-            look, getattr(argv, "seed", None), getattr(argv, "material", None), aspect=width / max(height, 1))
+            look, getattr(argv, "seed", None), getattr(argv, "material", None), aspect=width / max(height, 1),
+            settings=dict(parse_setting(text)[:2] for text in getattr(argv, "settings", None) or []))
         self.framed_obstacles = obstacles  # kept in the picture with the slimes
         self.framer = Framer(self.camera, mode)
         world = self.play.world
@@ -380,35 +385,11 @@ class DemoWindow(mglw.WindowConfig):
         if changed:
             self.quality.pin(None if value == 0 else value - 1)
         self._draw_material_list(imgui)
-        changed, value = imgui.slider_float("viscosity", float(p.viscosity), *limits.VISCOSITY, "%.2f")
-        if changed:
-            self._set(viscosity=value)
-        changed, value = imgui.slider_float("surface tension", float(p.surface_tension), *limits.SURFACE_TENSION,
-                                            "%.2f N/m")
-        if changed:
-            self._set(surface_tension=value)
-        changed, value = imgui.slider_float("volume stiffness", float(p.volume_stiffness), *limits.VOLUME_STIFFNESS,
-                                            "%.0f", imgui.SliderFlags_.logarithmic)
-        if changed:
-            self._set(volume_stiffness=value)
-        changed, value = imgui.slider_float("shape stiffness", float(p.shape_stiffness), *limits.SHAPE_STIFFNESS,
-                                            "%.0f", imgui.SliderFlags_.logarithmic)
-        if changed:
-            self._set(shape_stiffness=value)
-        # The gravity in force: 0 while G has it off; moving the slider turns it back on.
-        changed, value = imgui.slider_float("gravity" if self.gravity_on else "gravity (off: G)",
-                                            self.shown_gravity(), *limits.GRAVITY, "%.2f m/s2")
-        if changed:
-            self.gravity = np.array([0.0, -value, 0.0])
-            self.gravity_on = True
-            self._set_gravity(tuple(self.gravity))
-        # Logarithmic: the usual 8..64 get most of the slider; the top of the range is slow to simulate.
-        changed, value = imgui.slider_int("stacks", int(p.stacks), *limits.RESOLUTION, "%d", imgui.SliderFlags_.logarithmic)
-        if changed:
-            self._rebuild(stacks=value)
-        changed, value = imgui.slider_int("slices", int(p.slices), *limits.RESOLUTION, "%d", imgui.SliderFlags_.logarithmic)
-        if changed:
-            self._rebuild(slices=value)
+        # A slider per declared parameter that has one (slime/app/panel.py). Gravity shows the one
+        # in force: 0 while G has it off; moving the slider turns it back on.
+        draw_sliders(imgui, lambda param: self.shown_gravity() if param.name == "gravity" else shown_value(param, getattr(p, param.name)),
+                     self._slider_moved,
+                     lambda param: "gravity (off: G)" if param.name == "gravity" and not self.gravity_on else param.label)
         imgui.set_next_item_open(self.look_open, imgui.Cond_.once)
         if imgui.collapsing_header("look (SlimeLook)"):
             self._draw_look_widgets(imgui)
@@ -439,6 +420,18 @@ class DemoWindow(mglw.WindowConfig):
             self.help_rect = rect
             imgui.end()
         self.panel.draw()
+
+    def _slider_moved(self, param, value) -> None:
+        """A panel slider moved: gravity turns back on at its value, a mesh's remakes every slime,
+        any other sets its parameter on every slime."""
+        if param.name == "gravity":
+            self.gravity = np.array(value)
+            self.gravity_on = True
+            self._set_gravity(value)
+        elif param.slider.rebuilds:
+            self._rebuild(**{param.name: value})
+        else:
+            self._set(**{param.name: value})
 
     def _draw_look_widgets(self, imgui) -> None:
         look = self.play.base_look
@@ -654,27 +647,29 @@ class DemoWindow(mglw.WindowConfig):
         return save_screenshot(pixels, "slime", folder)
 
 
-def _start_world(scene, stacks, slices, look: SlimeLook, seed, material=None, aspect: float = 16.0 / 9.0):
+def _start_world(scene, stacks, slices, look: SlimeLook, seed, material=None, aspect: float = 16.0 / 9.0,
+                 settings=None):
     """(WorldPlay, camera, obstacles to draw, the Framer's mode) for the demo's one slime, or for a
     3D scene (a bundled name or a file), the camera framed for a window of ``aspect`` (framed at
     another shape, the first frames would zoom to this one). A scene without a camera is framed as
     its slimes move (FRAME); the one slime's view (as ``slime render`` draws it) and a scene's own
     camera are kept, moved only where a slime would leave the picture (KEEP).
-    ``material``: the one slime's, or that of a scene's slimes that name none (default jelly)."""
+    ``material``: the one slime's, or that of a scene's slimes that name none (default jelly);
+    ``settings``: declared parameters ({name: value}, ``--set``) on every slime and the world."""
     changes = {}
     if stacks is not None:
         changes["stacks"] = stacks
     if slices is not None:
         changes["slices"] = slices
     if scene is None:
-        params = SlimeParams.of_material(material or DEFAULT_MATERIAL, **changes)
+        params = SlimeParams.of_material(material or DEFAULT_MATERIAL, **{**(settings or {}), **changes})
         play = WorldPlay(single_slime_world(params), params, base_look=look, seed=seed)
         return play, default_camera(play.world.bodies[0]), [], KEEP
     from slime.app.render_world import scene_camera
     from slime.scenes.world_format import load_world_scene
     from slime.scenes.world_scene import build_world
 
-    spec = load_world_scene(scene)
+    spec = load_world_scene(scene).with_settings(settings or {}, scene)
     check_window_scene(spec)
     first = build_world(spec, material)  # its camera and obstacles as drawn, too
 
@@ -702,7 +697,7 @@ def check_window_scene(spec) -> None:
 
 
 def demo_args(*, stacks=None, slices=None, size=(1280, 720), window=None, frames: int = 0, shaders=None, color=None, quality: str = "adaptive", bench_seconds: float = 0.0, scene=None,
-              seed=None, material=None) -> list[str]:
+              seed=None, material=None, settings=None) -> list[str]:
     """The demo window's own command line (moderngl-window parses it)."""
     args = ["--size", f"{int(size[0])}x{int(size[1])}", "--frames", str(int(frames)), "--quality", quality]
     if window:
@@ -725,11 +720,14 @@ def demo_args(*, stacks=None, slices=None, size=(1280, 720), window=None, frames
         args += ["--seed", str(int(seed))]
     if material is not None:
         args += ["--material", str(material)]
+    for name, value in (settings or {}).items():
+        text = ",".join(repr(float(v)) for v in value) if isinstance(value, tuple) else repr(value)
+        args += ["--set", f"{name}={text}"]
     return args
 
 
 def run_demo(*, stacks=None, slices=None, size=(1280, 720), window=None, frames: int = 0, shaders=None, color=None, quality: str = "adaptive", bench_seconds: float = 0.0, scene=None,
-             seed=None, material=None) -> int:
+             seed=None, material=None, settings=None) -> int:
     """Open the demo window and run until it closes; returns an exit status (2: no display, or
     shaders that do not compile). ``shaders``: a shader folder to draw with (and watch);
     ``quality``: "adaptive" or a level name to pin (see slime/app/quality.py); ``scene``: a
@@ -739,15 +737,17 @@ def run_demo(*, stacks=None, slices=None, size=(1280, 720), window=None, frames:
     (for a scene, its slimes that name none; default jelly; an unknown name: ValueError)."""
     if material is not None:
         find_material(material)
+    if scene is None and settings:
+        SlimeParams.of_material(material or DEFAULT_MATERIAL, **settings)  # too stiff: one line, before a window
     if scene is not None:
         from slime.scenes.world_format import load_world_scene
 
-        check_window_scene(load_world_scene(scene))
+        check_window_scene(load_world_scene(scene).with_settings(settings or {}, scene))
     if window != "headless" and not has_display():
         return no_display("slime", f"render to a file instead: slime render{'' if scene is None else f' {scene}'}")
     # Explicit arguments only: moderngl-window would otherwise parse sys.argv (pytest's, the CLI's).
     args = demo_args(stacks=stacks, slices=slices, size=size, window=window, frames=frames, shaders=shaders, color=color, quality=quality, bench_seconds=bench_seconds, scene=scene, seed=seed,
-                     material=material)
+                     material=material, settings=settings)
     try:
         config = mglw.create_window_config_instance(DemoWindow, args=args)
     except ShaderError as exc:

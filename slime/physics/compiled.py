@@ -5,8 +5,9 @@ when ``NUMBA_DISABLE_JIT=1`` (normal tracebacks, a debugger steps through it, sa
 The cache. numba keeps each compiled function beside its source and checks only that function's
 own file when it loads it: a kernel that calls a force from another file would keep running the
 old force after the force's file was edited. So the cache lives in a folder named after a hash of
-every file of ``slime/physics`` that holds a kernel (and numba's
-version): edit any force and the whole physics is compiled afresh, once. The folder is
+every file of ``slime/physics`` that holds a kernel, and of the parameters' declarations
+(``parameters.py``, which make the compiled model's columns), and numba's version: edit any
+force and the whole physics is compiled afresh, once. The folder is
 ``$NUMBA_CACHE_DIR`` when set, else the user's cache folder (``$XDG_CACHE_HOME`` or ``~/.cache``),
 else the system's temporary folder: an install into a read-only site-packages still caches.
 
@@ -45,7 +46,8 @@ def source_hash() -> str:
     digest = hashlib.sha256(f"{numba.__version__} {int(numba.config.OPT)}".encode())
     for path in sorted(_HERE.rglob("*.py")):
         source = path.read_bytes()
-        if b"@kernel" in source or path == Path(__file__).resolve():
+        # The declarations too: they make the model's columns, the types the kernels compile for.
+        if b"@kernel" in source or path == Path(__file__).resolve() or path.name == "parameters.py":
             digest.update(str(path.relative_to(_HERE.parent)).encode())
             digest.update(source)
     return digest.hexdigest()[:16]
@@ -111,3 +113,9 @@ def head(array, count):
     """The first ``count`` columns of a (3, N) ``array`` as three 1-D views: a body's own scratch
     (``rows`` from column 0; its own function, since a constant 0 would type ``rows`` anew)."""
     return array[0, :count], array[1, :count], array[2, :count]
+
+
+@kernel
+def plus(a, b):
+    """The sum of two 3-vectors held as tuples (a force's part at a vertex, ``*_at``)."""
+    return a[0] + b[0], a[1] + b[1], a[2] + b[2]

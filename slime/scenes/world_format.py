@@ -19,6 +19,10 @@ Top level::
                             slimes move (slime.app.render_world.follow_framing; in the window until
                             you orbit or zoom)
     events        optional  list of 0 to 4096 timed events (limits.SCENE_EVENTS), below; default []
+    dt, substeps, floor_friction, floor_restitution, max_speed, max_acceleration
+                  optional  the rest of the world's settings (the world group of
+                            slime/physics/parameters.py, ``slime params`` lists each with its
+                            range); default the declared ones
     name          optional  a title (string); default ""
     description   optional  one line saying what happens (string); default ""
 
@@ -40,11 +44,11 @@ A slime (a UV sphere of ``stacks`` x ``slices``, see slime/physics/slime3d/spher
                             and ``params`` go on top. Default null: the material the scene is run
                             with (``--material`` of slime render, simulate and scene; jelly unless
                             asked)
-    params        optional  {name: value} of slime.physics.slime3d.slime_params.SlimeParams (mass,
-                            volume_stiffness, shape_stiffness, viscosity, surface_tension, air_drag,
-                            floor_friction, floor_restitution, max_speed...), set over the
+    params        optional  {name: value} of the declared parameters (slime/physics/parameters.py,
+                            ``slime params`` lists them: mass, volume_stiffness, shape_stiffness,
+                            viscosity, surface_tension, air_drag, the hand's...), set over the
                             material's; checked by building SlimeParams; default {} (the material's
-                            and SlimeParams' defaults). Not radius, stacks, slices or center (the
+                            and the declared defaults). Not radius, stacks, slices or center (the
                             slime's own keys), nor gravity, floor_height, dt or substeps (the world's).
 
 An obstacle (fixed: it pushes the slimes and never moves)::
@@ -108,6 +112,7 @@ from __future__ import annotations
 
 import json
 import math
+import sys
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 
@@ -118,6 +123,7 @@ from slime.fileio import atomic_write
 from slime.look import COLOR_FIELDS, SlimeLook, parse_color
 from slime.obstacle_kinds import KINDS, rotation_from_degrees
 from slime.paths import ASSETS
+from slime.physics import parameters
 from slime.physics.slime3d.obstacles import signed_distance
 from slime.physics.slime3d.materials import DEFAULT_MATERIAL, find_material
 from slime.physics.slime3d.slime_params import SlimeParams
@@ -137,6 +143,8 @@ DEFAULT_FRICTION = 0.5
 OWN_KEYS = ("radius", "stacks", "slices", "center")
 WORLD_KEYS = ("gravity", "floor_height", "dt", "substeps")
 PARAM_KEYS = tuple(f.name for f in fields(SlimeParams) if f.name not in OWN_KEYS + WORLD_KEYS)
+# The world's settings a file sets at its top besides gravity and floor_height (``WorldSpec.world``).
+WORLD_SETTINGS = tuple(p.name for p in parameters.group("world") if p.name not in ("gravity", "floor_height"))
 # A start "overlaps" only past this depth (m): spheres that exactly touch, written to a few
 # decimals, do not count.
 OVERLAP_TOLERANCE = 1e-6
@@ -288,10 +296,31 @@ class WorldSpec:
     name: str = ""
     description: str = ""
     events: tuple = ()  # of Event, in the order they act (by tick, then as given)
+    world: dict = field(default_factory=dict)  # the file's other world settings (WORLD_SETTINGS), checked
 
     @property
     def vertex_count(self) -> int:
         return sum(s.vertex_count for s in self.slimes)
+
+    def with_settings(self, settings: dict, origin="<scene>") -> "WorldSpec":
+        """This scene with ``settings`` ({name: value} of declared parameters, a command line's
+        ``--set``) over its own: the world's on the world, a slime's own keys (radius, stacks,
+        slices) and its params on every slime; checked as a file's values are (WorldFileError, one
+        line)."""
+        if not settings:
+            return self
+        data = spec_to_dict(self)
+        for name, value in settings.items():
+            value = list(value) if isinstance(value, tuple) else value
+            if name in ("gravity", "floor_height") + WORLD_SETTINGS:
+                data[name] = value
+            else:
+                for slime in data["slimes"]:
+                    if name in OWN_KEYS:
+                        slime[name] = value
+                    else:
+                        slime.setdefault("params", {})[name] = value
+        return world_spec_from_dict(data, origin)
 
     def with_events(self, events, origin="<scene>") -> "WorldSpec":
         """This scene with ``events`` (Event objects, or dicts in the file format) after its own,
@@ -402,7 +431,7 @@ def is_world_file(path_or_dict) -> bool:
     return isinstance(data, dict) and "slimes" in data
 
 
-TOP_KEYS = ("name", "description", "gravity", "floor_height", "camera", "slimes", "obstacles", "events")
+TOP_KEYS = ("name", "description", "gravity", "floor_height", *WORLD_SETTINGS, "camera", "slimes", "obstacles", "events")
 SLIME_KEYS = ("center", "radius", "stacks", "slices", "velocity", "color", "look", "material", "params")
 CAMERA_KEYS = ("yaw", "elevation", "distance", "target")
 
@@ -432,8 +461,15 @@ def world_spec_from_dict(data, origin="<scene>") -> WorldSpec:
                       for i, item in enumerate(check.items(data.get("obstacles", []), "obstacles", limits.SCENE_OBSTACLES)))
     events = tuple(_event(check, item, f"events[{i}]")
                    for i, item in enumerate(check.items(data.get("events", []), "events", limits.SCENE_EVENTS)))
+    world = {}
+    for key in WORLD_SETTINGS:
+        if key in data:
+            try:
+                world[key] = parameters.PARAMETERS[key].check(data[key])
+            except ValueError as error:
+                raise check.fail(str(error)) from None
     spec = WorldSpec(slimes=slimes, obstacles=obstacles, gravity=gravity, floor_height=floor_height, camera=camera,
-                     name=name, description=description, events=_ordered(check, events))
+                     name=name, description=description, events=_ordered(check, events), world=world)
     problem = start_overlap(spec)
     if problem:
         raise check.fail(problem)
@@ -512,9 +548,13 @@ def _params(check: _Checker, data, where: str) -> dict:
             raise check.fail(f"{where}.{key} is the world's, the same for every slime: "
                              + ("set it at the top of the file" if key in ("gravity", "floor_height")
                                 else "the world's step sets it"))
-        if key not in PARAM_KEYS:
-            raise check.fail(f"{where} has an unknown key {key[:30]!r}; known: {', '.join(PARAM_KEYS)}")
-        params[key] = check.number(value, f"{where}.{key}")
+        try:
+            param, note = parameters.find(key, PARAM_KEYS)  # an older name is read as the new one
+        except ValueError as error:
+            raise check.fail(f"{where}: {error}") from None
+        if note:
+            print(f"slime: note: {where}.{key}: {note}", file=sys.stderr)
+        params[param.name] = check.number(value, f"{where}.{key}")
     return params
 
 
@@ -608,7 +648,7 @@ def _floats(values) -> list:
 def spec_to_dict(spec: WorldSpec) -> dict:
     """The scene as JSON-ready values, in the file format (world_spec_from_dict reads it back equal)."""
     out = {"name": spec.name, "description": spec.description, "gravity": _floats(spec.gravity),
-           "floor_height": spec.floor_height}
+           "floor_height": spec.floor_height, **spec.world}
     if spec.camera is not None:
         c = spec.camera
         out["camera"] = {"yaw": c.yaw, "elevation": c.elevation, "distance": c.distance, "target": _floats(c.target)}
@@ -683,14 +723,19 @@ def world_scene_path(name: str) -> Path:
     return ASSETS / f"{name}.json"
 
 
-def lone_slime_spec(stacks: int | None = None, slices: int | None = None, color=None) -> WorldSpec:
+def lone_slime_spec(stacks: int | None = None, slices: int | None = None, color=None, settings=None) -> WorldSpec:
     """``slime``, the scene of ``slime render`` and ``slime simulate slime``: SlimeParams' own
     slime (radius 1 m, resting on the floor at y = 0) at ``stacks`` x
     ``slices`` (default SlimeParams'), coloured ``color`` (RGB 0..1 or "#rrggbb"; default the
     look's), seen from ``CameraSpec``'s view of it: a three-quarter view from a little above, 4.6
-    radii out, that stays put (a slime pushed away is seen going). Checked as a file's slimes
-    are, with the same one-line errors (WorldFileError)."""
-    default = SlimeParams()
+    radii out, that stays put (a slime pushed away is seen going); ``settings`` ({name: value} of
+    declared parameters, ``--set``) on it and its world, its centre and the view following its
+    radius and floor. Checked as a file's slimes are, with the same one-line errors (WorldFileError)."""
+    settings = dict(settings or {})
+    try:
+        default = SlimeParams(**settings)
+    except ValueError as error:
+        raise WorldFileError(f"{LONE_SLIME}: {error}") from None
     radius, floor, (x, _, z) = default.radius, default.floor_height, default.center
     slime = {"center": list(default.center), "radius": radius,
              "stacks": default.stacks if stacks is None else stacks,
@@ -700,8 +745,9 @@ def lone_slime_spec(stacks: int | None = None, slices: int | None = None, color=
     view = CameraSpec()
     camera = {"yaw": view.yaw, "elevation": view.elevation, "distance": view.distance * radius,
               "target": [x, floor + view.target[1] * radius, z]}
-    return world_spec_from_dict({"name": LONE_SLIME, "gravity": list(default.gravity), "camera": camera,
+    spec = world_spec_from_dict({"name": LONE_SLIME, "gravity": list(default.gravity), "camera": camera,
                                  "floor_height": default.floor_height, "slimes": [slime]}, LONE_SLIME)
+    return spec.with_settings(settings, LONE_SLIME)
 
 
 def load_world_scene(name_or_path) -> WorldSpec:

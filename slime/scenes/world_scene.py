@@ -53,7 +53,7 @@ def drawn_obstacle(spec: ObstacleSpec) -> dict:
 def build_world(spec: WorldSpec, material: str | None = None) -> WorldScene:
     """The world a scene file describes, at rest except for the slimes' initial velocities;
     ``material``: what the slimes that name no material of their own are made of (default jelly)."""
-    world = World3D(gravity=spec.gravity, floor_height=spec.floor_height)
+    world = World3D(gravity=spec.gravity, floor_height=spec.floor_height, **spec.world)
     looks = [slime.slime_look() for slime in spec.slimes]
     for slime, look in zip(spec.slimes, looks):
         params = slime.slime_params(spec.gravity, spec.floor_height, material)

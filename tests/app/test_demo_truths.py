@@ -41,6 +41,25 @@ def test_panel_shows_the_gravity_in_force(demo):
     assert demo.shown_gravity() == pytest.approx(9.81, abs=0.01)
 
 
+def test_a_panel_slider_sets_its_declared_parameter(demo):
+    """The panel's one loop (slime/app/panel.py) hands each slider to the window: a material's on
+    every slime, gravity's back on at its value, a mesh's remaking the slimes."""
+    from slime.physics.parameters import PARAMETERS
+
+    before = demo.play.template
+    demo._slider_moved(PARAMETERS["viscosity"], 7.0)
+    assert {b.params.viscosity for b in demo.world.bodies} == {7.0}
+    demo.toggle_gravity()
+    demo._slider_moved(PARAMETERS["gravity"], (0.0, -5.0, 0.0))
+    assert demo.gravity_on and demo.shown_gravity() == 5.0
+    demo._slider_moved(PARAMETERS["stacks"], 10)
+    assert demo.world.bodies[0].shape.stacks == 10
+    demo.on_render(0.0, 1 / 60)  # the panel draws with them
+    demo._slider_moved(PARAMETERS["gravity"], before.gravity)
+    demo._rebuild(stacks=before.stacks, viscosity=before.viscosity)
+    assert demo.play.template == before
+
+
 def test_demo_draws_at_every_quality_level(demo):
     """Each level (multisampled, full scale, reduced scales) puts the slime on the window."""
     from slime.app.quality import LEVELS

@@ -24,7 +24,7 @@ ROOT = Path(__file__).resolve().parents[2]
     [
         (["simulate", "nope", "--ticks", "3", "--output", "x.npz"], "unknown scene"),
         (["simulate", "slime", "--ticks", "0", "--output", "x.npz"], "1 or more"),
-        (["simulate", "slime", "--ticks", "3", "--output", "x.npz", "--stacks", "2"], "at least 3"),
+        (["simulate", "slime", "--ticks", "3", "--output", "x.npz", "--stacks", "2"], "stacks must be 3 to 512, got 2"),
         (["simulate", "slime", "--ticks", "3", "--output", "x.npz", "--poke", "1:0,0"], "malformed --poke"),
         (["simulate", "slime", "--ticks", "3", "--output", "x.npz", "--poke", "1:0,0,0:nan,0,0"], "finite"),
         (["simulate", "slime", "--ticks", "3", "--output", "x.npz", "--poke", "x:0,0,0:1,0,0"], "whole number"),
@@ -37,7 +37,7 @@ ROOT = Path(__file__).resolve().parents[2]
         (["render", "--camera", "0,0,1e-300"], "distance must be from 0.1 to 1000 m"),
         (["render", "--output", "x.jpg"], ".png or .gif"),
         (["frobnicate"], "invalid choice"),
-        (["render", "--stacks", "-4"], "at least 3"),
+        (["render", "--stacks", "-4"], "stacks must be 3 to 512, got -4"),
         (["render", "--size", "-800x600"], "out of range"),
         (["render", "--poke", "-5:0,0,0:0,0,0"], "0 or more"),
         (["render", "--frames", "3", "--poke", "5:0,2,0:0,-1,0"], "from 0 to 2"),
@@ -190,7 +190,7 @@ def test_scene_slime_opens_the_demo(monkeypatch):
     seen = {}
     monkeypatch.setattr(demo, "run_demo", lambda **kw: seen.update(kw) or 0)
     assert cli.main(["scene", "slime", "--size", "640x480", "--window", "glfw"]) == 0
-    assert seen == {"size": (640, 480), "window": "glfw", "shaders": None, "material": None}
+    assert seen == {"size": (640, 480), "window": "glfw", "shaders": None, "material": None, "settings": {}}
 
 
 def test_a_closed_pipe_ends_quietly():

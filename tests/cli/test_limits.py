@@ -60,6 +60,7 @@ def _panel_ranges() -> dict[str, tuple]:
         fps=60.0, paused=False, gravity=np.array([0.0, -9.81, 0.0]), show_help=False, gravity_on=True,
         quality=SimpleNamespace(level=LEVELS[0], adaptive=True, index=0), look_open=False,
         shown_gravity=lambda: 9.81, _draw_look_widgets=lambda imgui: None, _draw_material_list=lambda imgui: None,
+        _slider_moved=lambda param, value: None,
         wnd=SimpleNamespace(buffer_size=(1280, 720), size=(1280, 720), pixel_ratio=1.0),
         help_rect=lambda *a, **k: (0, 0, 100, 100),
     )
@@ -74,7 +75,7 @@ def test_resolution_is_one_range_everywhere(tmp_path, monkeypatch, capsys):
         SlimeParams(**{name: low})
         SlimeParams(**{name: high})
         for bad in (low - 1, high + 1):
-            with pytest.raises(ValueError, match=f"{low} and {high}"):
+            with pytest.raises(ValueError, match=f"{low} to {high}"):
                 SlimeParams(**{name: bad})
     # the command line: help and checks, for every command that takes a resolution
     for command in ("demo", "simulate", "render"):
@@ -98,14 +99,24 @@ def test_resolution_is_one_range_everywhere(tmp_path, monkeypatch, capsys):
     assert f"mesh resolution, {low} to {high}" in README.read_text()
 
 
-def test_panel_ranges_come_from_limits_and_are_accepted_by_slime_params():
+def test_panel_sliders_are_the_declarations_and_their_ranges_come_from_limits():
+    from slime.physics.parameters import sliders
+
     ranges = _panel_ranges()
-    assert ranges == {
+    # One slider per declaration that has one, drawn by the panel's one loop, in its order...
+    assert list(ranges.items()) == [(p.label, (p.slider.low, p.slider.high)) for p in sliders()]
+    # ...and the slime's own have the ranges of limits.py.
+    assert {name: ranges[name] for name in ("viscosity", "surface tension", "volume stiffness", "shape stiffness",
+                                            "gravity", "stacks", "slices")} == {
         "viscosity": limits.VISCOSITY, "surface tension": limits.SURFACE_TENSION, "volume stiffness": limits.VOLUME_STIFFNESS,
         "shape stiffness": limits.SHAPE_STIFFNESS, "gravity": limits.GRAVITY,
         "stacks": limits.RESOLUTION, "slices": limits.RESOLUTION,
     }
-    # Every corner of the stiffness sliders is a body SlimeParams accepts (stable at the default substeps).
+    # Every slider's ends are values its declaration accepts...
+    for p in sliders():
+        for end in (p.slider.low, p.slider.high):
+            p.check((0.0, -end, 0.0) if p.kind == "vector" else end)
+    # ...and every corner of the stiffness sliders is a body SlimeParams accepts (stable at the default substeps).
     SlimeParams(volume_stiffness=limits.VOLUME_STIFFNESS[1], shape_stiffness=limits.SHAPE_STIFFNESS[1])
 
 

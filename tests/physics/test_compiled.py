@@ -45,6 +45,10 @@ def test_the_cache_is_named_after_the_kernels_sources(tmp_path, monkeypatch):
     before = compiled.source_hash()
     world.write_text(world.read_text() + "\n# a comment\n")
     assert compiled.source_hash() == before
+    # The declarations do: they make the model's columns, the types the kernels compile for.
+    declared = fake / "parameters.py"
+    declared.write_text(declared.read_text() + "\n# a comment\n")
+    assert compiled.source_hash() != before
 
 
 def test_the_cache_goes_where_it_can_be_written(tmp_path, monkeypatch):

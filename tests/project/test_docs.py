@@ -19,7 +19,6 @@ import shlex
 import shutil
 import subprocess
 import sys
-import textwrap
 from pathlib import Path
 
 import numpy as np
@@ -27,15 +26,18 @@ import pytest
 from PIL import Image
 
 from conftest import missing
-from doc_blocks import check_command_lines, command_lines, python_blocks
+from doc_blocks import check_command_lines, check_stated_numbers, checked_blocks, command_lines, python_blocks
 from helpers import gl_or_missing
 
 ROOT = Path(__file__).resolve().parents[2]
 DOCS = sorted((ROOT / "docs").glob("*.md"))
 EXAMPLES = ROOT / "examples"
+# docs/2's blocks are an edit of the package and what runs after it: tests/project/test_add_a_force.py
+# applies them to a copy of the package and runs them there.
+EDITS = ROOT / "docs" / "2-add-a-force.md"
 # A block that steps the finest mesh (128 x 128) takes seconds: it is left to the full run.
 BLOCKS = [pytest.param(path, i, marks=[pytest.mark.slow] if "stacks=128" in block else [], id=f"{path.stem}-{i}")
-          for path in DOCS for i, block in enumerate(python_blocks(path))]
+          for path in DOCS if path != EDITS for i, block in enumerate(python_blocks(path))]
 
 
 def test_docs_exist_and_readme_links_them():
@@ -46,56 +48,6 @@ def test_docs_exist_and_readme_links_them():
         for target in re.findall(r"\]\(([^)#]+)\)", page.read_text()):
             if "://" not in target:
                 assert (page.parent / target).exists(), f"{page.name} links to missing {target}"
-
-
-NUMBER = r"[-+]?\d+(?:\.\d+)?"
-CHECKS = re.compile(r"```(\w+)\n((?:(?!```).)*)```\s*<!-- checks: (.*?) -->", flags=re.S)
-
-
-def checked_blocks(path: Path) -> list[tuple[str, str, str]]:
-    """(kind, code, check) for each code block of ``path`` that a ``<!-- checks: -->`` follows."""
-    return [(kind, textwrap.dedent(code), check) for kind, code, check in CHECKS.findall(path.read_text())]
-
-
-def _pattern(template: str) -> re.Pattern:
-    """A check's quoted pattern as a regex: literal text (any run of spaces matching any run),
-    each ``{name}`` a named number."""
-    parts = re.split(r"\{(\w+)\}", template)
-    regex = ""
-    for i, part in enumerate(parts):
-        if i % 2:
-            regex += f"(?P<{part}>{NUMBER})"
-        else:
-            regex += r"\s+".join(re.escape(word) for word in part.split(" "))
-    return re.compile(regex)
-
-
-def check_stated_numbers(check: str, output: str, page: str, where: str) -> dict[str, float]:
-    """Compare what ``page`` states with what the block printed (``output``), as the check says;
-    returns the printed numbers by name."""
-    clause = r'(prints|states)((?:\s*"[^"]*")+)'
-    assert re.fullmatch(rf"\s*{clause}\s*;\s*{clause}\s*", check), f"{where}: not 'prints ...; states ...': {check!r}"
-    clauses = dict(re.findall(clause, check))
-    printed: dict[str, str] = {}
-    for template in re.findall(r'"([^"]*)"', clauses.get("prints", "")):
-        found = _pattern(template).search(output)
-        assert found, f"{where}: the block does not print {template!r}; it printed:\n{output}"
-        printed.update(found.groupdict())
-    stated = re.findall(r'"([^"]*)"', clauses.get("states", ""))
-    assert printed and stated, f"{where}: a check needs a prints and a states pattern: {check!r}"
-    text = page.replace("<!-- checks: " + check + " -->", "")
-    for template in stated:
-        names = re.findall(r"\{(\w+)\}", template)
-        assert set(names) <= set(printed), f"{where}: {template!r} names a number the block does not print"
-        found = _pattern(template).search(text)
-        assert found, f"{where}: the page does not state {template!r}"
-        for name in names:
-            written = found.group(name)
-            decimals = len(written.split(".")[1]) if "." in written else 0
-            value = float(printed[name])
-            assert abs(value - float(written)) <= 0.5 * 10.0 ** -decimals + 1e-9, (
-                f"{where}: the page states {name} = {written}, the code prints {printed[name]}")
-    return {name: float(value) for name, value in printed.items()}
 
 
 @pytest.mark.parametrize("path,index", BLOCKS)
@@ -146,7 +98,7 @@ def test_every_docs_check_belongs_to_a_block():
 
 
 def test_docs_command_lines_parse():
-    lines = [line for page in DOCS for line in command_lines(page)]
+    lines = [line for page in DOCS if page != EDITS for line in command_lines(page)]
     assert len(lines) >= 10
     check_command_lines(lines)
 
@@ -253,7 +205,13 @@ def test_physics_names_each_function_where_it_is():
     # integrator) is named with a function of it, and so is the rule that sets the substeps.
     step = (physics / "slime3d" / "step.py").read_text()
     used = {f"{module.replace('.', '/')}.py" for module in re.findall(r"^from slime\.(physics\.[\w.]+) import", step, flags=re.M)}
-    used = (used - {"physics/compiled.py"}) | {"physics/slime3d/stability.py"}  # compiled.py: the decorator
+    used = (used - {"physics/compiled.py", "physics/parameters.py"}) | {"physics/slime3d/stability.py"}  # the decorator, the declarations
+    # A force added beside its own parameter's declaration (docs/2) says what it is there.
+    from slime.physics import parameters
+    from slime.physics.slime3d import slime_params  # noqa: F401 (every force's declarations)
+
+    used -= {p.home.removeprefix("slime.").replace(".", "/") + ".py" for p in parameters.PARAMETERS.values()
+             if p.home != parameters.__name__}
     named = {f"physics/slime3d/{path}" if "/" not in path else path.removeprefix("slime/") for _, path in pairs}
     assert len(used) >= 12 and used <= named, sorted(used - named)
 

@@ -3,8 +3,9 @@ pressure, surface tension, shape restoring, viscosity, air drag, gravity, then t
 stiffness and viscosity, which couple neighbours), each one function in its own module. This is the code that
 moves the slime, for one slime and for every slime of a world alike. The forces of one vertex
 are summed in one loop over the vertices, each force's module giving its part at a vertex
-(``*_at``), so that the arrays are read once a substep; to add a force, write its module and add
-its part in ``body_accelerations`` (docs/2 walks through it).
+(``*_at``), so that the arrays are read once a substep; to add a force, write its module (its
+kernel and its parameter's declaration), import it here and add its part, one line, in
+``body_accelerations`` (docs/2 walks through it).
 
 A Warp-style split: ``SlimeModel`` holds what the bodies' parameters fix (per-body constants, and
 per-vertex masses and rest offsets over the world's columns), the world holds the state (positions
@@ -17,7 +18,8 @@ from typing import NamedTuple
 
 import numpy as np
 
-from slime.physics.compiled import head, kernel, rows
+from slime.physics import parameters
+from slime.physics.compiled import head, kernel, plus, rows
 from slime.physics.integrate import symplectic_euler
 from slime.physics.planes import plane_contacts
 from slime.physics.slime3d.adhesion import adhere_all
@@ -32,33 +34,28 @@ from slime.physics.slime3d.tension import surface_tension_at
 from slime.physics.slime3d.viscosity import decay_rate, internal_viscosity_at
 
 
-class SlimeModel(NamedTuple):
-    """The constants of a world's bodies, as arrays the kernels read (``build_model``). Per body
-    (B,): where its vertices are and its mesh, then its material and the constants ``SlimeShape``
-    derives; per vertex (P,) or (3, P): masses, rest offsets about the body's centre of mass, and
-    the acceleration bound."""
-
-    first: np.ndarray  # column of the body's first vertex
-    count: np.ndarray  # its vertices
-    stacks: np.ndarray
-    slices: np.ndarray
-    radius: np.ndarray  # m, at rest
-    shape_stiffness: np.ndarray  # 1/s^2
-    viscosity: np.ndarray  # 1/s
-    air_drag: np.ndarray  # 1/s
-    shear_viscosity: np.ndarray  # m^2/s
-    shear_stiffness: np.ndarray  # m^2/s^2
-    tension: np.ndarray  # N/m, in force
-    ideal_volume: np.ndarray  # m^3
-    pressure_scale: np.ndarray  # pressure per unit relative volume error
-    rest_pressure: np.ndarray  # the pressure that holds the rest shape against the tension
-    inertia_floor: np.ndarray  # kg m^2
-    mass: np.ndarray  # (P,) kg
-    rest: np.ndarray  # (3, P) m
-    max_acceleration: np.ndarray  # (P,) m/s^2
-    adhesion: np.ndarray  # m/s^2
-    grip: np.ndarray  # (P,) the share of the floor's and obstacles' friction each vertex takes
-    gravity: np.ndarray  # (3,) m/s^2
+# What the model holds besides the declared parameters' columns: where each body's vertices are and
+# its mesh (B,), the constants ``SlimeShape`` derives (B,), and per vertex the masses (P,) and rest
+# offsets about the body's centre of mass (3, P); and the world's gravity (3,).
+_DERIVED = (
+    ("first", "column of the body's first vertex"), ("count", "its vertices"), ("stacks", ""), ("slices", ""),
+    ("radius", "m, at rest"), ("tension", "N/m, in force"), ("ideal_volume", "m^3"),
+    ("pressure_scale", "pressure per unit relative volume error"),
+    ("rest_pressure", "the pressure that holds the rest shape against the tension"), ("inertia_floor", "kg m^2"),
+    ("mass", "(P,) kg"), ("rest", "(3, P) m"), ("gravity", "(3,) m/s^2"),
+)
+# Every declared parameter with a column (``parameters.Param.column``): each material parameter
+# per body, and those a vertex reads per vertex. A new one is here, and in the kernels as
+# ``model.NAME``, with no edit of this file's model.
+COLUMNS = tuple(p for p in parameters.ordered() if p.column is not None)
+SlimeModel = NamedTuple("SlimeModel", [(name, np.ndarray) for name, _ in _DERIVED]
+                        + [(p.name, np.ndarray) for p in COLUMNS])
+SlimeModel.__module__ = __name__
+SlimeModel.__doc__ = """The constants of a world's bodies, as arrays the kernels read (``build_model``): per body
+    (B,) where its vertices are, its mesh and the constants ``SlimeShape`` derives; per vertex (P,)
+    or (3, P) the masses and rest offsets; and a column of every declared parameter that has one
+    (``COLUMNS``), per body or per vertex as it is declared."""
+PER_VERTEX = ("mass", "rest", "gravity") + tuple(p.name for p in COLUMNS if p.column == "vertex")  # not per body
 
 
 def build_model(shapes, firsts, total: int, gravity) -> SlimeModel:
@@ -67,32 +64,24 @@ def build_model(shapes, firsts, total: int, gravity) -> SlimeModel:
     column = lambda values, dtype=np.float64: np.array(list(values), dtype=dtype).reshape(-1)  # noqa: E731
     mass = np.ones(total)
     rest = np.zeros((3, total))
-    bound = np.full(total, np.inf)
-    grip = np.ones(total)
+    per_vertex = {p.name: np.full(total, float(p.default)) for p in COLUMNS if p.column == "vertex"}
     for shape, first in zip(shapes, firsts):
         span = slice(first, first + shape.count)
         mass[span] = shape.mass
         rest[:, span] = shape.rest_offsets.T
-        bound[span] = shape.params.max_acceleration
-        grip[span] = shape.params.grip
+        for name, values in per_vertex.items():
+            values[span] = getattr(shape.params, name)
     params = [s.params for s in shapes]
-    materials = [p.material for p in params]
+    per_body = {p.name: column(getattr(prm, p.name) for prm in params) for p in COLUMNS if p.column == "body"}
     return SlimeModel(
         first=column(firsts, np.int64), count=column((s.count for s in shapes), np.int64),
         stacks=column((s.stacks for s in shapes), np.int64), slices=column((s.slices for s in shapes), np.int64),
         radius=column(p.radius for p in params),
-        shape_stiffness=column(m.shape_stiffness for m in materials), viscosity=column(m.viscosity for m in materials),
-        air_drag=column(m.air_drag for m in materials), shear_viscosity=column(m.shear_viscosity for m in materials),
-        shear_stiffness=column(m.shear_stiffness for m in materials),
         tension=column(s.tension for s in shapes), ideal_volume=column(s.ideal_volume for s in shapes),
         pressure_scale=column(s.pressure_scale for s in shapes),
         rest_pressure=column(s.rest_pressure for s in shapes),
-        inertia_floor=column(s.inertia_floor for s in shapes), mass=mass, rest=rest, max_acceleration=bound,
-        adhesion=column(m.adhesion for m in materials), grip=grip,
-        gravity=np.asarray(gravity, dtype=np.float64).reshape(3).copy())
-
-
-PER_VERTEX = ("mass", "rest", "max_acceleration", "grip", "gravity")  # SlimeModel's fields not per body (and gravity)
+        inertia_floor=column(s.inertia_floor for s in shapes), mass=mass, rest=rest,
+        gravity=np.asarray(gravity, dtype=np.float64).reshape(3).copy(), **per_body, **per_vertex)
 
 
 def bodies_of(model: SlimeModel, first: int, end: int) -> SlimeModel:
@@ -132,8 +121,10 @@ def body_accelerations(model, b, x, v, acc, rotation, volume, work, h, internal_
     spread = pressure_spread(grad_volume, mass, first, count)
     pressure = volume_pressure(volume[b], model.ideal_volume[b], spread, model.pressure_scale[b],
                                model.rest_pressure[b], h)
+    # A force from outside the body (gravity, the air) is this times itself: none in the internal-only view.
+    external = 0.0 if internal_only else 1.0
     # Viscosity and drag decay together exactly over the substep; each takes its share of the rate.
-    drag = 0.0 if internal_only else model.air_drag[b]
+    drag = external * model.air_drag[b]
     rate = model.viscosity[b] + drag
     decay = decay_rate(rate, h)
     viscous = decay * model.viscosity[b] / rate if rate > 0.0 else 0.0
@@ -146,15 +137,14 @@ def body_accelerations(model, b, x, v, acc, rotation, volume, work, h, internal_
     a0, a1, a2 = rows(acc, first, count)
     m = mass[first:first + count]
     for k in range(count):
-        p = volume_pressure_at(gv, m, k, pressure)
-        t = surface_tension_at(ga, m, k, tension)
-        s = shape_restoring_at(xs, rs, k, centre, turned, stiffness)
-        w = internal_viscosity_at(xs, vs, k, centre, velocity, omega, viscous)
-        d = air_drag_at(vs, k, drag)
-        g = gravity_at(gravity)
-        a0[k] = p[0] + t[0] + s[0] + w[0] + d[0] + g[0]
-        a1[k] = p[1] + t[1] + s[1] + w[1] + d[1] + g[1]
-        a2[k] = p[2] + t[2] + s[2] + w[2] + d[2] + g[2]
+        # A force's part at vertex k, one line each (``compiled.plus`` adds two parts).
+        a = volume_pressure_at(gv, m, k, pressure)
+        a = plus(a, surface_tension_at(ga, m, k, tension))
+        a = plus(a, shape_restoring_at(xs, rs, k, centre, turned, stiffness))
+        a = plus(a, internal_viscosity_at(xs, vs, k, centre, velocity, omega, viscous))
+        a = plus(a, air_drag_at(vs, k, drag))
+        a = plus(a, gravity_at(gravity))
+        a0[k], a1[k], a2[k] = a[0], a[1], a[2]
     # Then what couples neighbours: the shear stiffness and viscosity.
     add_shear(acc, x, v, mass, rest, first, model.stacks[b], model.slices[b], centre, turned, velocity, omega, inverse,
               model.shear_stiffness[b], model.shear_viscosity[b], h, work[2], work[3], work[4])

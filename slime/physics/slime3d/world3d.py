@@ -32,7 +32,7 @@ The single slime of the demo is this world with one body (``slime_body.SlimeBody
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 
 import numpy as np
 
@@ -46,12 +46,12 @@ from slime.physics.slime3d.moments import body_moments, mass_centroids
 from slime.physics.slime3d.shape_matching import best_rotation
 from slime.physics.slime3d.step import FORCES, INTEGRATE, PLANES, SPEED_BOUND, bodies_of, build_model, slime_substeps
 from slime.physics.threads import balanced_groups, check_threads, pool, threads_from_environment
+from slime.physics.parameters import PARAMETERS, find
 from slime.physics.slime3d.slime_params import SlimeParams, WorldSettings, vector3
 from slime.physics.slime3d.slime_shape import SlimeShape
 from slime.physics.slime3d.surface import enclosed_volume, surface_gradients
 
 MAX_SPREAD = 100.0  # radii from the centroid beyond which a vertex means the body is broken
-_SLIME = SlimeParams()  # a world's defaults are a slime's (one home: SlimeParams)
 STICK_SPEED = 0.05  # m/s: touching slimes sliding past each other slower than this keep their contact face
 HOLD_ANGLE = 25.0  # degrees: the most a held contact face may turn from the line between the centres
 # A squashed slime stores so much elastic energy (shape stiffness times its height squared) that,
@@ -112,15 +112,17 @@ class BodyState:
 class World3D:
     """Slimes, obstacles, a floor and gravity; see the module docstring."""
 
-    def __init__(self, gravity=_SLIME.gravity, floor_height: float | None = _SLIME.floor_height,
-                 floor_friction: float = _SLIME.floor_friction, floor_restitution: float = _SLIME.floor_restitution,
-                 dt: float = _SLIME.dt, substeps: int = _SLIME.substeps, max_speed: float = _SLIME.max_speed,
-                 max_acceleration: float = _SLIME.max_acceleration, threads: int | None = None):
-        # Validated the way a slime's own settings are.
-        settings = SlimeParams(gravity=gravity, floor_height=0.0 if floor_height is None else floor_height,
-                               floor_friction=floor_friction, floor_restitution=floor_restitution, dt=dt,
-                               substeps=substeps, max_speed=max_speed, max_acceleration=max_acceleration)
-        self.settings: WorldSettings = settings.world  # what every slime of this world shares
+    def __init__(self, threads: int | None = None, **settings):
+        """``settings``: any of ``WorldSettings``' (the world group of ``parameters.py``: gravity,
+        floor_height, floor_friction, floor_restitution, dt, substeps, max_speed,
+        max_acceleration), checked as declared, the rest their defaults; ``floor_height=None``: no
+        floor. ``threads``: for the bodies' forces, $SLIME_THREADS unless given."""
+        floor_height = settings.get("floor_height", 0.0)
+        known = [f.name for f in fields(WorldSettings)]
+        for name in settings:
+            find(name, known)  # an unknown one: one line, nearest names first
+        settings = WorldSettings(**{**settings, "floor_height": 0.0 if floor_height is None else floor_height})
+        self.settings: WorldSettings = settings  # what every slime of this world shares
         self.gravity = np.asarray(settings.gravity)
         self.floor_height = None if floor_height is None else settings.floor_height
         self.floor = (None if floor_height is None else
@@ -210,10 +212,9 @@ class World3D:
 
     def set_gravity(self, gravity) -> None:
         """The world's gravity (m/s^2), for every body from the next substep on; the state is kept."""
-        gravity = vector3("gravity", gravity)
-        settings = SlimeParams(gravity=tuple(gravity))  # validated as a slime's own gravity
-        self.gravity = np.asarray(settings.gravity, dtype=np.float64)
-        self.settings = replace(self.settings, gravity=settings.gravity)
+        gravity = PARAMETERS["gravity"].check(gravity)
+        self.gravity = np.asarray(gravity, dtype=np.float64)
+        self.settings = replace(self.settings, gravity=gravity)
         # Every body's parameters carry it, and the model is built from them: re-laid out once.
         self.set_slimes_params({index: body.params for index, body in enumerate(self.bodies)})
 
