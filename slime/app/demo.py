@@ -31,6 +31,7 @@ import numpy as np
 import moderngl_window as mglw
 
 from slime import limits
+from slime.app.gesture import FixedSteps, Gesture
 from slime.app.quality import LEVEL_NAMES, LEVELS, TARGET_FPS, QualityController
 from slime.app.render_common import held_to_limits
 from slime.app.render_slime import default_camera
@@ -44,7 +45,6 @@ from slime.physics.slime3d.materials import DEFAULT_MATERIAL, MATERIALS, find_ma
 from slime.physics.slime3d.slime_params import SlimeParams
 from slime.render.context import has_display
 from slime.look import RANGES, SlimeLook, parse_color
-from slime.render.picking import intersect_plane
 from slime.render.shader_files import ShaderError, ShaderWatch, shader_folder
 from slime.render.text import TextOverlay
 
@@ -71,9 +71,6 @@ HELP = (
 )
 
 HELP_MARGIN = 10  # window points kept free around the help window
-CLICK_SLOP = 4.0  # window points the cursor may move and still count as a click
-HOLD_DELAY = 0.2  # seconds a still left button is held before the click becomes a press (a finger pushing in)
-MAX_STEPS_PER_FRAME = 4  # past this the simulation slows down instead of spiralling
 NOTICE_SECONDS = 3.0  # how long a notice (no more slimes) stays on screen
 __all__ = ["DemoWindow", "HELP", "POKE_IMPULSE", "demo_args", "run_demo"]
 
@@ -146,17 +143,15 @@ class DemoWindow(mglw.WindowConfig):
         self.wireframe = False
         self.show_help = False
         self.help_rect = None  # (x, y, w, h) window points of the keys window, while shown
-        self.accumulator = 0.0
         self.frame_count = 0
         self.fps = 0.0
         self._fps = FpsCounter()
         self.cursor = None  # (x, y) window points of the mouse, once it has moved over the window
         self.notice = None  # (text, shown until) on screen, e.g. that no more slimes fit
 
-        # (x, y, body, RayHit, ray direction, time, world generation) of a left press not yet a drag
-        self._press = None
-        self._grab_plane = None  # (point, normal) the grabbed vertex is dragged across
-        self._drag_trail: list[tuple[float, np.ndarray]] = []
+        # The left button's press, hold, drag and throw, on the wall clock of the events.
+        self.gesture = Gesture(self.play, self._ray, lambda: -self.camera.forward(), _log)
+        self.steps = FixedSteps()
 
         # The panel is a convenience; the keys still work without it.
         self.panel = open_panel(
@@ -176,51 +171,23 @@ class DemoWindow(mglw.WindowConfig):
     # --- simulation -------------------------------------------------------------------------
     def _advance(self, frametime: float) -> None:
         if self.paused:
-            self.accumulator = 0.0
+            self.steps.stop()
+            self.gesture.finish()
             return
         dt = float(self.world.dt)
-        self.accumulator += min(frametime, 0.25)
-        steps = 0
-        while self.accumulator >= dt and steps < MAX_STEPS_PER_FRAME:
+        for _ in range(self.steps.count(frametime, dt)):
+            self.gesture.steer(dt)  # the hand's motion, one step of the physics' time at a time
             self.play.step()
-            if self._grab_plane is None:
+            if not self.gesture.dragging:
                 # Every slime stays in the picture until the user orbits or zooms (slime.framing);
                 # not while one is dragged: a moving camera would fight the cursor.
                 width, height = self.wnd.size
                 self.framer.update(world_points(self.world.positions, self.framed_obstacles), width / max(height, 1), dt)
-            self.accumulator -= dt
-            steps += 1
-        if steps == MAX_STEPS_PER_FRAME:
-            self.accumulator = min(self.accumulator, dt)
-
-    def _pressed_body(self):
-        """(body, hit, direction, pressed at) of the left press, while its body index is still good."""
-        if self._press is None:
-            return None
-        _, _, body, hit, direction, pressed_at, generation = self._press
-        if not self.play.valid(body, generation):  # a slime was added or taken away since
-            self._press, self._grab_plane, self._drag_trail = None, None, []
-            return None
-        return body, hit, direction, pressed_at
-
-    def _hold(self) -> None:
-        """A left button held still on a slime for HOLD_DELAY becomes a finger pressing in along
-        the ray it was pressed on (World3D.press); released sooner it stays a click (a poke)."""
-        if self._grab_plane is not None or self.play.pressing:
-            return
-        pressed = self._pressed_body()
-        if pressed is None:
-            return
-        body, hit, direction, pressed_at = pressed
-        if time.perf_counter() - pressed_at >= HOLD_DELAY:
-            self.play.press(body, hit.point, direction)
-            _log(f"press {hit.point[0]:.3f} {hit.point[1]:.3f} {hit.point[2]:.3f}")
-            _log(f"pressed at {self.world.time:.4f}")  # the simulation's clock, seconds
 
     def _rebuild(self, **changes) -> None:
         """Every slime at another resolution (remade in its rest shape where it is)."""
         self._set(**changes)
-        self._press, self._grab_plane = None, None
+        self.gesture.forget()
 
     def _set(self, **changes) -> None:
         try:
@@ -257,7 +224,7 @@ class DemoWindow(mglw.WindowConfig):
 
     # --- drawing ----------------------------------------------------------------------------
     def on_render(self, time_s: float, frametime: float) -> None:
-        self._hold()
+        self.gesture.tick(time.perf_counter())
         self.shader_watch.check()
         self._advance(frametime)
         if self.frame_count > 2:  # the first frames carry the window's start-up
@@ -341,7 +308,7 @@ class DemoWindow(mglw.WindowConfig):
             self.play.set_gravity(gravity)
         except ValueError as exc:
             print(f"slime: {exc}", file=sys.stderr)
-        self._press, self._grab_plane = None, None
+        self.gesture.forget()
 
     def shown_gravity(self) -> float:
         """The gravity the panel shows: the one in force (0 while G has it off), m/s^2 downward."""
@@ -483,12 +450,7 @@ class DemoWindow(mglw.WindowConfig):
                 return
         self.cursor = (x, y)
         if button == self.wnd.mouse.left:
-            origin, direction = self._ray(x, y)
-            found = self.play.pick(origin, direction)
-            self._press = None
-            if found is not None:
-                body, hit = found
-                self._press = (x, y, body, hit, direction, time.perf_counter(), self.play.generation)
+            self.gesture.down(x, y, time.perf_counter())
 
     def on_mouse_drag_event(self, x, y, dx, dy):
         self.cursor = (x, y)
@@ -501,55 +463,14 @@ class DemoWindow(mglw.WindowConfig):
             self.camera.orbit(-0.35 * dx, 0.35 * dy)
             self.framer.user_moved()  # the user's camera from now on
             return
-        if not states.left:
-            return
-        if self.play.pressing:
-            return  # a held press stays a press until the button comes up
-        pressed = self._pressed_body()
-        if pressed is not None and self._grab_plane is None:
-            px, py = self._press[:2]
-            body, hit = pressed[:2]
-            if abs(x - px) + abs(y - py) > CLICK_SLOP:
-                self.play.grab(body, hit.point)
-                # Drag across the plane through the grabbed point that faces the camera.
-                self._grab_plane = (hit.point.copy(), -self.camera.forward())
-                self._drag_trail = [(time.perf_counter(), hit.point.copy())]
-                _log(f"grab {hit.point[0]:.3f} {hit.point[1]:.3f} {hit.point[2]:.3f}")
-        if self._grab_plane is not None:
-            origin, direction = self._ray(x, y)
-            target = intersect_plane(origin, direction, *self._grab_plane)
-            if target is not None:
-                self.play.drag_to(target)
-                now = time.perf_counter()
-                self._drag_trail = [(t, p) for t, p in self._drag_trail if now - t < 0.1] + [(now, target)]
+        if states.left:
+            self.gesture.move(x, y, time.perf_counter())
 
     def on_mouse_release_event(self, x, y, button):
         if self.imgui is not None:
             self.imgui.button(x, y, button, False)
-        if button != self.wnd.mouse.left:
-            return
-        pressed = self._pressed_body()
-        if self.play.pressing:
-            self.play.unpress()  # the dent springs back
-            _log("unpress")
-            _log(f"released at {self.world.time:.4f}")
-        elif self._grab_plane is not None and self.play.holding is not None:
-            velocity = np.zeros(3)
-            if len(self._drag_trail) >= 2:
-                (t0, p0), (t1, p1) = self._drag_trail[0], self._drag_trail[-1]
-                if t1 - t0 > 1e-3:
-                    velocity = (p1 - p0) / (t1 - t0)
-            self.play.release(velocity=velocity)
-            _log(f"release {velocity[0]:.3f} {velocity[1]:.3f} {velocity[2]:.3f}")
-        elif pressed is not None and self._grab_plane is None:
-            body, hit = pressed[:2]
-            origin, direction = self._ray(x, y)
-            # A push into the slime where the ray hits it, toward its centre (WorldPlay.poke);
-            # scaled by the body's mass so a click feels the same at any mass, over one frame.
-            self.play.poke(body, hit.point, direction)
-            _log(f"poke {hit.point[0]:.3f} {hit.point[1]:.3f} {hit.point[2]:.3f}")
-            _log(f"poked at {self.world.time:.4f}")  # the simulation's clock, seconds
-        self._press, self._grab_plane, self._drag_trail = None, None, []
+        if button == self.wnd.mouse.left:
+            self.gesture.up(x, y, time.perf_counter())
 
     def on_mouse_scroll_event(self, x_offset, y_offset):
         if self.imgui is not None:
@@ -578,7 +499,7 @@ class DemoWindow(mglw.WindowConfig):
         elif key == keys.R:
             self.play.reset()
             self.framer.reset()  # and the camera where it started, framing again
-            self._press, self._grab_plane = None, None
+            self.gesture.forget()
         elif key == keys.S:
             self.play.spike()
         elif key == keys.N:
@@ -625,7 +546,7 @@ class DemoWindow(mglw.WindowConfig):
         the window holds as many as it may."""
         origin, direction = self._cursor_ray()
         index = self.play.drop_under_ray(origin, direction, reach=self.camera.distance)
-        self._press, self._grab_plane, self._drag_trail = None, None, []
+        self.gesture.forget()
         if index is None:
             self._say(f"{self.play.limit} slimes is the most this window holds (limits.WINDOW_SLIMES)")
             return None
@@ -638,7 +559,7 @@ class DemoWindow(mglw.WindowConfig):
         origin, direction = self._cursor_ray()
         removed = self.play.remove_under_ray(origin, direction)
         if removed:
-            self._press, self._grab_plane, self._drag_trail = None, None, []
+            self.gesture.forget()
             _log(f"remove {len(self.world.bodies)}")
         return removed
 

@@ -87,7 +87,7 @@ def test_readme_states_the_limits_as_limits_py_has_them():
 
 
 def test_readme_states_the_slimes_defaults():
-    from slime.app.demo import HOLD_DELAY
+    from slime.app.gesture import HOLD_DELAY
     from slime.physics.slime3d.slime_params import SlimeParams
 
     text = " ".join(README.read_text().split())
