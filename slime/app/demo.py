@@ -6,8 +6,9 @@ Mouse: left click pokes the slime the cursor's ray meets first, where it meets i
 that point and pulls it after the cursor (release throws with the mouse's velocity); right or
 middle drag orbits the camera; the wheel zooms. N drops a new slime from above the point under the
 cursor (a slime, an obstacle or the floor), Delete takes away the slime under it, Q squashes them
-all. What these do to the world, without the window, is ``world_play.WorldPlay``. Keys are listed
-in ``HELP`` (H shows them in the window). The panel's sliders, and its material list (the named
+all. What these do to the world, without the window, is ``world_play.WorldPlay``; the left
+button's gesture is ``gesture.Gesture``. Every input is a row of ``demo_keys.INPUT``, which the
+help (H), README's table and the key dispatch are made from. The panel's sliders, and its material list (the named
 materials of slime/physics/slime3d/materials.py), change every slime of the world at once.
 
 The camera follows the slime while the world holds exactly one (the demo's); with several it stays
@@ -31,6 +32,7 @@ import numpy as np
 import moderngl_window as mglw
 
 from slime import limits
+from slime.app.demo_keys import HELP, dispatch, key_actions
 from slime.app.gesture import FixedSteps, Gesture
 from slime.app.quality import LEVEL_NAMES, LEVELS, TARGET_FPS, QualityController
 from slime.app.render_common import held_to_limits
@@ -47,28 +49,6 @@ from slime.render.context import has_display
 from slime.look import RANGES, SlimeLook, parse_color
 from slime.render.shader_files import ShaderError, ShaderWatch, shader_folder
 from slime.render.text import TextOverlay
-
-HELP = (
-    ("left click", "poke the slime"),
-    ("left hold", "press a finger in (springs back on release)"),
-    ("left drag", "grab and pull; release to throw"),
-    ("right/middle drag", "orbit the camera"),
-    ("wheel", "zoom"),
-    ("N", f"drop a new slime above the cursor (up to {limits.WINDOW_SLIMES[1]})"),
-    ("Delete / Backspace", "take away the slime under the cursor"),
-    ("Q", "squash every slime flat (they grow back under a rising lid)"),
-    ("R", "reset the world to how it started"),
-    ("S", "spike: jolt every vertex of every slime"),
-    ("Space", "pause / resume"),
-    ("W", "wireframe"),
-    ("G", "gravity on / off"),
-    ("Up / Down", "volume stiffness x1.25 / /1.25"),
-    ("Left / Right", "shape stiffness /1.25 / x1.25"),
-    ("H", "this help"),
-    ("P", "save a screenshot PNG in out/"),
-    ("F5", "reload the shaders (saving one reloads it too)"),
-    ("Esc", "quit"),
-)
 
 HELP_MARGIN = 10  # window points kept free around the help window
 NOTICE_SECONDS = 3.0  # how long a notice (no more slimes) stays on screen
@@ -152,6 +132,7 @@ class DemoWindow(mglw.WindowConfig):
         # The left button's press, hold, drag and throw, on the wall clock of the events.
         self.gesture = Gesture(self.play, self._ray, lambda: -self.camera.forward(), _log)
         self.steps = FixedSteps()
+        self.key_actions = key_actions(self.wnd.keys)
 
         # The panel is a convenience; the keys still work without it.
         self.panel = open_panel(
@@ -490,50 +471,50 @@ class DemoWindow(mglw.WindowConfig):
             self.imgui.key(key, action)
             if self.imgui.wants_text:
                 return
-        keys = self.wnd.keys
-        if action != keys.ACTION_PRESS:
-            return
-        p = self.play.template
-        if key == keys.ESCAPE:
-            self.wnd.close()
-        elif key == keys.R:
-            self.play.reset()
-            self.framer.reset()  # and the camera where it started, framing again
-            self.gesture.forget()
-        elif key == keys.S:
-            self.play.spike()
-        elif key == keys.N:
-            self.drop_slime()
-        elif key in (keys.DELETE, keys.BACKSPACE):
-            self.remove_slime()
-        elif key == keys.Q:
-            self.play.squash()
-            _log("squash")
-        elif key == keys.SPACE:
-            self.paused = not self.paused
-        elif key == keys.W:
-            self.wireframe = not self.wireframe
-        elif key == keys.G:
-            self.toggle_gravity()
-        elif key in (keys.UP, keys.DOWN):
-            # Within the panel's range: no number of presses can step past what the sliders offer.
-            factor = 1.25 if key == keys.UP else 1.0 / 1.25
-            self._set(volume_stiffness=float(np.clip(float(p.volume_stiffness) * factor, *limits.VOLUME_STIFFNESS)))
-        elif key in (keys.RIGHT, keys.LEFT):
-            factor = 1.25 if key == keys.RIGHT else 1.0 / 1.25
-            self._set(shape_stiffness=float(np.clip(float(p.shape_stiffness) * factor, *limits.SHAPE_STIFFNESS)))
-        elif key == keys.H:
-            self.show_help = not self.show_help
-            if self.imgui is None:
-                for name, what in HELP:
-                    print(f"{name:>18}  {what}")
-        elif key == keys.F5:
-            self.shader_watch.check(force=True)
-        elif key == keys.P:
-            path = self.screenshot()
-            if path is not None:
-                _log(f"shot at {self.world.time:.4f}")
-                print(path, flush=True)
+        if action == self.wnd.keys.ACTION_PRESS:
+            dispatch(self, key)  # demo_keys.INPUT: what each key does
+
+    def quit(self) -> None:
+        self.wnd.close()
+
+    def reset(self) -> None:
+        self.play.reset()
+        self.framer.reset()  # and the camera where it started, framing again
+        self.gesture.forget()
+
+    def spike(self) -> None:
+        self.play.spike()
+
+    def squash(self) -> None:
+        self.play.squash()
+        _log("squash")
+
+    def toggle_pause(self) -> None:
+        self.paused = not self.paused
+
+    def toggle_wireframe(self) -> None:
+        self.wireframe = not self.wireframe
+
+    def scale_stiffness(self, name: str, factor: float) -> None:
+        """A stiffness times ``factor``, within the panel's range: no number of presses can step
+        past what the sliders offer."""
+        low, high = {"volume_stiffness": limits.VOLUME_STIFFNESS, "shape_stiffness": limits.SHAPE_STIFFNESS}[name]
+        self._set(**{name: float(np.clip(float(getattr(self.play.template, name)) * factor, low, high))})
+
+    def toggle_help(self) -> None:
+        self.show_help = not self.show_help
+        if self.imgui is None:
+            for name, what in HELP:
+                print(f"{name:>18}  {what}")
+
+    def reload_shaders(self) -> None:
+        self.shader_watch.check(force=True)
+
+    def save_screenshot(self) -> None:
+        path = self.screenshot()
+        if path is not None:
+            _log(f"shot at {self.world.time:.4f}")
+            print(path, flush=True)
 
     def _cursor_ray(self):
         """The ray under the cursor (the window's centre before the mouse has moved over it)."""

@@ -88,6 +88,20 @@ def test_help_lists_every_key():
         assert key in keys
 
 
+def test_every_key_of_the_table_is_a_key_and_calls_a_method_of_the_window():
+    from moderngl_window.context.base import BaseKeys
+
+    from slime.app.demo import DemoWindow
+    from slime.app.demo_keys import INPUT
+
+    named = [name for row in INPUT for name in row.keys]
+    assert len(named) == len(set(named)) >= 16  # no key does two things
+    for row in INPUT:
+        for name, (method, *arguments) in row.keys.items():
+            assert hasattr(BaseKeys, name), (row.label, name)
+            assert callable(getattr(DemoWindow, method, None)), (row.label, method)
+
+
 def test_a_click_dents_the_slime_visibly():
     # The window's click is a poke of POKE_IMPULSE per kg along the view ray; straight down on the
     # top it must dent the slime by a good part of its radius (0.6 N s/kg once gave 10 %, unseen).

@@ -74,7 +74,6 @@ def test_readme_states_the_limits_as_limits_py_has_them():
         (r"from (\d+) to (\d+) pixels a side", limits.SIZE),
         (r"and (\d+) x (\d+) pixels in all", (4096, limits.MAX_PIXELS // 4096)),
         (r"stop at (\d+ \d+)\.", (limits.FRAMES[1],)),
-        (r"up to (\d+) \(`limits.WINDOW_SLIMES`\)", (limits.WINDOW_SLIMES[1],)),
         (r"mesh resolution, (\d+) to (\d+),", limits.RESOLUTION),
         (r"elevation (\d+) to (\d+): the camera stays above", limits.CAMERA_ELEVATION),
         (r"a file over (\d+) MiB is one line", (limits.SHADER_FILE_BYTES // 2**20,)),
@@ -84,6 +83,15 @@ def test_readme_states_the_limits_as_limits_py_has_them():
         found = re.search(pattern, text)
         assert found, pattern
         assert tuple(float(g.replace(" ", "")) for g in found.groups()) == tuple(float(v) for v in values), pattern
+
+
+def test_readmes_key_table_is_the_windows_own():
+    # The demo's help overlay and its key dispatch are made from demo_keys.INPUT; README's table
+    # of the window's input is that table as `python -m slime.app.demo_keys` prints it.
+    from slime.app.demo_keys import readme_table
+
+    table = readme_table()
+    assert table in README.read_text(), f"README's key table is not demo_keys.INPUT's; it is:\n{table}"
 
 
 def test_readme_states_the_slimes_defaults():
