@@ -14,6 +14,7 @@ from slime import limits
 from slime.app.gesture import HOLD_DELAY
 
 HELP_MARGIN = 10  # window points kept free round the help window
+HELP_TWO_UP = 600  # window points wide from which the help has two rows to a line
 HELP_OPACITY = 0.8  # the help's background: it reads over the sky and the floor, and the slime shows through
 
 
@@ -30,28 +31,29 @@ class Row:
     keys: dict = field(default_factory=dict)  # key name -> (window method, *arguments); none for the mouse
 
 
+# Short lines: the help sits beside the slime and must leave it in sight (README says more).
 INPUT = (
-    Row("left click", "poke the slime the cursor's ray hits first, toward its centre"),
-    Row(f"left hold (still, {HOLD_DELAY:g} s)", "press a finger in; it springs back on release"),
-    Row("left drag", "grab that point and pull; release to throw"),
-    Row("right / middle drag", "orbit the camera"),
+    Row("left click", "poke the slime"),
+    Row(f"left hold ({HOLD_DELAY:g} s)", "press a finger in"),
+    Row("left drag", "pull; let go to throw"),
+    Row("right drag", "orbit (middle drag too)"),
     Row("wheel", "zoom"),
-    Row("N", f"drop a new slime above the cursor (up to {limits.WINDOW_SLIMES[1]})", {"N": ("drop_slime",)}),
-    Row("Delete / Backspace", "take away the slime under the cursor",
+    Row("N", f"drop a slime (up to {limits.WINDOW_SLIMES[1]})", {"N": ("drop_slime",)}),
+    Row("Del / Backspace", "take that slime away",
         {"DELETE": ("remove_slime",), "BACKSPACE": ("remove_slime",)}),
-    Row("Q", "squash every slime flat (they grow back under a rising lid)", {"Q": ("squash",)}),
-    Row("R", "reset the world to how it started", {"R": ("reset",)}),
-    Row("S", "spike: jolt every vertex of every slime", {"S": ("spike",)}),
+    Row("Q", "squash every slime", {"Q": ("squash",)}),
+    Row("R", "reset the world", {"R": ("reset",)}),
+    Row("S", "spike every slime", {"S": ("spike",)}),
     Row("Space", "pause / resume", {"SPACE": ("toggle_pause",)}),
     Row("W", "wireframe", {"W": ("toggle_wireframe",)}),
     Row("G", "gravity on / off", {"G": ("toggle_gravity",)}),
-    Row("Up / Down", "volume stiffness x1.25 / /1.25",
+    Row("Up / Down", "volume stiffness up / down",
         {"UP": ("scale_stiffness", "volume_stiffness", 1.25), "DOWN": ("scale_stiffness", "volume_stiffness", 0.8)}),
-    Row("Left / Right", "shape stiffness /1.25 / x1.25",
+    Row("Left / Right", "shape stiffness down / up",
         {"LEFT": ("scale_stiffness", "shape_stiffness", 0.8), "RIGHT": ("scale_stiffness", "shape_stiffness", 1.25)}),
     Row("H", "this help", {"H": ("toggle_help",)}),
-    Row("P", "save a screenshot PNG in out/", {"P": ("save_screenshot",)}),
-    Row("F5", "reload the shaders (saving one reloads it too)", {"F5": ("reload_shaders",)}),
+    Row("P", "screenshot PNG in out/", {"P": ("save_screenshot",)}),
+    Row("F5", "reload the shaders", {"F5": ("reload_shaders",)}),
     Row("Esc", "quit", {"ESCAPE": ("quit",)}),
 )
 
@@ -155,22 +157,26 @@ class KeyActions:
         return removed
 
     def draw_help(self, imgui) -> None:
-        """The help (H): the table's rows, in the window's top-right corner, so that the slime in
-        the middle stays in sight (the panel keeps the top-left); never larger than the window: it
-        grows to fit its lines and scrolls where the window is too small for them."""
+        """The help (H): the table's rows along the bottom of the window, two to a line where the
+        window is wide enough, so that the slime in the middle stays in sight (the panel keeps
+        the top-left corner); never larger than the window: it grows to fit its lines and scrolls
+        where the window is too small for them."""
         w, h = self.wnd.size
-        imgui.set_next_window_pos((w - HELP_MARGIN, HELP_MARGIN), imgui.Cond_.always, (1.0, 0.0))
+        imgui.set_next_window_pos((w / 2, h - HELP_MARGIN), imgui.Cond_.always, (0.5, 1.0))
         largest = (max(w - 2 * HELP_MARGIN, 1.0), max(h - 2 * HELP_MARGIN, 1.0))
         imgui.set_next_window_size_constraints((0.0, 0.0), largest)
         imgui.set_next_window_bg_alpha(HELP_OPACITY)
         imgui.begin("keys", None, imgui.WindowFlags_.always_auto_resize)
-        if imgui.begin_table("keys", 2):
-            for key, what in HELP:
+        pairs = 2 if w >= HELP_TWO_UP else 1
+        rows = -(-len(HELP) // pairs)  # the first half down the left, the rest down the right
+        if imgui.begin_table("keys", 2 * pairs):
+            for line in range(rows):
                 imgui.table_next_row()
-                imgui.table_next_column()
-                imgui.text(key)
-                imgui.table_next_column()
-                imgui.text(what)
+                for column in range(pairs):
+                    index = column * rows + line
+                    for text in HELP[index] if index < len(HELP) else ("", ""):
+                        imgui.table_next_column()
+                        imgui.text(text)
             imgui.end_table()
         rect = (*imgui.get_window_pos(), *imgui.get_window_size())
         if rect != self.help_rect:  # for the window test: where it is, and how much is scrolled out of it
