@@ -6,12 +6,12 @@ window method it calls and that method's arguments."""
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
 
 import numpy as np
 
 from slime import limits
 from slime.app.gesture import HOLD_DELAY
+from slime.app.window_common import KeyRow
 
 HELP_MARGIN = 10  # window points kept free round the help window
 HELP_TWO_UP = 600  # window points wide from which the help has two rows to a line
@@ -24,37 +24,30 @@ def event_log(message: str) -> None:
         print(message, flush=True)
 
 
-@dataclass(frozen=True)
-class Row:
-    label: str  # the input as the help and README show it
-    help: str  # what it does
-    keys: dict = field(default_factory=dict)  # key name -> (window method, *arguments); none for the mouse
-
-
 # Short lines: the help sits beside the slime and must leave it in sight (README says more).
 INPUT = (
-    Row("left click", "poke the slime"),
-    Row(f"left hold ({HOLD_DELAY:g} s)", "press a finger in"),
-    Row("left drag", "pull; let go to throw"),
-    Row("right drag", "orbit (middle drag too)"),
-    Row("wheel", "zoom"),
-    Row("N", f"drop a slime (up to {limits.WINDOW_SLIMES[1]})", {"N": ("drop_slime",)}),
-    Row("Del / Backspace", "take that slime away",
+    KeyRow("left click", "poke the slime"),
+    KeyRow(f"left hold ({HOLD_DELAY:g} s)", "press a finger in"),
+    KeyRow("left drag", "pull; let go to throw"),
+    KeyRow("right drag", "orbit (middle drag too)"),
+    KeyRow("wheel", "zoom"),
+    KeyRow("N", f"drop a slime (up to {limits.WINDOW_SLIMES[1]})", {"N": ("drop_slime",)}),
+    KeyRow("Del / Backspace", "take that slime away",
         {"DELETE": ("remove_slime",), "BACKSPACE": ("remove_slime",)}),
-    Row("Q", "squash every slime", {"Q": ("squash",)}),
-    Row("R", "reset the world", {"R": ("reset",)}),
-    Row("S", "spike every slime", {"S": ("spike",)}),
-    Row("Space", "pause / resume", {"SPACE": ("toggle_pause",)}),
-    Row("W", "wireframe", {"W": ("toggle_wireframe",)}),
-    Row("G", "gravity on / off", {"G": ("toggle_gravity",)}),
-    Row("Up / Down", "volume stiffness up / down",
+    KeyRow("Q", "squash every slime", {"Q": ("squash",)}),
+    KeyRow("R", "reset the world", {"R": ("reset",)}),
+    KeyRow("S", "spike every slime", {"S": ("spike",)}),
+    KeyRow("Space", "pause / resume", {"SPACE": ("toggle_pause",)}),
+    KeyRow("W", "wireframe", {"W": ("toggle_wireframe",)}),
+    KeyRow("G", "gravity on / off", {"G": ("toggle_gravity",)}),
+    KeyRow("Up / Down", "volume stiffness up / down",
         {"UP": ("scale_stiffness", "volume_stiffness", 1.25), "DOWN": ("scale_stiffness", "volume_stiffness", 0.8)}),
-    Row("Left / Right", "shape stiffness down / up",
+    KeyRow("Left / Right", "shape stiffness down / up",
         {"LEFT": ("scale_stiffness", "shape_stiffness", 0.8), "RIGHT": ("scale_stiffness", "shape_stiffness", 1.25)}),
-    Row("H", "this help", {"H": ("toggle_help",)}),
-    Row("P", "screenshot PNG in out/", {"P": ("save_screenshot",)}),
-    Row("F5", "reload the shaders", {"F5": ("reload_shaders",)}),
-    Row("Esc", "quit", {"ESCAPE": ("quit",)}),
+    KeyRow("H", "this help", {"H": ("toggle_help",)}),
+    KeyRow("P", "screenshot PNG in out/", {"P": ("save_screenshot",)}),
+    KeyRow("F5", "reload the shaders", {"F5": ("reload_shaders",)}),
+    KeyRow("Esc", "quit", {"ESCAPE": ("quit",)}),
 )
 
 HELP = tuple((row.label, row.help) for row in INPUT)  # the help overlay's rows
