@@ -19,7 +19,8 @@ WINDOW_KEYS = (
 )
 PARAMETER_KEYS = (  # only for a scene with parameters
     KeyRow("[ / ]", "select a parameter", {"[": ("select_parameter", -1), "]": ("select_parameter", 1)}),
-    KeyRow("- / =", "lower / raise it (or drag the sliders)", {"-": ("nudge_parameter", -1), "=": ("nudge_parameter", 1)}),
+    KeyRow("- / =", "lower / raise it (or drag the sliders)",
+           {"-": ("nudge_parameter", -1), "=": ("nudge_parameter", 1)}),
 )
 
 

@@ -168,7 +168,8 @@ def flick_events(play, camera, speed: float = FLICK_SPEED, seconds: float = FLIC
     return events
 
 
-def window_throw(params: SlimeParams, fps: float = 30.0, seconds: float = 5.0, speed: float = FLICK_SPEED, **flick) -> dict:
+def window_throw(params: SlimeParams, fps: float = 30.0, seconds: float = 5.0, speed: float = FLICK_SPEED,
+                 **flick) -> dict:
     """The window's throw without the window: a settled slime, the demo's camera, ``flick_events``
     fed to the window's gesture as a window of ``fps`` frames a second gets them (each frame's
     events at once, at the frame's time; then the frame's fixed steps, as many as the window takes,

@@ -35,6 +35,6 @@ def test_a_drop_squashes_and_a_throw_is_timed():
 def test_the_feel_row_carries_every_figure():
     row = feel.feel(SlimeParams(**SMALL), "jelly")
     assert set(row) >= {"benchmark", "stacks", "slices", "material", "settled_height", "dent", "dent_at", "dent_held",
-                        "wobble_hz", "wobble_peaks", "drop_squash", "drop_bounce", "throw_speed", "throw_lift", "throw_reach", "throw_rest_s",
-                        "wall_rest_s"}
+                        "wobble_hz", "wobble_peaks", "drop_squash", "drop_bounce", "throw_speed", "throw_lift",
+                        "throw_reach", "throw_rest_s", "wall_rest_s"}
     assert row["benchmark"] == "feel" and row["stacks"] == 8

@@ -1,4 +1,5 @@
-"""The scenes' common part: a World of point masses and springs in the spring_mass module's units, with its contacts and walls, and the coil the springs are drawn as.
+"""The scenes' common part: a World of point masses and springs in the spring_mass module's units,
+with its contacts and walls, and the coil the springs are drawn as.
 
 Part of the spring_mass scenes (see the package's docstring)."""
 
