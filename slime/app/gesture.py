@@ -7,7 +7,7 @@ The hand's motion is kept as a path on the caller's clock (the window passes the
 came) and handed to the physics on the physics' own clock: before each step ``steer(dt)`` moves the
 grab target one step of simulated time further along the path, and the release happens when the
 physics reaches the moment the button came up, with the path's velocity over its last
-``THROW_WINDOW`` seconds. So the world gets the same hand motion at any frame rate, as the API path
+``THROW_WINDOW`` seconds of whole bursts (see ``up``). So the world gets the same hand motion at any frame rate, as the API path
 gives it (``drag_to`` a moving target between steps, ``release(velocity)``): a window's events come in
 bursts, one a frame, and a busy machine steps the world slower than the clock on the wall; measured
 from the events' own arrival times and applied once a frame, a flick came out at hundreds of m/s
