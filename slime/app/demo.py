@@ -6,9 +6,12 @@ Mouse: left click pokes the slime the cursor's ray meets first, where it meets i
 that point and pulls it after the cursor (release throws with the mouse's velocity); right or
 middle drag orbits the camera; the wheel zooms. N drops a new slime from above the point under the
 cursor (a slime, an obstacle or the floor), Delete takes away the slime under it, Q squashes them
-all. What these do to the world, without the window, is ``world_play.WorldPlay``. Keys are listed
-in ``HELP`` (H shows them in the window). The panel's sliders, and its material list (the named
-materials of slime/physics/slime3d/materials.py), change every slime of the world at once.
+all. What these do to the world, without the window, is ``world_play.WorldPlay``; the left
+button's gesture is ``gesture.Gesture`` (the mouse's wiring ``demo_mouse.py``). Every input is a
+row of ``demo_keys.INPUT``, which the help (H), README's table and the key dispatch are made from.
+The panel's sliders, and its material list (the named materials of
+slime/physics/slime3d/materials.py), change every slime of the world at once. What the window
+opens with is a ``demo_start.DemoOptions``; ``demo_bench.py`` is its frame-rate mode.
 
 The camera follows the slime while the world holds exactly one (the demo's); with several it stays
 where the user or the scene put it.
@@ -21,7 +24,6 @@ Physics runs at a fixed dt from an accumulator, independent of the frame rate.
 from __future__ import annotations
 
 import logging
-import os
 import sys
 import time
 from pathlib import Path
@@ -30,63 +32,32 @@ import numpy as np
 
 import moderngl_window as mglw
 
-from slime import limits
 from slime.app.panel import draw_sliders, shown_value
+from slime.app.demo_bench import FrameRateBench
+from slime.app.demo_keys import HELP, KeyActions, key_actions  # noqa: F401 (HELP: the help overlay's rows)
+from slime.app.demo_keys import event_log as _log
+from slime.app.demo_mouse import MouseInput
+from slime.app.demo_start import DemoOptions, open_window, start_world
+from slime.app.gesture import FixedSteps, Gesture
 from slime.app.quality import LEVEL_NAMES, LEVELS, TARGET_FPS, QualityController
 from slime.app.render_common import held_to_limits
-from slime.app.render_slime import default_camera
 from slime.app.render_world import keep_camera_outside as _keep_camera_outside
 from slime.app.window_common import (FpsCounter, FramePacer, draw_shader_errors, no_display, open_panel, save_screenshot,
                                      shader_failure, window_failed)
-from slime.app.world_play import POKE_IMPULSE, WorldPlay, single_slime_world
+from slime.app.world_play import POKE_IMPULSE  # noqa: F401 (the window's click, N s per kg: tests read it here)
 from slime.app.world_view import WorldView
-from slime.framing import FRAME, KEEP, Framer, world_points
-from slime.physics.slime3d.materials import DEFAULT_MATERIAL, MATERIALS, find_material
-from slime.physics.parameters import parse_setting
-from slime.physics.slime3d.slime_params import SlimeParams
+from slime.framing import Framer, world_points
+from slime.physics.slime3d.materials import MATERIALS
 from slime.render.context import has_display
-from slime.look import RANGES, SlimeLook, parse_color
-from slime.render.picking import intersect_plane
+from slime.look import RANGES, SlimeLook
 from slime.render.shader_files import ShaderError, ShaderWatch, shader_folder
 from slime.render.text import TextOverlay
 
-HELP = (
-    ("left click", "poke the slime"),
-    ("left hold", "press a finger in (springs back on release)"),
-    ("left drag", "grab and pull; release to throw"),
-    ("right/middle drag", "orbit the camera"),
-    ("wheel", "zoom"),
-    ("N", f"drop a new slime above the cursor (up to {limits.WINDOW_SLIMES[1]})"),
-    ("Delete / Backspace", "take away the slime under the cursor"),
-    ("Q", "squash every slime flat (they grow back under a rising lid)"),
-    ("R", "reset the world to how it started"),
-    ("S", "spike: jolt every vertex of every slime"),
-    ("Space", "pause / resume"),
-    ("W", "wireframe"),
-    ("G", "gravity on / off"),
-    ("Up / Down", "volume stiffness x1.25 / /1.25"),
-    ("Left / Right", "shape stiffness /1.25 / x1.25"),
-    ("H", "this help"),
-    ("P", "save a screenshot PNG in out/"),
-    ("F5", "reload the shaders (saving one reloads it too)"),
-    ("Esc", "quit"),
-)
-
-HELP_MARGIN = 10  # window points kept free around the help window
-CLICK_SLOP = 4.0  # window points the cursor may move and still count as a click
-HOLD_DELAY = 0.2  # seconds a still left button is held before the click becomes a press (a finger pushing in)
-MAX_STEPS_PER_FRAME = 4  # past this the simulation slows down instead of spiralling
 NOTICE_SECONDS = 3.0  # how long a notice (no more slimes) stays on screen
-__all__ = ["DemoWindow", "HELP", "POKE_IMPULSE", "demo_args", "run_demo"]
+__all__ = ["DemoWindow", "HELP", "POKE_IMPULSE", "run_demo"]
 
 
-def _log(message: str) -> None:
-    """Event log for the window test (SLIME_DEMO_LOG=1); silent otherwise."""
-    if os.environ.get("SLIME_DEMO_LOG"):
-        print(message, flush=True)
-
-
-class DemoWindow(mglw.WindowConfig):
+class DemoWindow(KeyActions, MouseInput, mglw.WindowConfig):
     title = "slime"
     gl_version = (3, 3)
     window_size = (1280, 720)
@@ -97,36 +68,17 @@ class DemoWindow(mglw.WindowConfig):
     clear_color = None  # the renderer clears (sky colour)
     log_level = logging.WARNING  # no context banner on every start
 
-    @classmethod
-    def add_arguments(cls, parser):
-        parser.add_argument("--stacks", type=int, default=None)
-        parser.add_argument("--slices", type=int, default=None)
-        parser.add_argument("--frames", type=int, default=0, help="close after this many frames (0: never)")
-        parser.add_argument("--shaders", default=None, help="shader folder (default: the package's)")
-        parser.add_argument("--color", default=None, help="the jelly's colour, R,G,B or #rrggbb")
-        parser.add_argument("--material", default=None, choices=tuple(MATERIALS),
-                            help="what the slime is made of (a scene's slimes that name none); default jelly")
-        parser.add_argument("--quality", default="adaptive", choices=("adaptive",) + LEVEL_NAMES,
-                            help="adapt the quality to keep 60 FPS, or pin one level")
-        parser.add_argument("--bench-seconds", type=float, default=0.0,
-                            help="measure the frame rate for this long after a warm-up, print it as JSON, and close")
-        parser.add_argument("--scene", default=None, help="a bundled 3D scene's name or a 3D scene file (.json)")
-        parser.add_argument("--seed", type=int, default=None, help="the sizes and colours of dropped slimes")
-        parser.add_argument("--set", action="append", default=[], dest="settings", metavar="NAME=VALUE",
-                            help="a declared parameter (slime/physics/parameters.py), repeatable")
+    options = DemoOptions()  # what it opens with (demo_start.open_window makes a subclass with the asked-for ones)
 
     def __init__(self, **kwargs):
         super().__init__(**kwargs)
-        argv = self.argv
-        self.max_frames = int(getattr(argv, "frames", 0) or 0)
-        self.shaders = shader_folder(getattr(argv, "shaders", None))
-        color = getattr(argv, "color", None)
-        look = SlimeLook().with_color(parse_color(color)) if color else SlimeLook()
+        options = self.options
+        self.max_frames = int(options.frames)
+        self.shaders = shader_folder(options.shaders)
         width, height = self.wnd.size
-        self.play, self.camera, obstacles, mode = _start_world(
-            getattr(argv, "scene", None), getattr(argv, "stacks", None), getattr(argv, "slices", None),
-            look, getattr(argv, "seed", None), getattr(argv, "material", None), aspect=width / max(height, 1),
-            settings=dict(parse_setting(text)[:2] for text in getattr(argv, "settings", None) or []))
+        self.play, self.camera, obstacles, mode = start_world(
+            options.scene, options.stacks, options.slices, options.look(), options.seed, options.material,
+            aspect=width / max(height, 1), settings=options.settings)
         self.framed_obstacles = obstacles  # kept in the picture with the slimes
         self.framer = Framer(self.camera, mode)
         world = self.play.world
@@ -139,29 +91,27 @@ class DemoWindow(mglw.WindowConfig):
         self.jelly_color = list(self.play.base_look.deep_color)  # the panel's one-colour picker (SlimeLook.with_color)
         self.look_open = False  # the panel's look section starts folded
 
-        quality = getattr(argv, "quality", "adaptive") or "adaptive"
+        quality = options.quality
         self._pacer = FramePacer()
         # Paced below the quality's 60 FPS, the frames' budget is the pace's: a paced frame is not a slow one.
         target = min(TARGET_FPS, self._pacer.max_fps or TARGET_FPS)
         self.quality = QualityController(target_fps=target, pinned=None if quality == "adaptive" else LEVEL_NAMES.index(quality))
-        self.bench_seconds = float(getattr(argv, "bench_seconds", 0.0) or 0.0)
-        self._bench = None  # (start time, frame count at start) once the warm-up is over
+        self.bench = FrameRateBench(options.bench_seconds) if options.bench_seconds > 0.0 else None
 
         self.paused = False
         self.wireframe = False
         self.show_help = False
         self.help_rect = None  # (x, y, w, h) window points of the keys window, while shown
-        self.accumulator = 0.0
         self.frame_count = 0
         self.fps = 0.0
         self._fps = FpsCounter()
         self.cursor = None  # (x, y) window points of the mouse, once it has moved over the window
         self.notice = None  # (text, shown until) on screen, e.g. that no more slimes fit
 
-        # (x, y, body, RayHit, ray direction, time, world generation) of a left press not yet a drag
-        self._press = None
-        self._grab_plane = None  # (point, normal) the grabbed vertex is dragged across
-        self._drag_trail: list[tuple[float, np.ndarray]] = []
+        # The left button's press, hold, drag and throw, on the wall clock of the events.
+        self.gesture = Gesture(self.play, self._ray, lambda: -self.camera.forward(), _log)
+        self.steps = FixedSteps()
+        self.key_actions = key_actions(self.wnd.keys)
 
         # The panel is a convenience; the keys still work without it.
         self.panel = open_panel(
@@ -181,51 +131,23 @@ class DemoWindow(mglw.WindowConfig):
     # --- simulation -------------------------------------------------------------------------
     def _advance(self, frametime: float) -> None:
         if self.paused:
-            self.accumulator = 0.0
+            self.steps.stop()
+            self.gesture.finish()
             return
         dt = float(self.world.dt)
-        self.accumulator += min(frametime, 0.25)
-        steps = 0
-        while self.accumulator >= dt and steps < MAX_STEPS_PER_FRAME:
+        for _ in range(self.steps.count(frametime, dt)):
+            self.gesture.steer(dt)  # the hand's motion, one step of the physics' time at a time
             self.play.step()
-            if self._grab_plane is None:
+            if not self.gesture.dragging:
                 # Every slime stays in the picture until the user orbits or zooms (slime.framing);
                 # not while one is dragged: a moving camera would fight the cursor.
                 width, height = self.wnd.size
                 self.framer.update(world_points(self.world.positions, self.framed_obstacles), width / max(height, 1), dt)
-            self.accumulator -= dt
-            steps += 1
-        if steps == MAX_STEPS_PER_FRAME:
-            self.accumulator = min(self.accumulator, dt)
-
-    def _pressed_body(self):
-        """(body, hit, direction, pressed at) of the left press, while its body index is still good."""
-        if self._press is None:
-            return None
-        _, _, body, hit, direction, pressed_at, generation = self._press
-        if not self.play.valid(body, generation):  # a slime was added or taken away since
-            self._press, self._grab_plane, self._drag_trail = None, None, []
-            return None
-        return body, hit, direction, pressed_at
-
-    def _hold(self) -> None:
-        """A left button held still on a slime for HOLD_DELAY becomes a finger pressing in along
-        the ray it was pressed on (World3D.press); released sooner it stays a click (a poke)."""
-        if self._grab_plane is not None or self.play.pressing:
-            return
-        pressed = self._pressed_body()
-        if pressed is None:
-            return
-        body, hit, direction, pressed_at = pressed
-        if time.perf_counter() - pressed_at >= HOLD_DELAY:
-            self.play.press(body, hit.point, direction)
-            _log(f"press {hit.point[0]:.3f} {hit.point[1]:.3f} {hit.point[2]:.3f}")
-            _log(f"pressed at {self.world.time:.4f}")  # the simulation's clock, seconds
 
     def _rebuild(self, **changes) -> None:
         """Every slime at another resolution (remade in its rest shape where it is)."""
         self._set(**changes)
-        self._press, self._grab_plane = None, None
+        self.gesture.forget()
 
     def _set(self, **changes) -> None:
         try:
@@ -262,7 +184,7 @@ class DemoWindow(mglw.WindowConfig):
 
     # --- drawing ----------------------------------------------------------------------------
     def on_render(self, time_s: float, frametime: float) -> None:
-        self._hold()
+        self.gesture.tick(time.perf_counter())
         self.shader_watch.check()
         self._advance(frametime)
         if self.frame_count > 2:  # the first frames carry the window's start-up
@@ -275,8 +197,8 @@ class DemoWindow(mglw.WindowConfig):
         self._draw_notice()
         draw_shader_errors(self.text, self.shader_watch.errors, tuple(self.wnd.buffer_size), self.wnd.pixel_ratio)
         self.frame_count += 1
-        if self.bench_seconds > 0.0:
-            self._bench_tick()
+        if self.bench is not None:
+            self.bench.frame(self)
         if self.max_frames and self.frame_count >= self.max_frames:
             self.wnd.close()
         self._pacer.wait()
@@ -314,28 +236,6 @@ class DemoWindow(mglw.WindowConfig):
         """The offscreen target of the last frame (tests read its size and sampling)."""
         return self.view._target
 
-    def _bench_tick(self) -> None:
-        """``--bench-seconds``: after a warm-up (the quality controller's first decisions), count
-        frames for that long, print one JSON line and close."""
-        import json
-
-        warm_up = 4.0
-        now = time.perf_counter()
-        if self._bench is None:
-            self._bench = (now, self.frame_count, None)
-            return
-        start, _, measure = self._bench
-        if measure is None:
-            if now - start >= warm_up:
-                self._bench = (start, self.frame_count, now)
-            return
-        if now - measure >= self.bench_seconds:
-            frames = self.frame_count - self._bench[1]
-            width, height = (int(v) for v in self.wnd.buffer_size)
-            print(json.dumps({"benchmark": "window", "width": width, "height": height, "fps": frames / (now - measure),
-                              "quality": self.quality.level.name, "adaptive": self.quality.adaptive}), flush=True)
-            self.wnd.close()
-
     def toggle_gravity(self) -> None:
         """G: gravity off, or back on at the panel's last value."""
         self.gravity_on = not self.gravity_on
@@ -346,7 +246,7 @@ class DemoWindow(mglw.WindowConfig):
             self.play.set_gravity(gravity)
         except ValueError as exc:
             print(f"slime: {exc}", file=sys.stderr)
-        self._press, self._grab_plane = None, None
+        self.gesture.forget()
 
     def shown_gravity(self) -> float:
         """The gravity the panel shows: the one in force (0 while G has it off), m/s^2 downward."""
@@ -397,28 +297,7 @@ class DemoWindow(mglw.WindowConfig):
         imgui.text("H: help   R: reset   Space: pause")
         imgui.end()
         if self.show_help:
-            # Centred over everything (the panel too) and never larger than the window: it grows
-            # to fit its lines and scrolls where the window is too small for them.
-            w, h = self.wnd.size
-            imgui.set_next_window_pos((w / 2, h / 2), imgui.Cond_.always, (0.5, 0.5))
-            largest = (max(w - 2 * HELP_MARGIN, 1.0), max(h - 2 * HELP_MARGIN, 1.0))
-            imgui.set_next_window_size_constraints((0.0, 0.0), largest)
-            imgui.set_next_window_bg_alpha(0.95)  # over the slime: the keys must read, not mix with it
-            imgui.begin("keys", None, imgui.WindowFlags_.always_auto_resize)
-            if imgui.begin_table("keys", 2):
-                for key, what in HELP:
-                    imgui.table_next_row()
-                    imgui.table_next_column()
-                    imgui.text(key)
-                    imgui.table_next_column()
-                    imgui.text(what)
-                imgui.end_table()
-            rect = (*imgui.get_window_pos(), *imgui.get_window_size())
-            if rect != self.help_rect:  # for the window test: where it is, and how much is scrolled out of it
-                _log(f"help window={w}x{h} rect={','.join(str(round(v)) for v in rect)} "
-                     f"hidden={round(imgui.get_scroll_max_y())}")
-            self.help_rect = rect
-            imgui.end()
+            self.draw_help(imgui)
         self.panel.draw()
 
     def _slider_moved(self, param, value) -> None:
@@ -457,184 +336,11 @@ class DemoWindow(mglw.WindowConfig):
     def on_resize(self, width: int, height: int) -> None:
         pass  # the viewport and imgui's display size are read from the window every frame
 
-    # --- mouse ------------------------------------------------------------------------------
-    def _ui_wants_mouse(self) -> bool:
-        return self.imgui is not None and self.imgui.wants_mouse
-
-    def _ray(self, x: float, y: float):
-        return self.camera.ray(x, y, self.wnd.size)
-
-    def on_mouse_position_event(self, x, y, dx, dy):
-        self.cursor = (x, y)
-        if self.imgui is not None:
-            self.imgui.position(x, y)
-
-    def on_mouse_press_event(self, x, y, button):
-        if self.imgui is not None:
-            self.imgui.button(x, y, button, True)
-            if self._ui_wants_mouse():
-                return
-        self.cursor = (x, y)
-        if button == self.wnd.mouse.left:
-            origin, direction = self._ray(x, y)
-            found = self.play.pick(origin, direction)
-            self._press = None
-            if found is not None:
-                body, hit = found
-                self._press = (x, y, body, hit, direction, time.perf_counter(), self.play.generation)
-
-    def on_mouse_drag_event(self, x, y, dx, dy):
-        self.cursor = (x, y)
-        if self.imgui is not None:
-            self.imgui.position(x, y)
-            if self._ui_wants_mouse():
-                return
-        states = self.wnd.mouse_states
-        if states.right or states.middle:
-            self.camera.orbit(-0.35 * dx, 0.35 * dy)
-            self.framer.user_moved()  # the user's camera from now on
-            return
-        if not states.left:
-            return
-        if self.play.pressing:
-            return  # a held press stays a press until the button comes up
-        pressed = self._pressed_body()
-        if pressed is not None and self._grab_plane is None:
-            px, py = self._press[:2]
-            body, hit = pressed[:2]
-            if abs(x - px) + abs(y - py) > CLICK_SLOP:
-                self.play.grab(body, hit.point)
-                # Drag across the plane through the grabbed point that faces the camera.
-                self._grab_plane = (hit.point.copy(), -self.camera.forward())
-                self._drag_trail = [(time.perf_counter(), hit.point.copy())]
-                _log(f"grab {hit.point[0]:.3f} {hit.point[1]:.3f} {hit.point[2]:.3f}")
-        if self._grab_plane is not None:
-            origin, direction = self._ray(x, y)
-            target = intersect_plane(origin, direction, *self._grab_plane)
-            if target is not None:
-                self.play.drag_to(target)
-                now = time.perf_counter()
-                self._drag_trail = [(t, p) for t, p in self._drag_trail if now - t < 0.1] + [(now, target)]
-
-    def on_mouse_release_event(self, x, y, button):
-        if self.imgui is not None:
-            self.imgui.button(x, y, button, False)
-        if button != self.wnd.mouse.left:
-            return
-        pressed = self._pressed_body()
-        if self.play.pressing:
-            self.play.unpress()  # the dent springs back
-            _log("unpress")
-            _log(f"released at {self.world.time:.4f}")
-        elif self._grab_plane is not None and self.play.holding is not None:
-            velocity = np.zeros(3)
-            if len(self._drag_trail) >= 2:
-                (t0, p0), (t1, p1) = self._drag_trail[0], self._drag_trail[-1]
-                if t1 - t0 > 1e-3:
-                    velocity = (p1 - p0) / (t1 - t0)
-            self.play.release(velocity=velocity)
-            _log(f"release {velocity[0]:.3f} {velocity[1]:.3f} {velocity[2]:.3f}")
-        elif pressed is not None and self._grab_plane is None:
-            body, hit = pressed[:2]
-            origin, direction = self._ray(x, y)
-            # A push into the slime where the ray hits it, toward its centre (WorldPlay.poke);
-            # scaled by the body's mass so a click feels the same at any mass, over one frame.
-            self.play.poke(body, hit.point, direction)
-            _log(f"poke {hit.point[0]:.3f} {hit.point[1]:.3f} {hit.point[2]:.3f}")
-            _log(f"poked at {self.world.time:.4f}")  # the simulation's clock, seconds
-        self._press, self._grab_plane, self._drag_trail = None, None, []
-
-    def on_mouse_scroll_event(self, x_offset, y_offset):
-        if self.imgui is not None:
-            self.imgui.scroll(x_offset, y_offset)
-            if self._ui_wants_mouse():
-                return
-        self.camera.zoom(y_offset)
-        self.framer.user_moved()
-
     def on_unicode_char_entered(self, char):
         if self.imgui is not None:
             self.imgui.char(char)
 
     # --- keys -------------------------------------------------------------------------------
-    def on_key_event(self, key, action, modifiers):
-        if self.imgui is not None:
-            self.imgui.key(key, action)
-            if self.imgui.wants_text:
-                return
-        keys = self.wnd.keys
-        if action != keys.ACTION_PRESS:
-            return
-        p = self.play.template
-        if key == keys.ESCAPE:
-            self.wnd.close()
-        elif key == keys.R:
-            self.play.reset()
-            self.framer.reset()  # and the camera where it started, framing again
-            self._press, self._grab_plane = None, None
-        elif key == keys.S:
-            self.play.spike()
-        elif key == keys.N:
-            self.drop_slime()
-        elif key in (keys.DELETE, keys.BACKSPACE):
-            self.remove_slime()
-        elif key == keys.Q:
-            self.play.squash()
-            _log("squash")
-        elif key == keys.SPACE:
-            self.paused = not self.paused
-        elif key == keys.W:
-            self.wireframe = not self.wireframe
-        elif key == keys.G:
-            self.toggle_gravity()
-        elif key in (keys.UP, keys.DOWN):
-            # Within the panel's range: no number of presses can step past what the sliders offer.
-            factor = 1.25 if key == keys.UP else 1.0 / 1.25
-            self._set(volume_stiffness=float(np.clip(float(p.volume_stiffness) * factor, *limits.VOLUME_STIFFNESS)))
-        elif key in (keys.RIGHT, keys.LEFT):
-            factor = 1.25 if key == keys.RIGHT else 1.0 / 1.25
-            self._set(shape_stiffness=float(np.clip(float(p.shape_stiffness) * factor, *limits.SHAPE_STIFFNESS)))
-        elif key == keys.H:
-            self.show_help = not self.show_help
-            if self.imgui is None:
-                for name, what in HELP:
-                    print(f"{name:>18}  {what}")
-        elif key == keys.F5:
-            self.shader_watch.check(force=True)
-        elif key == keys.P:
-            path = self.screenshot()
-            if path is not None:
-                _log(f"shot at {self.world.time:.4f}")
-                print(path, flush=True)
-
-    def _cursor_ray(self):
-        """The ray under the cursor (the window's centre before the mouse has moved over it)."""
-        w, h = self.wnd.size
-        x, y = self.cursor if self.cursor is not None else (w / 2, h / 2)
-        return self._ray(x, y)
-
-    def drop_slime(self) -> int | None:
-        """N: a new slime dropped from above the point under the cursor; None (and a notice) when
-        the window holds as many as it may."""
-        origin, direction = self._cursor_ray()
-        index = self.play.drop_under_ray(origin, direction, reach=self.camera.distance)
-        self._press, self._grab_plane, self._drag_trail = None, None, []
-        if index is None:
-            self._say(f"{self.play.limit} slimes is the most this window holds (limits.WINDOW_SLIMES)")
-            return None
-        centre = self.world.bodies[index].params.center
-        _log(f"add {len(self.world.bodies)} {centre[0]:.3f} {centre[1]:.3f} {centre[2]:.3f}")
-        return index
-
-    def remove_slime(self) -> bool:
-        """Delete / Backspace: the slime under the cursor goes; nothing happens where there is none."""
-        origin, direction = self._cursor_ray()
-        removed = self.play.remove_under_ray(origin, direction)
-        if removed:
-            self._press, self._grab_plane, self._drag_trail = None, None, []
-            _log(f"remove {len(self.world.bodies)}")
-        return removed
-
     def screenshot(self, folder=None) -> Path | None:
         """Render the scene (no panel) at the framebuffer's size, at the best quality, into a PNG
         named by the time; None where the folder cannot take it."""
@@ -647,109 +353,19 @@ class DemoWindow(mglw.WindowConfig):
         return save_screenshot(pixels, "slime", folder)
 
 
-def _start_world(scene, stacks, slices, look: SlimeLook, seed, material=None, aspect: float = 16.0 / 9.0,
-                 settings=None):
-    """(WorldPlay, camera, obstacles to draw, the Framer's mode) for the demo's one slime, or for a
-    3D scene (a bundled name or a file), the camera framed for a window of ``aspect`` (framed at
-    another shape, the first frames would zoom to this one). A scene without a camera is framed as
-    its slimes move (FRAME); the one slime's view (as ``slime render`` draws it) and a scene's own
-    camera are kept, moved only where a slime would leave the picture (KEEP).
-    ``material``: the one slime's, or that of a scene's slimes that name none (default jelly);
-    ``settings``: declared parameters ({name: value}, ``--set``) on every slime and the world."""
-    changes = {}
-    if stacks is not None:
-        changes["stacks"] = stacks
-    if slices is not None:
-        changes["slices"] = slices
-    if scene is None:
-        params = SlimeParams.of_material(material or DEFAULT_MATERIAL, **{**(settings or {}), **changes})
-        play = WorldPlay(single_slime_world(params), params, base_look=look, seed=seed)
-        return play, default_camera(play.world.bodies[0]), [], KEEP
-    from slime.app.render_world import scene_camera
-    from slime.scenes.world_format import load_world_scene
-    from slime.scenes.world_scene import build_world
-
-    spec = load_world_scene(scene).with_settings(settings or {}, scene)
-    check_window_scene(spec)
-    first = build_world(spec, material)  # its camera and obstacles as drawn, too
-
-    def make_world(more: dict) -> tuple:
-        """The scene's world as it starts, with the command line's resolution and ``more`` (the
-        panel's changes since) on every slime."""
-        world = build_world(spec, material).world
-        settings = {**changes, **more}
-        if settings:
-            world.set_slimes_params({i: b.params.with_(**settings) for i, b in enumerate(world.bodies)})
-        return world, [b.tag for b in world.bodies]
-
-    # Dropped slimes: the scene's first slime's size and settings, with the command line's resolution.
-    template = spec.slime_params(material)[0].with_(center=None, **changes)
-    play = WorldPlay(make_world, template, base_look=look, seed=seed)
-    return play, scene_camera(first, aspect=aspect), first.drawn_obstacles, FRAME if spec.camera is None else KEEP
-
-
-def check_window_scene(spec) -> None:
-    """ValueError (one line) for a 3D scene the window cannot hold (more slimes than it draws)."""
-    high = limits.WINDOW_SLIMES[1]
-    if len(spec.slimes) > high:
-        raise ValueError(f"the window holds at most {high} slimes (limits.WINDOW_SLIMES), the scene has "
-                         f"{len(spec.slimes)}")
-
-
-def demo_args(*, stacks=None, slices=None, size=(1280, 720), window=None, frames: int = 0, shaders=None, color=None, quality: str = "adaptive", bench_seconds: float = 0.0, scene=None,
-              seed=None, material=None, settings=None) -> list[str]:
-    """The demo window's own command line (moderngl-window parses it)."""
-    args = ["--size", f"{int(size[0])}x{int(size[1])}", "--frames", str(int(frames)), "--quality", quality]
-    if window:
-        args += ["--window", window]
-        if window == "headless" and not has_display():
-            args += ["--backend", "egl"]
-    if stacks is not None:
-        args += ["--stacks", str(int(stacks))]
-    if slices is not None:
-        args += ["--slices", str(int(slices))]
-    if shaders is not None:
-        args += ["--shaders", str(shader_folder(shaders).path)]
-    if color is not None:
-        args += ["--color", color if isinstance(color, str) else ",".join(f"{float(c):.6g}" for c in color)]
-    if bench_seconds:
-        args += ["--bench-seconds", str(float(bench_seconds))]
-    if scene is not None:
-        args += ["--scene", str(scene)]
-    if seed is not None:
-        args += ["--seed", str(int(seed))]
-    if material is not None:
-        args += ["--material", str(material)]
-    for name, value in (settings or {}).items():
-        text = ",".join(repr(float(v)) for v in value) if isinstance(value, tuple) else repr(value)
-        args += ["--set", f"{name}={text}"]
-    return args
-
-
-def run_demo(*, stacks=None, slices=None, size=(1280, 720), window=None, frames: int = 0, shaders=None, color=None, quality: str = "adaptive", bench_seconds: float = 0.0, scene=None,
-             seed=None, material=None, settings=None) -> int:
+def run_demo(*, size=(1280, 720), window=None, **options) -> int:
     """Open the demo window and run until it closes; returns an exit status (2: no display, or
-    shaders that do not compile). ``shaders``: a shader folder to draw with (and watch);
-    ``quality``: "adaptive" or a level name to pin (see slime/app/quality.py); ``scene``: a
-    bundled 3D scene's name or a 3D scene file to open instead of the one slime (a scene that
-    cannot be read or does not fit the window: ValueError, one line, before any window opens);
-    ``seed``: the sizes and colours of the slimes N drops; ``material``: what the slime is made of
-    (for a scene, its slimes that name none; default jelly; an unknown name: ValueError)."""
-    if material is not None:
-        find_material(material)
-    if scene is None and settings:
-        SlimeParams.of_material(material or DEFAULT_MATERIAL, **settings)  # too stiff: one line, before a window
-    if scene is not None:
-        from slime.scenes.world_format import load_world_scene
-
-        check_window_scene(load_world_scene(scene).with_settings(settings or {}, scene))
+    shaders that do not compile). ``size`` in window points, ``window`` the backend (None: pyglet;
+    "headless" draws offscreen); ``options``: DemoOptions' fields. Options no window can open with
+    (an unknown material, a scene that cannot be read or does not fit the window): ValueError, one
+    line, before any window opens."""
+    options = DemoOptions(**options)
+    options.check()
     if window != "headless" and not has_display():
+        scene = options.scene
         return no_display("slime", f"render to a file instead: slime render{'' if scene is None else f' {scene}'}")
-    # Explicit arguments only: moderngl-window would otherwise parse sys.argv (pytest's, the CLI's).
-    args = demo_args(stacks=stacks, slices=slices, size=size, window=window, frames=frames, shaders=shaders, color=color, quality=quality, bench_seconds=bench_seconds, scene=scene, seed=seed,
-                     material=material, settings=settings)
     try:
-        config = mglw.create_window_config_instance(DemoWindow, args=args)
+        config = open_window(DemoWindow, options, size, window)
     except ShaderError as exc:
         return shader_failure("slime", exc)
     except Exception as exc:

@@ -1,13 +1,9 @@
 """`slime scene NAME`: a resizable window that plays any Scene2D through the protocol alone.
 
-The window owns a few keys (the same conventions as the slime demo):
-  H or F1   help overlay (every window key and the scene's ``help_lines``)
-  P or F12  screenshot PNG into out/ (the path is printed)
-  Esc       quit
-  [ / ]     select a parameter, - / = lower / raise it (the imgui panel shows the same sliders)
-  F5        reload the shaders (a saved shader file reloads by itself; see shader_files.ShaderWatch)
-A scene that needs 'h' or 'p' itself (the springs scene: h/l change gravity) names them in its
-``keys``; those letters then go to the scene and only F1 / F12 serve the window.
+The window owns a few keys (help, screenshot, shaders, quit, and the parameters' [ ] - =), each a
+row of ``scene_keys.WINDOW_KEYS`` / ``PARAMETER_KEYS``, which the help and the dispatch are made
+from. A scene that needs 'h' or 'p' itself (the springs scene: h/l change gravity) names them in
+its ``keys``; those letters then go to the scene and only F1 / F12 serve the window.
 
 The scene steps at a fixed 60 Hz from an accumulator, whatever the frame rate. Mouse positions come
 in window pixels and are mapped to world coordinates with the renderer's own View2D, so they agree
@@ -18,11 +14,12 @@ from __future__ import annotations
 
 import logging
 import os
-import re
 import sys
 
 import moderngl_window as mglw
 
+from slime.app.scene_keys import (SceneKeys, help_text, protocol_key_names, reserved_keys, window_key_names,
+                                   with_modifiers)
 from slime.app.window_common import (FpsCounter, FramePacer, draw_shader_errors, no_display, open_panel, save_screenshot,
                                      setup_problem, shader_failure, window_failed)
 from slime.render.context import has_display
@@ -39,77 +36,9 @@ MARGIN = 8
 HUD_MIN_SCALE = 0.6  # a HUD wider than its room is drawn smaller, down to this share of its size
 PANEL_ITEM_WIDTH = (90, 180)  # slider width in points: 30 % of the window, within these
 HELP_OPACITY = 0.95  # the help sits over the scene: nearly opaque so both do not mix
-PARAM_STEP = 0.05  # '-' / '=' move the selected parameter by this fraction of its range
 
 
-def protocol_key_names(keys) -> dict:
-    """moderngl-window key constants -> the Scene2D protocol's names."""
-    names = {getattr(keys, c): c.lower() for c in "ABCDEFGHIJKLMNOPQRSTUVWXYZ"}
-    for i in range(10):
-        names[getattr(keys, f"NUMBER_{i}")] = str(i)
-        names[getattr(keys, f"NUMPAD_{i}")] = str(i)
-    for const, name in [
-        ("LEFT", "left"), ("RIGHT", "right"), ("UP", "up"), ("DOWN", "down"), ("SPACE", "space"),
-        ("ENTER", "enter"), ("BACKSPACE", "backspace"), ("TAB", "tab"), ("ESCAPE", "escape"),
-    ]:
-        names[getattr(keys, const)] = name
-    return names
-
-
-def window_key_names(keys) -> dict:
-    """Keys only the window uses (never sent to the scene)."""
-    return {
-        keys.F1: "f1", keys.F5: "f5", keys.F12: "f12", keys.LEFT_BRACKET: "[", keys.RIGHT_BRACKET: "]",
-        keys.MINUS: "-", keys.EQUAL: "=",
-    }
-
-
-def with_modifiers(name: str, modifiers) -> str:
-    """'s' with ctrl held -> 'ctrl+s' (ctrl, alt, shift in that order)."""
-    prefix = "".join(m + "+" for m in ("ctrl", "alt", "shift") if getattr(modifiers, m, False))
-    return prefix + name
-
-
-SHARED_LETTERS = frozenset({"h", "p"})  # the window's help and screenshot keys, unless the scene uses them
-
-
-def reserved_keys(scene: Scene2D) -> set[str]:
-    """The window letters (h, p) the scene keeps for itself: those among its declared ``keys``."""
-    return set(scene.keys) & SHARED_LETTERS
-
-
-def help_text(scene: Scene2D) -> list[str]:
-    reserved = reserved_keys(scene)
-    help_key = "F1" if "h" in reserved else "H / F1"
-    shot_key = "F12" if "p" in reserved else "P / F12"
-    lines = [
-        f"{scene.title}",
-        "",
-        "window",
-        f"{help_key}\tthis help",
-        f"{shot_key}\tscreenshot (PNG in out/)",
-        "F5\treload the shaders (saving one reloads it too)",
-        "Esc\tquit",
-    ]
-    if scene.parameters():
-        lines += ["[ / ]\tselect a parameter", "- / =\tlower / raise it (or drag the sliders)"]
-    if scene.help_lines:
-        lines += ["", "scene"] + [_as_columns(line) for line in scene.help_lines]
-    return lines
-
-
-def _as_columns(line: str) -> str:
-    """'h/l: gravity' -> 'h/l<tab>gravity' so the key column lines up; an indented line continues
-    the description column; lines with a tab already, or no 'keys: ' prefix, are kept."""
-    if "\t" in line:
-        return line
-    if line[:1].isspace():
-        return "\t" + line.strip()
-    head, sep, tail = line.partition(": ")
-    return f"{head}\t{tail.strip()}" if sep else line
-
-
-class SceneWindow(mglw.WindowConfig):
+class SceneWindow(SceneKeys, mglw.WindowConfig):
     """Runs ``scene`` (set on a subclass by ``run_scene``)."""
 
     gl_version = (3, 3)
@@ -333,54 +262,6 @@ class SceneWindow(mglw.WindowConfig):
     def on_resize(self, width: int, height: int) -> None:
         pass  # the viewport and imgui's display size are read from the window every frame
 
-    # ---- keys ----
-
-    def on_key_event(self, key, action, modifiers) -> None:
-        if self.imgui is not None:
-            self.imgui.key(key, action)
-            if self._panel_wants("keyboard"):
-                return
-        keys = self.wnd.keys
-        pressed = action == keys.ACTION_PRESS
-        if key in self.own_keys:
-            if pressed:
-                self._window_key(self.own_keys[key])
-            return
-        name = self.key_names.get(key)
-        if name is None:
-            return
-        plain = not (modifiers.ctrl or modifiers.alt)
-        if pressed and plain:
-            if name == "escape":
-                self.wnd.close()
-                return
-            if name in SHARED_LETTERS and name not in self.reserved:
-                self._window_key(name)
-                return
-        if name == "escape":
-            return
-        if pressed:
-            self.scene.key(with_modifiers(name, modifiers))
-        elif action == keys.ACTION_RELEASE:
-            # Releases carry the bare name: a scene tracking held keys must not miss a release
-            # because a modifier changed while the key was down.
-            self.scene.key_up(name)
-
-    def _window_key(self, name: str) -> None:
-        params = self.scene.parameters()
-        if name in ("h", "f1"):
-            self.show_help = not self.show_help
-        elif name in ("p", "f12"):
-            self.screenshot_pending = True
-        elif name == "f5":
-            self.shader_watch.check(force=True)
-        elif params and name in ("[", "]"):
-            self.selected = (self.selected + (1 if name == "]" else -1)) % len(params)
-        elif params and name in ("-", "="):
-            p = params[min(self.selected, len(params) - 1)]
-            value = float(p.get()) + (PARAM_STEP if name == "=" else -PARAM_STEP) * (p.hi - p.lo)
-            p.set(min(max(value, p.lo), p.hi))
-
     def on_unicode_char_entered(self, char: str) -> None:
         if self.imgui is not None:
             self.imgui.char(char)
@@ -474,4 +355,5 @@ def run_scene(name_or_path: str, *, size=(1200, 800), window: str | None = None,
     return run_scene_instance(load_scene(name_or_path), size=size, window=window, shaders=shaders)
 
 
-__all__ = ["SceneWindow", "run_scene", "run_scene_instance", "help_text", "protocol_key_names"]
+__all__ = ["SceneWindow", "run_scene", "run_scene_instance", "help_text", "protocol_key_names", "reserved_keys",
+           "window_key_names", "with_modifiers"]

@@ -12,11 +12,23 @@ import shutil
 import sys
 import textwrap
 import time
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from slime.fileio import OUTPUT_FOLDER, resolved, write_error
 from slime.window_backends import WINDOW_BACKENDS
 from slime.render.images import save_png
+
+@dataclass(frozen=True)
+class KeyRow:
+    """A row of a window's input table: the input as its help shows it, what it does, and the
+    key names it answers to, each with the window method it calls and that method's arguments
+    (none for the mouse). Both windows' help and dispatch are made from their tables."""
+
+    label: str
+    help: str
+    keys: dict = field(default_factory=dict)  # key name -> (window method, *arguments)
+
 
 NO_DISPLAY_STATUS = 2  # the exit status of a window command where no window can open
 WINDOW_FAILED_STATUS = 3  # a display is there, but no OpenGL window opened on it (as GLUnavailable in the CLI)

@@ -38,7 +38,8 @@ UNITS = {
     "steps_per_second": "1/s", "fps": "frames/s", "vs_cpp": "x", "vs_ruby": "x", "ratio": "x",
     "rss_start_kib": "KiB", "peak_kib": "KiB", "growth_kib": "KiB",
     "settled_height": "/diameter", "dent": "radii", "dent_at": "s", "dent_held": "s", "wobble_hz": "Hz",
-    "wobble_peaks": "swings", "drop_squash": "/rest h", "drop_bounce": "/drop h", "throw_rest_s": "s",
+    "wobble_peaks": "swings", "drop_squash": "/rest h", "drop_bounce": "/drop h", "throw_speed": "m/s",
+    "throw_lift": "m", "throw_reach": "body lengths", "throw_rest_s": "s",
     "wall_rest_s": "s", "worst_volume_error": "fraction", "worst_shape_error": "fraction", "worst_inverted": "triangles",
     "volume_error": "fraction", "shape_error": "fraction", "inverted": "triangles", "measured_after": "s", "ok": "",
 }

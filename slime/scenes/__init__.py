@@ -30,12 +30,12 @@ from slime.scenes.base import Param, Scene2D
 SCENES: dict[str, tuple[str, str]] = {
     "soda": ("slime.scenes.soda", "make_scene"),
     "springs": ("slime.scenes.springs", "make_scene"),
-    "sandbox": ("slime.scenes.sandbox", "make_sandbox"),
-    "slinky": ("slime.scenes.sandbox", "make_slinky"),
-    "dotted": ("slime.scenes.sandbox", "make_dotted"),
-    "resonance": ("slime.scenes.sandbox", "make_resonance"),
-    "counter": ("slime.scenes.sandbox", "make_counter"),
-    "attractor": ("slime.scenes.sandbox", "make_attractor"),
+    "sandbox": ("slime.scenes.sandbox.sandbox", "make_sandbox"),
+    "slinky": ("slime.scenes.sandbox.slinky", "make_slinky"),
+    "dotted": ("slime.scenes.sandbox.dotted", "make_dotted"),
+    "resonance": ("slime.scenes.sandbox.resonance", "make_resonance"),
+    "counter": ("slime.scenes.sandbox.counter", "make_counter"),
+    "attractor": ("slime.scenes.sandbox.attractor", "make_attractor"),
     "boxes": ("slime.scenes.boxes", "make_scene"),
 }
 ENTRY_POINT_GROUP = "slime.scenes"

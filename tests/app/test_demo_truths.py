@@ -223,3 +223,24 @@ def test_demo_command_line_takes_quality_and_color(monkeypatch):
     assert seen["quality"] == "low" and np.allclose(seen["color"], (0.2, 0.8, 0.4))
     with pytest.raises(SystemExit):
         cli.main(["demo", "--quality", "ultra"])
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("size, seen", [((1280, 720), 0.8), ((640, 480), 0.4)])
+def test_the_help_leaves_the_slime_in_sight(size, seen):
+    # H over the settled slime: the help along the bottom of the window (the panel in its corner)
+    # leaves most of the slime's pixels as they were; centred over it, as it was, it hid all but
+    # 7 % of them in a 640 x 480 window.
+    from slime.render.images import read_rgba
+
+    with headless_demo(size=size) as window:
+        window.quality.pin(0)
+        for _ in range(30):
+            window.on_render(0.0, 1 / 60)
+        slime = jelly(read_rgba(window.wnd.fbo, components=3)).sum()
+        window.toggle_help()
+        for _ in range(3):  # imgui sizes a new window over its first frames
+            window.on_render(0.0, 1 / 60)
+        shown = jelly(read_rgba(window.wnd.fbo, components=3)).sum()
+        assert window.help_rect is not None
+        assert shown >= seen * slime, (shown, slime)

@@ -163,3 +163,31 @@ def test_window_click_screenshot_key_and_quit(xvfb, tmp_path, hud_above):
         if app.poll() is None:
             app.kill()
             app.wait()
+
+
+def test_the_window_keys_act_through_their_table():
+    # [ ] select a parameter, - = move it by 5 % of its range within its ends, H toggles the help:
+    # the rows of scene_keys' tables, dispatched on a window without a display.
+    from slime.app.scene_keys import PARAMETER_KEYS, WINDOW_KEYS, SceneKeys
+
+    scene = load_scene("springs")
+    params = scene.parameters()
+    window = SimpleNamespace(scene=scene, selected=0, show_help=False)
+    for name in ("select_parameter", "nudge_parameter", "toggle_help", "_window_key"):
+        setattr(window, name, getattr(SceneKeys, name).__get__(window))
+    window._window_key("]")
+    window._window_key("]")
+    assert window.selected == 2 % len(params)
+    p = params[window.selected]
+    start = float(p.get())
+    window._window_key("=")
+    assert float(p.get()) == pytest.approx(min(start + 0.05 * (p.hi - p.lo), p.hi))
+    for _ in range(40):
+        window._window_key("-")
+    assert float(p.get()) == p.lo
+    window._window_key("f1")
+    assert window.show_help
+    names = [name for row in WINDOW_KEYS + PARAMETER_KEYS for name in row.keys]
+    assert len(names) == len(set(names))
+    assert all(callable(getattr(SceneKeys, action[0], None)) for row in WINDOW_KEYS + PARAMETER_KEYS
+               for action in row.keys.values())

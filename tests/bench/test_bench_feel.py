@@ -25,14 +25,16 @@ def test_a_softer_slime_dents_deeper_and_sags_more():
 def test_a_drop_squashes_and_a_throw_is_timed():
     dropped = feel.drop(SlimeParams(**SMALL), seconds=1.5)
     assert 0.0 < dropped["drop_squash"] < 1.0 and 0.0 <= dropped["drop_bounce"] < 1.0
-    # A very viscous slime comes to rest soon after a throw; a seconds limit it cannot meet gives inf.
-    assert feel.throw(SlimeParams(**SMALL, viscosity=60.0, air_drag=5.0), seconds=4.0) < 4.0
-    assert feel.throw(SlimeParams(**SMALL), seconds=0.05) == math.inf
+    # A very viscous slime comes to rest soon after the window's throw; a seconds limit it cannot
+    # meet gives inf.
+    thick = feel.window_throw(SlimeParams(**SMALL, viscosity=60.0, air_drag=5.0), seconds=4.0)
+    assert thick["throw_rest_s"] < 4.0 and thick["throw_speed"] > 3.0
+    assert feel.window_throw(SlimeParams(**SMALL), seconds=0.05)["throw_rest_s"] == math.inf
 
 
 def test_the_feel_row_carries_every_figure():
     row = feel.feel(SlimeParams(**SMALL), "jelly")
     assert set(row) >= {"benchmark", "stacks", "slices", "material", "settled_height", "dent", "dent_at", "dent_held",
-                        "wobble_hz", "wobble_peaks", "drop_squash", "drop_bounce", "throw_rest_s",
-                        "wall_rest_s"}
+                        "wobble_hz", "wobble_peaks", "drop_squash", "drop_bounce", "throw_speed", "throw_lift",
+                        "throw_reach", "throw_rest_s", "wall_rest_s"}
     assert row["benchmark"] == "feel" and row["stacks"] == 8

@@ -98,7 +98,9 @@ def test_the_demo_and_the_scene_window_get_the_material(monkeypatch):
     assert cli.main(["demo"]) == 0 and seen["material"] is None
     assert cli.main(["scene", "duel", "--material", "rubber"]) == 0
     assert (seen["scene"], seen["material"]) == ("duel", "rubber")
-    assert "--material" in demo.demo_args(material="goo")
+    from slime.app.demo_start import OPTION_NAMES
+
+    assert set(seen) - {"size", "window"} <= set(OPTION_NAMES)  # each one reaches the window as an option
 
 
 def test_simulate_material_goo_is_goo(tmp_path):
@@ -251,12 +253,13 @@ def test_the_list_sets_every_slime_of_a_scene(tmp_path):
     """A scene's slimes (one names rubber, one takes --material goo) show as mixed; choosing
     jelly makes all of them jelly, and the ones N drops after. No GL: the window's world and its
     list's methods, on their own."""
-    from slime.app.demo import DemoWindow, _start_world
+    from slime.app.demo import DemoWindow
+    from slime.app.demo_start import start_world
     from slime.look import SlimeLook
 
     path = tmp_path / "two.json"
     path.write_text(json.dumps(TWO))
-    play = _start_world(str(path), None, None, SlimeLook(), 1, "goo")[0]
+    play = start_world(str(path), None, None, SlimeLook(), 1, "goo")[0]
     assert sorted(b.params.shape_stiffness for b in play.world.bodies) == sorted(
         MATERIALS[name].values["shape_stiffness"] for name in ("goo", "rubber"))
     window = SimpleNamespace(play=play)

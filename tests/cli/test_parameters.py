@@ -106,6 +106,7 @@ def test_a_scene_file_takes_the_world_settings_at_its_top():
 
 def test_the_window_takes_set_on_its_slime_and_world(monkeypatch):
     import slime.app.demo as demo
+    from slime.app.demo_start import DemoOptions, start_world
     from slime.look import SlimeLook
 
     seen = {}
@@ -113,15 +114,16 @@ def test_the_window_takes_set_on_its_slime_and_world(monkeypatch):
     assert main(["demo", "--set", "viscosity=8", "--set", "gravity=0,-3,0", "--set", "viscosity=9"]) == 0
     assert seen["settings"] == {"viscosity": 9.0, "gravity": (0.0, -3.0, 0.0)}  # the last of a name
     assert main(["scene", "pile", "--set", "shape_stiffness=900"]) == 0 and seen["settings"] == {"shape_stiffness": 900.0}
-    play = demo._start_world(None, 8, 8, SlimeLook(), None, settings={"viscosity": 9.0, "dt": 0.01})[0]
+    play = start_world(None, 8, 8, SlimeLook(), None, settings={"viscosity": 9.0, "dt": 0.01})[0]
     assert play.world.bodies[0].params.viscosity == 9.0 and play.world.dt == 0.01
-    pile = demo._start_world("pile", None, None, SlimeLook(), None, settings={"shape_stiffness": 900.0})[0]
+    pile = start_world("pile", None, None, SlimeLook(), None, settings={"shape_stiffness": 900.0})[0]
     assert {b.params.shape_stiffness for b in pile.world.bodies} == {900.0}
-    # The window's own command line carries them whole (a vector as its three numbers).
-    args = demo.demo_args(settings={"gravity": (0.0, -5.0, 0.0), "viscosity": 8.0, "substeps": 12})
-    texts = [args[i + 1] for i, word in enumerate(args) if word == "--set"]
-    assert dict(parameters.parse_setting(text)[:2] for text in texts) == {
-        "gravity": (0.0, -5.0, 0.0), "viscosity": 8.0, "substeps": 12}
+    # The window is handed them as they are (a vector stays a vector), and checks them before it opens.
+    options = DemoOptions(settings={"gravity": (0.0, -5.0, 0.0), "viscosity": 8.0, "substeps": 12})
+    options.check()
+    assert options.settings == {"gravity": (0.0, -5.0, 0.0), "viscosity": 8.0, "substeps": 12}
+    with pytest.raises(ValueError, match="viscosity"):
+        DemoOptions(settings={"viscosity": -1.0}).check()
 
 
 def test_an_older_name_is_still_read_with_a_one_line_note(monkeypatch, capsys):

@@ -64,16 +64,15 @@ def current_context(request):
 
 
 @contextmanager
-def headless_demo(**options):
-    """The demo window's config with these ``demo_args`` options, headless on EGL, destroyed on
-    the way out; ``missing`` where there is no EGL."""
-    import moderngl_window as mglw
-
+def headless_demo(size=(1280, 720), **options):
+    """The demo window with these ``DemoOptions``, headless on EGL, destroyed on the way out;
+    ``missing`` where there is no EGL."""
     from conftest import missing
-    from slime.app.demo import DemoWindow, demo_args
+    from slime.app.demo import DemoWindow
+    from slime.app.demo_start import DemoOptions, open_window
 
     try:
-        config = mglw.create_window_config_instance(DemoWindow, args=demo_args(window="headless", **options))
+        config = open_window(DemoWindow, DemoOptions(**options), size, "headless")
     except Exception as exc:  # no EGL here
         missing(f"a headless OpenGL window ({exc})")
     try:

@@ -23,7 +23,7 @@ must be added before the integrator runs; gravity and springs added in the same 
 cancelled, which is why the spring_mass module needs its floor-sink fix
 (:meth:`PlaneImpactForces.after_integrate`).
 
-Two world force functions are the whole of it, and the scenes (``scenes/sandbox.py``) and the
+Two world force functions are the whole of it, and the scenes (``scenes/sandbox/``) and the
 benchmark (``bench/grid2d.py``) run them: :class:`ContactForces` (point-point) and
 :class:`PlaneImpactForces` (point-plane and the sink fix).
 """
