@@ -12,8 +12,7 @@ Rows:
 
 from __future__ import annotations
 
-from slime.bench.feel import settled
-from slime.bench.step import SETTLING, turns
+from slime.bench.step import resting, turns
 from slime.physics.slime3d.materials import MATERIALS
 from slime.physics.slime3d.slime_params import SlimeParams
 
@@ -24,7 +23,7 @@ def run(quick: bool = False) -> list[dict]:
     rows = []
     for material in MATERIALS:
         for size in SIZES:
-            body = settled(SlimeParams.of_material(material, stacks=size, slices=size), SETTLING)
+            body = resting(SlimeParams.of_material(material, stacks=size, slices=size), quick)
             substeps = body.world.substeps
             inner = max(1, 4000 // (size * size * substeps) * 4)
             ms, reference = turns(body.step, size, inner, quick)

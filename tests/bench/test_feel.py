@@ -1,6 +1,10 @@
 """It feels like slime: the jelly's click, drop, throw and touch, measured as `slime bench --only
 feel` measures them, held to the figures the slime was made to meet, and the same at every mesh
-resolution; the surface tension in N/m at every resolution; each material what it says."""
+resolution; the surface tension in N/m at every resolution; each material what it says.
+
+The meshes here are 16 x 16 to 64 x 64, sixteen times the vertices: a term that depends on the
+mesh (a per-vertex force scaled by the count of vertices) shows across them. The bench's 128 x 128
+rows (`slime bench --only feel`) are 18 s of physics each, and are measured there."""
 
 from __future__ import annotations
 
@@ -22,7 +26,7 @@ SLOW = pytest.mark.slow
 @pytest.fixture(scope="session")
 def row(tmp_path_factory):
     """The feel bench's row for a material at size x size, ``row(size, material="jelly")``:
-    computed once a test run (a 128 x 128 row is 18 s of physics), whichever tests ask for it."""
+    computed once a test run (a 64 x 64 row is a few seconds of physics), whichever tests ask for it."""
 
     def feel_row(size: int, material: str = "jelly") -> dict:
         params = SlimeParams.of_material(material, stacks=size, slices=size)
@@ -31,7 +35,7 @@ def row(tmp_path_factory):
     return feel_row
 
 
-SIZES = [16, 32, pytest.param(64, marks=SLOW), pytest.param(128, marks=SLOW)]
+SIZES = [16, 32, pytest.param(64, marks=SLOW)]
 
 
 @pytest.mark.parametrize("size", SIZES)
@@ -57,7 +61,7 @@ def test_a_drop_splats_and_a_throw_comes_to_rest(size, row):
 
 @SLOW
 def test_the_same_slime_at_every_resolution(row):
-    rows = [row(size) for size in (16, 32, 64, 128)]
+    rows = [row(size) for size in (16, 32, 64)]
     for name in ("dent", "wobble_hz", "settled_height"):
         values = [r[name] for r in rows]
         assert max(values) <= 1.1 * min(values), (name, values)
@@ -86,14 +90,15 @@ def _lift(size: int) -> tuple[float, float]:
 
 @SLOW
 def test_surface_tension_is_newtons_per_metre_at_every_resolution():
-    # 0 -> 10 N/m lifts the settled top by the same at 32 x 32 and 128 x 128 (the tension has no
-    # factor that fades with the mesh), and by about what a drop's Laplace pressure predicts: the
+    # 0 -> 10 N/m lifts the settled top by the same at 32 x 32 and 64 x 64 (the tension has no
+    # factor that fades with the mesh: one as the stacks to the power -1/4 already leaves 86 % of
+    # the lift at 64 x 64), and by about what a drop's Laplace pressure predicts: the
     # squash mode's omega^2 grows by 8 gamma / (rho R^3) = 33.5 gamma for 1 kg of radius 1 m,
     # against the shape's k_s, so the sag shrinks to k_s / (k_s + 335) of itself (docs/1 explains
     # why the measured lift is about 80 % of that, not all of it).
-    lifts = {size: _lift(size) for size in (32, 128)}
-    (lift32, sag32), (lift128, sag128) = lifts[32], lifts[128]
-    assert lift32 > 0.0 and abs(lift128 / lift32 - 1.0) <= 0.10, lifts
+    lifts = {size: _lift(size) for size in (32, 64)}
+    (lift32, sag32), (lift64, _) = lifts[32], lifts[64]
+    assert lift32 > 0.0 and abs(lift64 / lift32 - 1.0) <= 0.10, lifts
     k_s = SlimeParams().shape_stiffness
     predicted = sag32 * (1.0 - k_s / (k_s + 32.0 * math.pi / 3.0 * 10.0))
     assert 0.6 <= lift32 / predicted <= 1.1, (lift32, predicted)
@@ -196,8 +201,10 @@ def test_the_demo_screenshot_a_tenth_of_a_second_after_a_click_shows_the_dent(wi
     def top_row(mask: np.ndarray) -> int:
         return int(np.flatnonzero(mask.sum(axis=1) >= 3)[0])
 
-    for _ in range(120):  # settled, 2 s
-        window.on_render(0.0, 1.0 / 60.0)
+    # Settled, 2 s: the window's own step of its world for all but the last frames, which it
+    # draws (a drawn frame is some sixty times the step's time, and none of these is looked at).
+    for frame in range(120):
+        window.on_render(0.0, 1.0 / 60.0) if frame >= 114 else window._advance(1.0 / 60.0)
     before = shot()
     rows, cols = np.nonzero(before)
     radius = 0.5 * (cols.max() - cols.min())

@@ -117,7 +117,9 @@ def test_installed_package_adds_a_scene_by_entry_point(tmp_path):
     (site / "ballscenes.py").write_text(BALL)
     (site / "ballscenes-1.0.dist-info" / "METADATA").write_text("Metadata-Version: 2.1\nName: ballscenes\nVersion: 1.0\n")
     (site / "ballscenes-1.0.dist-info" / "entry_points.txt").write_text("[slime.scenes]\nball = ballscenes:Ball\n")
-    env = {**os.environ, "PYTHONPATH": str(site)}
+    # Before the path this run has, not instead of it: a checkout on PYTHONPATH stays the slime
+    # that runs (another copy would first compile its physics for itself).
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(site), os.environ.get("PYTHONPATH")]))}
 
     def slime(*args):
         return run_cli(*args, cwd=tmp_path, env=env)
