@@ -11,6 +11,7 @@
 // The key light's share (scatter, glow, highlights) is what light_shadow.glsl says reaches the
 // surface: another slime or an obstacle in the way of the light shades it.
 
+#define LIGHT_SELF  // the receiver is a slime (light_shadow.glsl): its own surface does not shadow it
 #include "light_shadow.glsl"
 
 uniform vec3 u_eye;

@@ -69,7 +69,7 @@ from slime.mesh import VertexNormals
 from slime.framing import scene_view, world_points
 from slime.obstacle_mesh import is_plane, obstacle_mesh
 from slime.render.camera import OrbitCamera
-from slime.render.shader_files import set_uniform, shader_folder
+from slime.render.shader_files import ShaderError, set_uniform, shader_folder
 
 __all__ = ["WorldRenderer", "bodies_of_world", "obstacle_mesh", "render_world_picture", "strip_triangles",
            "world_camera"]
@@ -194,12 +194,35 @@ def light_view_projection(key_dir, lo, hi) -> tuple[np.ndarray, float]:
     return view @ proj, float(max(x1 - x0, y1 - y0) + 2.0 * pad)
 
 
+class _ProgramArrays:
+    """One buffer's vertex arrays, one per program that draws it (each variant of a program,
+    ``WorldRenderer._program``, is a program of its own), made when first drawn."""
+
+    def __init__(self, ctx, content, index_buffer=None):
+        self.ctx, self.content, self.index_buffer = ctx, content, index_buffer
+        self._arrays = {}
+
+    def __call__(self, program):
+        vao = self._arrays.get(program.glo)
+        if vao is None:
+            vao = self.ctx.vertex_array(program, self.content, index_buffer=self.index_buffer, index_element_size=4,
+                                        skip_errors=True)
+            self._arrays[program.glo] = vao
+        return vao
+
+    def release(self) -> None:
+        """Every array released (before their programs or their buffer are)."""
+        for vao in self._arrays.values():
+            vao.release()
+        self._arrays.clear()
+
+
 # --- one slime's buffers ----------------------------------------------------------------------------
 class _SlimeBuffers:
     """A slime's vertex buffer (position | normal), its strip and vertex array; rebuilt only when
     its strip or vertex count changes."""
 
-    def __init__(self, ctx, program, light_program, optics_program, strip: np.ndarray, vertex_count: int):
+    def __init__(self, ctx, light_program, optics_program, strip: np.ndarray, vertex_count: int):
         self.strip = strip
         self.vertex_count = vertex_count
         self.normals = VertexNormals(strip_triangles(strip), vertex_count)
@@ -207,16 +230,17 @@ class _SlimeBuffers:
         self.scratch = np.empty((vertex_count, 3), dtype=np.float64)
         self.vbo = ctx.buffer(reserve=self.vertex_data.nbytes, dynamic=True)
         self.ibo = ctx.buffer(np.ascontiguousarray(strip, dtype="u4").tobytes())
-        self.vao = self.light_vao = self.optics_vao = None
-        self.bind(ctx, program, light_program, optics_program)
+        #: The jelly's vertex arrays, by program.
+        self.drawn = _ProgramArrays(ctx, [(self.vbo, "3f 3f", "in_position", "in_normal")], self.ibo)
+        self.light_vao = self.optics_vao = None
+        self.bind(ctx, light_program, optics_program)
 
-    def bind(self, ctx, program, light_program, optics_program) -> None:
-        """Vertex arrays for the jelly and for the key light's maps."""
-        for vao in (self.vao, self.light_vao, self.optics_vao):
+    def bind(self, ctx, light_program, optics_program) -> None:
+        """Vertex arrays for the key light's maps (the jelly's are made as drawn)."""
+        self.drawn.release()
+        for vao in (self.light_vao, self.optics_vao):
             if vao is not None:
                 vao.release()
-        self.vao = ctx.vertex_array(program, [(self.vbo, "3f 3f", "in_position", "in_normal")],
-                                    index_buffer=self.ibo, index_element_size=4, skip_errors=True)
         self.light_vao = ctx.vertex_array(light_program, [(self.vbo, "3f 12x", "in_position")],
                                           index_buffer=self.ibo, index_element_size=4, skip_errors=True)
         self.optics_vao = ctx.vertex_array(optics_program, [(self.vbo, "3f 12x", "in_position")],
@@ -231,7 +255,8 @@ class _SlimeBuffers:
         self.vbo.write(self.vertex_data)
 
     def release(self) -> None:
-        for obj in (self.vao, self.light_vao, self.optics_vao, self.vbo, self.ibo):
+        self.drawn.release()
+        for obj in (self.light_vao, self.optics_vao, self.vbo, self.ibo):
             obj.release()
 
 
@@ -289,6 +314,9 @@ class WorldRenderer:
         self.shadow_halo = True
         #: The slimes as their triangles' edges (the window's W key).
         self.wireframe = False
+        #: Draw with a variant of each program compiled for what it reads this frame (False: the
+        #: programs as the files give them, which read what the uniforms say; for comparisons).
+        self.compile_variants = True
         self.stats = {"copies": 0, "copied_pixels": 0}
         self.shaders = shader_folder(shaders)
         self._bodies: list[_SlimeBuffers] = []
@@ -297,7 +325,7 @@ class WorldRenderer:
         self._targets = None
         self._backdrop_key = None
         self._obstacle_rows = np.zeros((0, 9), dtype="f4")
-        self._obstacle_vbo = self._obstacle_vao = self._obstacle_light_vao = None
+        self._obstacle_vbo = self._obstacle_vao = self._obstacle_light_vao = None  # the vao: _ProgramArrays
         self._casting_vertices = 0
         self._obstacle_bounds = None
         self._moving_rows = np.zeros((0, 9), dtype="f4")
@@ -321,23 +349,27 @@ class WorldRenderer:
         self._light_scale = 1.0
         self._light_on = False
         self._vaos = []
+        self._variants = {}  # (program name, defines) -> that variant of the program (_program)
+        self._variant_failed = False  # one did not compile: its program, which reads every map, stands in
         self.slime_prog = self.backdrop_prog = self.present_prog = self.obstacle_prog = None
         self.floor_shadow_prog = self.light_prog = self.optics_prog = None
         self.use_programs(self.shaders.programs(ctx, self.shader_names))
 
     # --- programs ---------------------------------------------------------------------------------
     def use_programs(self, programs: dict) -> None:
-        """Draw with these programs (name -> program) from now on; the old ones are released."""
-        for obj in self._vaos + self._programs():
+        """Draw with these programs (name -> program) from now on; the old ones are released (and
+        their variants, compiled again from the files as they are now when next drawn)."""
+        for obj in self._vaos + [body.drawn for body in self._bodies] + self._programs() + self._own_variants():
             if obj is not None:
                 obj.release()
+        self._variants = {}
+        self._variant_failed = False
         (self.slime_prog, self.backdrop_prog, self.present_prog, self.obstacle_prog, self.floor_shadow_prog,
          self.light_prog, self.optics_prog) = (programs[n] for n in self.shader_names)
         ctx = self.ctx
         self._backdrop_vao = ctx.vertex_array(self.backdrop_prog, [])
         self._present_vao = ctx.vertex_array(self.present_prog, [])
-        self._floor_shadow_vao = ctx.vertex_array(self.floor_shadow_prog, [(self._floor_quad, "3f", "in_position")],
-                                                  skip_errors=True)
+        self._floor_shadow_vao = _ProgramArrays(ctx, [(self._floor_quad, "3f", "in_position")])
         self._vaos = [self._backdrop_vao, self._present_vao, self._floor_shadow_vao]
         self._obstacle_vao = self._obstacle_light_vao = self._moving_vao = self._moving_light_vao = None
         if self._obstacle_vbo is not None:
@@ -345,7 +377,7 @@ class WorldRenderer:
         if self._moving_vbo is not None:
             self._moving_vao, self._moving_light_vao = self._obstacle_arrays(self._moving_vbo)
         for body in self._bodies:
-            body.bind(ctx, self.slime_prog, self.light_prog, self.optics_prog)
+            body.bind(ctx, self.light_prog, self.optics_prog)
         self._backdrop_key = None
 
     def _shadow_texture(self):
@@ -356,14 +388,43 @@ class WorldRenderer:
         texture.repeat_x = texture.repeat_y = False
         return texture
 
+    def _program(self, name: str, defines) -> moderngl.Program:
+        """Program ``name`` compiled with ``defines`` (light_shadow.glsl's switches), made once;
+        where that variant does not compile (a shader being edited), the program itself, which
+        reads what the uniforms say."""
+        if not self.compile_variants:
+            return getattr(self, f"{name}_prog")
+        key = (name, tuple(defines))
+        program = self._variants.get(key)
+        if program is None:
+            try:
+                program = self.shaders.program(self.ctx, name, key[1])
+            except ShaderError:
+                program = getattr(self, f"{name}_prog")
+                self._variant_failed = True
+            self._variants[key] = program
+        return program
+
+    def _own_variants(self) -> list:
+        own = {p.glo: p for p in self._programs() if p is not None}
+        return [p for p in self._variants.values() if p.glo not in own]
+
+    def _light_defines(self, receiver: str) -> tuple:
+        """What light_shadow.glsl reads for ``receiver`` ("slime", "obstacle", "floor") this frame:
+        the obstacles' map where one casts, the slimes' where another slime may shade it, and the
+        taps the quality asks for (see the file)."""
+        solid = self._solid_casts()
+        jelly = {"slime": len(self._bodies) > 1, "obstacle": bool(self._bodies), "floor": False}[receiver]
+        taps = (4 if self.shadow_halo else 1) if solid or jelly else 1
+        return (("LIGHT_SOLID", solid), ("LIGHT_JELLY", jelly), ("LIGHT_TAP_COUNT", taps))
+
     def _programs(self) -> list:
         return [self.slime_prog, self.backdrop_prog, self.present_prog, self.obstacle_prog, self.floor_shadow_prog,
                 self.light_prog, self.optics_prog]
 
     def _obstacle_arrays(self, vbo) -> tuple:
-        """(drawn, seen from the light) vertex arrays of an obstacle buffer, kept in ``_vaos``."""
-        drawn = self.ctx.vertex_array(self.obstacle_prog, [(vbo, "3f 3f 3f", "in_position", "in_normal", "in_color")],
-                                      skip_errors=True)
+        """(drawn: by program, seen from the light) vertex arrays of an obstacle buffer, kept in ``_vaos``."""
+        drawn = _ProgramArrays(self.ctx, [(vbo, "3f 3f 3f", "in_position", "in_normal", "in_color")])
         light = self.ctx.vertex_array(self.light_prog, [(vbo, "3f 24x", "in_position")], skip_errors=True)
         self._vaos += [drawn, light]
         return drawn, light
@@ -417,9 +478,9 @@ class WorldRenderer:
         for number, (positions, strip, look) in enumerate(bodies):
             if number < len(self._bodies) and not self._bodies[number].fits(strip, len(positions)):
                 self._bodies[number].release()
-                self._bodies[number] = _SlimeBuffers(self.ctx, self.slime_prog, self.light_prog, self.optics_prog, strip, len(positions))
+                self._bodies[number] = _SlimeBuffers(self.ctx, self.light_prog, self.optics_prog, strip, len(positions))
             elif number >= len(self._bodies):
-                self._bodies.append(_SlimeBuffers(self.ctx, self.slime_prog, self.light_prog, self.optics_prog, strip, len(positions)))
+                self._bodies.append(_SlimeBuffers(self.ctx, self.light_prog, self.optics_prog, strip, len(positions)))
             self._bodies[number].upload(positions)
             look = look or self.look
             centre = positions.mean(axis=0)
@@ -450,6 +511,8 @@ class WorldRenderer:
         ctx.viewport = (0, 0, *size)
         draw.clear(depth=1.0)
         self._backdrop(camera, size, targets)
+        for name, receiver in (("floor_shadow", "floor"), ("obstacle", "obstacle"), ("slime", "slime")):
+            self._program(name, self._light_defines(receiver))  # compiled before the maps ask which failed
         lit = self._light_map()
         draw.use()
         ctx.viewport = (0, 0, *size)
@@ -572,19 +635,24 @@ class WorldRenderer:
         ctx.depth_func = "<"
         # Casters pushed back by their slope: a surface lit at a grazing angle does not shade itself.
         ctx.polygon_offset = (2.0, 2.0)
-        self._light_fbo.use()
-        self._light_fbo.clear(depth=1.0, viewport=(0, 0, edge, edge))
-        ctx.viewport = (0, 0, texels, texels)
-        if self._obstacle_light_vao is not None and self._casting_vertices:
-            self._obstacle_light_vao.render(moderngl.TRIANGLES, vertices=self._casting_vertices)
-        if self._moving_light_vao is not None:
-            self._moving_light_vao.render(moderngl.TRIANGLES)
-        self._jelly_fbo.use()
-        self._jelly_fbo.clear(1.0, 1.0, 1.0, 0.0, depth=1.0, viewport=(0, 0, edge, edge))
-        ctx.viewport = (0, 0, texels, texels)
-        for number, (body, look) in enumerate(zip(self._bodies, self._looks)):
-            set_uniform(lp, "u_pass", (*(float(v) for v in look.shadow_tint), (number + 1) / 255.0))
-            body.light_vao.render(moderngl.TRIANGLE_STRIP)
+        # A map no pass reads this frame is not drawn (_light_defines leaves it out of the programs;
+        # the programs themselves, where a variant did not compile, read them all).
+        every = self._variant_failed
+        if self._solid_casts() or every:
+            self._light_fbo.use()
+            self._light_fbo.clear(depth=1.0, viewport=(0, 0, edge, edge))
+            ctx.viewport = (0, 0, texels, texels)
+            if self._obstacle_light_vao is not None and self._casting_vertices:
+                self._obstacle_light_vao.render(moderngl.TRIANGLES, vertices=self._casting_vertices)
+            if self._moving_light_vao is not None:
+                self._moving_light_vao.render(moderngl.TRIANGLES)
+        if len(self._bodies) > 1 or (self._bodies and (len(self._obstacle_rows) or len(self._moving_rows))) or every:
+            self._jelly_fbo.use()
+            self._jelly_fbo.clear(1.0, 1.0, 1.0, 0.0, depth=1.0, viewport=(0, 0, edge, edge))
+            ctx.viewport = (0, 0, texels, texels)
+            for number, (body, look) in enumerate(zip(self._bodies, self._looks)):
+                set_uniform(lp, "u_pass", (*(float(v) for v in look.shadow_tint), (number + 1) / 255.0))
+                body.light_vao.render(moderngl.TRIANGLE_STRIP)
         ctx.polygon_offset = (0.0, 0.0)
         ctx.disable(moderngl.DEPTH_TEST)
         # The jelly's optical depth: every face of every slime, added up (no depth test, no culling).
@@ -657,7 +725,7 @@ class WorldRenderer:
     def _floor_shadows(self, camera: OrbitCamera, size, eye) -> None:
         """The key light's shadows multiplied into the floor, over the quad where the map meets the floor."""
         ctx = self.ctx
-        fp = self.floor_shadow_prog
+        fp = self._program("floor_shadow", self._light_defines("floor"))
         self._set_light(fp)
         view, proj = camera.gl_matrices(size[0] / size[1])
         set_uniform(fp, "u_view", view)
@@ -682,14 +750,14 @@ class WorldRenderer:
         ctx.blend_func = moderngl.DST_COLOR, moderngl.ZERO
         ctx.depth_func = "<"
         ctx.depth_mask = False  # the floor is the backdrop's: no depth of its own
-        self._floor_shadow_vao.render(moderngl.TRIANGLE_STRIP)
+        self._floor_shadow_vao(fp).render(moderngl.TRIANGLE_STRIP)
         ctx.depth_mask = True
         ctx.depth_func = "<="
         ctx.blend_func = moderngl.DEFAULT_BLENDING
         ctx.disable(moderngl.BLEND)
 
     def _obstacles(self, view, proj, eye) -> None:
-        op = self.obstacle_prog
+        op = self._program("obstacle", self._light_defines("obstacle"))
         look = self.look
         set_uniform(op, "u_view", view)
         set_uniform(op, "u_proj", proj)
@@ -701,9 +769,9 @@ class WorldRenderer:
         # Cut where sunk into the floor (the camera is above it: what is below is hidden).
         set_uniform(op, "u_floor_height", self.floor_height if self.floor_height is not None else -1e30)
         self._set_light(op)
-        for vao in (self._obstacle_vao, self._moving_vao):
-            if vao is not None:
-                vao.render(moderngl.TRIANGLES)
+        for arrays in (self._obstacle_vao, self._moving_vao):
+            if arrays is not None:
+                arrays(op).render(moderngl.TRIANGLES)
 
     def _screen_rect(self, number: int, view_proj, size, near: float) -> tuple:
         """The slime's box on screen in pixels (x0, y0, x1, y1), GL's bottom-up rows; all of the
@@ -747,7 +815,7 @@ class WorldRenderer:
         ctx = self.ctx
         look = self._looks[number]
         ellipsoid = self._fits[number][0]
-        sp = self.slime_prog
+        sp = self._program("slime", self._light_defines("slime"))
         set_jelly_look(sp, look)
         set_uniform(sp, "u_behind", 0)
         set_uniform(sp, "u_wireframe", 1 if self.wireframe else 0)
@@ -764,14 +832,15 @@ class WorldRenderer:
         if len(self._bodies) == 1 and not self._solid_casts():
             set_uniform(sp, "u_light_on", 0)  # nothing else to stand in its light: no map to read
         targets["texture"].use(location=0)
+        vao = self._bodies[number].drawn(sp)
         if self.wireframe:  # every edge, the far side's too
             ctx.wireframe = True
-            self._bodies[number].vao.render(moderngl.TRIANGLE_STRIP)
+            vao.render(moderngl.TRIANGLE_STRIP)
             ctx.wireframe = False
             return
         ctx.enable(moderngl.CULL_FACE | moderngl.DEPTH_TEST)
         ctx.cull_face = "back"
-        self._bodies[number].vao.render(moderngl.TRIANGLE_STRIP)
+        vao.render(moderngl.TRIANGLE_STRIP)
         ctx.disable(moderngl.CULL_FACE)
 
     def present(self, texture, fbo, viewport) -> None:
@@ -793,7 +862,7 @@ class WorldRenderer:
         self._release_targets()
         while self._bodies:
             self._bodies.pop().release()
-        for obj in self._vaos + self._programs() + [self._obstacle_vbo, self._moving_vbo, self._floor_quad, self._light_fbo,
+        for obj in self._vaos + self._programs() + self._own_variants() + [self._obstacle_vbo, self._moving_vbo, self._floor_quad, self._light_fbo,
                                                      self._jelly_fbo, self._light_depth, self._jelly_depth,
                                                      self._light_pass, self._optics_fbo, self._light_optics]:
             if obj is not None:

@@ -97,6 +97,22 @@ def test_error_in_an_included_file_names_that_file_and_line(ctx, folder):
     assert any(f"light_shadow.glsl:{bad}: error:" in line and "not_declared" in line for line in lines), lines
 
 
+def test_an_error_only_a_variant_compiles_names_its_file_and_line(ctx, folder):
+    # The four-tap branch alone, which the one-tap variant leaves out, is broken: the program and
+    # that variant compile, the four-tap one reports the include's own line past the added defines.
+    bad = line_of(folder / "light_shadow.glsl", "for (int i = 0; i < 4; ++i) sum += texture(map")
+    edit(folder / "light_shadow.glsl", "for (int i = 0; i < 4; ++i) sum += texture(map",
+         "for (int i = 0; i < 4; ++i) sum += not_declared + texture(map")
+    shaders = ShaderFolder(folder)
+    shaders.program(ctx, "floor_shadow", (("LIGHT_TAP_COUNT", 1),)).release()
+    with pytest.raises(ShaderError) as info:
+        shaders.program(ctx, "floor_shadow", (("LIGHT_SOLID", 1), ("LIGHT_TAP_COUNT", 4)))
+    assert any(f"light_shadow.glsl:{bad}: error:" in line and "not_declared" in line for line in info.value.lines), \
+        info.value.lines
+    text = shaders.sources("floor_shadow", (("LIGHT_TAP_COUNT", 4),))["fragment_shader"].text.splitlines()
+    assert text[0].startswith("#version") and text[1] == "#define LIGHT_TAP_COUNT 4"
+
+
 def magenta(pixels: np.ndarray) -> int:
     rgb = pixels.astype(int)
     return int(np.sum((rgb[..., 0] > 200) & (rgb[..., 1] < 50) & (rgb[..., 2] > 200)))

@@ -17,7 +17,7 @@ from helpers import current_context  # noqa: F401 (autouse: the module's ctx mad
 from slime.look import SlimeLook
 from slime.physics.slime3d.sphere import canonical_triangles, sphere_strip, strip_to_triangles, uv_sphere
 from slime.render.camera import OrbitCamera
-from slime.render.images import save_png
+from slime.render.images import read_rgba, save_png
 from slime.render.world_renderer import (WorldRenderer, render_world_picture, strip_triangles, world_camera)
 
 SIZE = (400, 300)
@@ -314,3 +314,37 @@ def test_a_box_shows_the_colour_its_scene_gives_as_blender_does_from_the_gltf(ct
     # Every face keeps the hue: red over blue as in the colour given (185 / 166), in shade too.
     for face in (top, patch(img, at(cam, (0.0, 0.5, 0.6))), patch(img, at(cam, (0.6, 0.5, 0.0)))):
         assert abs(face[0] / face[2] - 185.0 / 166.0) < 0.03, face
+
+
+@pytest.mark.parametrize("halo", [True, False], ids=["soft", "hard"])
+def test_the_variants_compiled_for_each_pass_draw_what_the_programs_draw(ctx, tmp_path, halo):
+    # Each pass draws with a variant of its program that leaves out the maps it does not read this
+    # frame (light_shadow.glsl's switches); the programs as the files give them read every map as
+    # the uniforms say. Both draw the same picture: a lone slime (no map but the floor's), two
+    # slimes (the slimes' map) and two under a board beside a wall (every map).
+    board = {"center": (0.4, 1.3, 0.0), "half_size": (0.5, 0.05, 0.6), "color": "#b08850"}
+    wall = {"point": (0.0, 0.0, -1.5), "normal": (0.0, 0.0, 1.0), "color": "#9aa0a8"}
+    worlds = {"lone": ([ball((0.0, 0.5, 0.0))], []),
+              "pair": ([ball((-0.6, 0.5, 0.3), look=RED), ball((0.0, 0.5, -0.45))], []),  # one in the other's light
+              "board": ([ball((-0.6, 0.5, 0.0), look=RED), ball((0.6, 0.5, 0.0), look=BLUE)], [board, wall])}
+    cam = camera(20.0, elevation=25.0, distance=4.5, target=(0.0, 0.5, 0.0))
+    renderer = WorldRenderer(ctx, samples=0)
+    texture = ctx.texture(SIZE, 4)
+    fbo = ctx.framebuffer(color_attachments=[texture])
+    try:
+        renderer.shadow_halo = halo
+        for name, (bodies, obstacles) in worlds.items():
+            renderer.set_obstacles(obstacles)
+            renderer.update(bodies)
+            pictures = []
+            for variants in (True, False):
+                renderer.compile_variants = variants
+                renderer.render(fbo, cam)
+                pictures.append(read_rgba(fbo, components=3).astype(int))
+                save_png(tmp_path / f"{name}_{'variants' if variants else 'programs'}.png", pictures[-1].astype(np.uint8))
+            assert renderer._variants, "no variant was compiled"
+            assert np.abs(pictures[0] - pictures[1]).max() <= 1, name
+            assert len(np.unique(pictures[0].reshape(-1, 3), axis=0)) > 100, f"{name}: a blank picture"
+    finally:
+        for obj in (renderer, fbo, texture):
+            obj.release()
