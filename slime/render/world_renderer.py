@@ -1,5 +1,9 @@
 """A world of translucent slimes among opaque obstacles, drawn correctly from every camera.
 
+Every pass that reads the key light's maps draws with a variant of its program compiled for the
+maps it reads this frame (``_light_defines``; a software rasteriser pays for both sides of a
+branch), and a map that no pass reads is not drawn (a lone slime's own maps are its optical depth's).
+
 A frame, into the renderer's own framebuffer (colour and depth, with the target's multisampling):
 
 0. **The key light's shadow maps** (``light`` program): the finite obstacles (boxes, balls, a
@@ -15,7 +19,8 @@ A frame, into the renderer's own framebuffer (colour and depth, with the target'
    tint, ``JELLY_PASS``), a point behind both is behind both; a slime's own surface does not
    shadow it.
 1. **Backdrop**: the sky and checker floor (``backdrop`` program, analytic to the horizon), kept in
-   a copy while the camera holds still (on a software rasteriser it is most of a frame).
+   a copy while the camera holds still (on a software rasteriser it is most of a frame), with a
+   cleared depth: blitting it in starts the frame, colour and depth, with no clear.
 2. **Obstacles** (``obstacle`` program): boxes, balls and planes, opaque, depth-tested (and cut
    where sunk into the floor: the camera stays above it), lit by the look's key and fill lights
    and the sky's in linear light on their colour decoded from sRGB (a scene's ``#rrggbb`` keeps
@@ -34,10 +39,11 @@ A frame, into the renderer's own framebuffer (colour and depth, with the target'
    therefore absorbed and refracted by the front one, and so are obstacles.
 
 The texture is refreshed from the frame (a resolving blit) only where needed: once after the
-obstacles, then before a slime only where its screen rectangle, widened by what refraction may
-reach (``REFRACTION_MARGIN``), overlaps a slime drawn since the last refresh, and only over the
-rectangles involved (a scissored blit). Slimes apart on screen cost one full copy in all; a row of
-slimes one behind another, one small copy each. ``stats`` counts them per frame. On a software
+obstacles over where any slime will read (every slime's screen rectangle, widened by what
+refraction may reach, ``REFRACTION_MARGIN``), then before a slime only where its widened rectangle
+overlaps a slime drawn since the last refresh, and only over the rectangles involved (a
+scissored blit). Slimes apart on screen cost one copy of their reach in all; a row of slimes one
+behind another, one small copy each. ``stats`` counts them per frame. On a software
 rasteriser a full resolving copy of a multisampled frame is a large part of drawing a slime, so
 copying only where needed matters most with many slimes (tests/render/test_world_render.py prints both
 ways for 16 slimes).
@@ -509,7 +515,6 @@ class WorldRenderer:
         ctx.wireframe = False
         draw.use()
         ctx.viewport = (0, 0, *size)
-        draw.clear(depth=1.0)
         self._backdrop(camera, size, targets)
         for name, receiver in (("floor_shadow", "floor"), ("obstacle", "obstacle"), ("slime", "slime")):
             self._program(name, self._light_defines(receiver))  # compiled before the maps ask which failed
@@ -524,14 +529,22 @@ class WorldRenderer:
             # whatever shadow falls there out of the picture.
             self._floor_shadows(camera, size, eye)
 
-        self._copy_behind(targets, None)
-        dirty = []
         distances = [float(np.linalg.norm(fit[0][0] - eye)) for fit in self._fits]
         order = range(len(self._bodies))
         if self.sort_back_to_front:
             order = sorted(order, key=lambda i: -distances[i])
+        rects = {number: self._screen_rect(number, view_proj, size, camera.near) for number in order}
+        # The jelly reads the frame only within its reach: the first copy is of where some slime
+        # will read (none without slimes; a lone slime's, a fraction of the frame).
+        reaches = [self._widen(rect, size) for rect in rects.values()]
+        if reaches and self.copy_only_where_needed:
+            self._copy_behind(targets, (min(r[0] for r in reaches), min(r[1] for r in reaches),
+                                        max(r[2] for r in reaches), max(r[3] for r in reaches)))
+        elif reaches:
+            self._copy_behind(targets, None)
+        dirty = []
         for number in order:
-            drawn = self._screen_rect(number, view_proj, size, camera.near)
+            drawn = rects[number]
             reach = self._widen(drawn, size)
             if not self.copy_only_where_needed or any(_overlaps(reach, other) for other in dirty):
                 box = reach if self.copy_only_where_needed else None
@@ -564,11 +577,14 @@ class WorldRenderer:
         color = ctx.renderbuffer(size, 4, samples=samples)
         depth = ctx.depth_renderbuffer(size, samples=samples)
         backdrop = ctx.renderbuffer(size, 4, samples=samples)
+        # With a depth of its own, cleared once: blitting it in clears the frame's depth too (a
+        # software rasteriser's clear of a multisampled frame costs more than that blit).
+        backdrop_depth = ctx.depth_renderbuffer(size, samples=samples)
         self._targets = {
             "key": (size, samples), "texture": texture,
             "behind": ctx.framebuffer(color_attachments=[texture]),
             "draw": ctx.framebuffer(color_attachments=[color], depth_attachment=depth),
-            "backdrop": ctx.framebuffer(color_attachments=[backdrop]),
+            "backdrop": ctx.framebuffer(color_attachments=[backdrop], depth_attachment=backdrop_depth),
         }
         self._backdrop_key = None
         return self._targets
@@ -592,6 +608,7 @@ class WorldRenderer:
         if not self.cache_backdrop or key != self._backdrop_key:
             targets["backdrop"].use()
             ctx.viewport = (0, 0, *size)
+            targets["backdrop"].clear(depth=1.0)
             bp = self.backdrop_prog
             look = self.look
             set_uniform(bp, "u_inv_view_proj", np.linalg.inv(camera.view_projection(size[0] / size[1])).astype("f4"))
@@ -601,7 +618,7 @@ class WorldRenderer:
             set_backdrop_look(bp, look)
             self._backdrop_vao.render(moderngl.TRIANGLES, vertices=3)
             self._backdrop_key = key
-        ctx.copy_framebuffer(targets["draw"], targets["backdrop"])
+        ctx.copy_framebuffer(targets["draw"], targets["backdrop"])  # colour and depth
 
     def _light_map(self) -> bool:
         """Draw every slime and finite obstacle as the key light sees them into its shadow map;
