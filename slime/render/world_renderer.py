@@ -77,8 +77,7 @@ from slime.obstacle_mesh import is_plane, obstacle_mesh
 from slime.render.camera import OrbitCamera
 from slime.render.shader_files import ShaderError, set_uniform, shader_folder
 
-__all__ = ["WorldRenderer", "bodies_of_world", "obstacle_mesh", "render_world_picture", "strip_triangles",
-           "world_camera"]
+__all__ = ["WorldRenderer", "bodies_of_world", "obstacle_mesh", "render_world_picture", "strip_triangles"]
 
 RESTART = 0xFFFFFFFF
 LIGHT_MAP_SIZE = 1024  # texels a side of the key light's shadow map textures
@@ -899,33 +898,13 @@ def bodies_of_world(world, looks=None) -> list:
 
 
 # --- headless -----------------------------------------------------------------------------------------
-def world_camera(bodies, camera=None, obstacles=(), aspect: float = 4.0 / 3.0) -> OrbitCamera:
-    """``camera`` as an OrbitCamera: one as is; (azimuth_deg, elevation_deg, distance[, target]);
-    or, for None, every slime and obstacle framed as a scene is (``slime.framing.scene_view``) in
-    a picture of ``aspect``."""
-    if isinstance(camera, OrbitCamera):
-        return camera
-    points = world_points(np.concatenate([np.asarray(b[0], dtype=np.float64) for b in bodies]) if bodies
-                          else np.zeros((0, 3)), obstacles)
-    view = None
-    if camera is not None:
-        values = list(camera)
-        if len(values) not in (3, 4):
-            raise ValueError(f"camera must be (azimuth_deg, elevation_deg, distance[, target]), got {camera!r}")
-        view = tuple(float(v) for v in values[:3])
-        if not all(math.isfinite(v) for v in view) or view[2] <= 0:
-            raise ValueError(f"camera needs finite angles and a distance > 0, got {camera!r}")
-    framed = scene_view(points, aspect, view=view)
-    if camera is not None and len(values) == 4:
-        framed.target = np.asarray(values[3], dtype=np.float64)
-    return OrbitCamera.of_view(framed, min_distance=0.1, max_distance=1000.0)
-
-
 def render_world_picture(ctx, bodies, obstacles=(), camera=None, size=(640, 480), *, samples: int = 4,
                          floor_height: float | None = 0.0, look: SlimeLook | None = None, shaders=None) -> np.ndarray:
     """One picture of a world, (H, W, 3) uint8, top row first. ``ctx`` None: a headless (EGL)
     context made and released here. ``bodies``: (positions, strip, SlimeLook or None) per slime;
-    ``obstacles``: see the module's docstring; ``camera``: see ``world_camera``."""
+    ``obstacles``: see the module's docstring; ``camera``: an OrbitCamera as it is, or the view
+    the world opens on (``slime.framing.scene_view``: every slime and obstacle framed, from
+    (azimuth_deg, elevation_deg, distance) where given)."""
     from slime.render.context import create_headless_context
     from slime.render.images import read_rgba
 
@@ -933,7 +912,11 @@ def render_world_picture(ctx, bodies, obstacles=(), camera=None, size=(640, 480)
     if width < 1 or height < 1:
         raise ValueError(f"size must be at least 1x1 pixels, got {size!r}")
     bodies = _check_bodies(bodies)
-    cam = world_camera(bodies, camera, obstacles, width / height)
+    if isinstance(camera, OrbitCamera):
+        cam = camera
+    else:
+        points = world_points(np.concatenate([b[0] for b in bodies]) if bodies else np.zeros((0, 3)), obstacles)
+        cam = OrbitCamera.of_view(scene_view(points, width / height, view=camera))
     own = ctx is None
     ctx = ctx or create_headless_context()
     renderer = texture = fbo = None

@@ -18,7 +18,7 @@ from slime.look import SlimeLook
 from slime.physics.slime3d.sphere import canonical_triangles, sphere_strip, strip_to_triangles, uv_sphere
 from slime.render.camera import OrbitCamera
 from slime.render.images import read_rgba, save_png
-from slime.render.world_renderer import (WorldRenderer, render_world_picture, strip_triangles, world_camera)
+from slime.render.world_renderer import WorldRenderer, render_world_picture, strip_triangles
 
 SIZE = (400, 300)
 STACKS, SLICES = 16, 24
@@ -240,12 +240,18 @@ def test_bad_worlds_raise_one_line_value_errors(ctx, bodies, obstacles, message)
     assert "\n" not in str(caught.value)
 
 
-def test_default_camera_frames_every_slime():
-    bodies = [ball((-3.0, 0.5, 0.0)), ball((3.0, 0.5, 1.0))]
-    cam = world_camera(bodies)
-    for positions, _, _ in bodies:
-        x, y = cam.project(positions, SIZE).T
-        assert x.min() > 0 and x.max() < SIZE[0] and y.min() > 0 and y.max() < SIZE[1]
+def test_a_picture_without_a_camera_frames_every_slime_as_a_scene_is_framed(ctx, tmp_path):
+    bodies = [ball((-3.0, 0.5, 0.0), look=RED), ball((3.0, 0.5, 1.0), look=BLUE)]
+    img = picture(ctx, bodies, path=tmp_path / "framed.png").astype(int)
+    red = (img[..., 0] > img[..., 1] + 60) & (img[..., 0] > img[..., 2] + 60)
+    blue = (img[..., 2] > img[..., 0] + 60) & (img[..., 2] > img[..., 1] + 40)
+    for name, seen in (("red", red), ("blue", blue)):
+        rows, cols = np.nonzero(seen)
+        assert rows.size > 200, f"the {name} slime is not in the picture"
+        # framing.MARGIN of each half-side is left free: no slime touches the border.
+        assert rows.min() > 3 and cols.min() > 3 and rows.max() < SIZE[1] - 4 and cols.max() < SIZE[0] - 4, name
+    # framed from framing's YAW and ELEVATION: the red slime (at -x) is the left one.
+    assert np.nonzero(red)[1].mean() < np.nonzero(blue)[1].mean()
 
 
 def test_an_obstacle_sunk_into_the_floor_is_cut_by_it(ctx, tmp_path):
