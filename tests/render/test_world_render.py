@@ -354,3 +354,28 @@ def test_the_variants_compiled_for_each_pass_draw_what_the_programs_draw(ctx, tm
     finally:
         for obj in (renderer, fbo, texture):
             obj.release()
+
+
+def test_the_outline_against_the_sky_has_no_speckles_without_multisampling(ctx, tmp_path):
+    # The window's lower quality levels draw without multisampling: a pixel whose centre falls on
+    # the last sliver of the slime's outline is all rim. At grazing the jelly mirrors what lies
+    # straight behind it; the sky's stand-in it mirrored (environment(), the floor below the
+    # horizon) was grey against the haze, and such pixels stood out along the outline as dark
+    # specks, some 20 levels under the sky beside them. Over the sky, the outline's pixels lie
+    # between the sky and the jelly, not below both.
+    positions = uv_sphere(32, 32, 1.0, (0.0, 1.0, 0.0))
+    cam = camera(35.0, elevation=17.0, distance=4.6, target=(0.0, 0.7, 0.0))
+    bodies = [(positions, sphere_strip(32, 32), None)]
+    img = render_world_picture(ctx, bodies, (), cam, SIZE, samples=0).astype(int)
+    sky = render_world_picture(ctx, [], (), cam, SIZE, samples=0).astype(int)
+    save_png(tmp_path / "outline.png", img.astype(np.uint8))
+    centre = cam.project(np.array([0.0, 1.0, 0.0]), SIZE)
+    radius = np.hypot(*(cam.project(positions, SIZE) - centre).T).max()
+    rows, cols = np.mgrid[0:SIZE[1], 0:SIZE[0]] + 0.5
+    off_centre = np.hypot(cols - centre[0], rows - centre[1])
+    # The upper half of the outline, where the sky lies behind it, a pixel and a half either side.
+    outline = (np.abs(off_centre - radius) < 3.0) & (rows < centre[1] - 0.3 * radius)
+    assert outline.sum() > 100
+    # Levels under the sky there in every channel (the green jelly is lighter in green).
+    darker = (sky - img).min(axis=2)
+    assert darker[outline].max() <= 6, f"dark specks along the outline: {darker[outline].max()} levels"
