@@ -404,14 +404,25 @@ def _declared(name: str, kind: str, sources: dict) -> str:
 
 def set_uniform(program, name: str, value) -> None:
     """Set a uniform if the program has it: an edited shader that stops using one (the compiler
-    drops it) keeps working. Arrays and bytes are written raw (matrices), others set as values."""
+    drops it) keeps working. Arrays and bytes are written raw (matrices), others set as values.
+    A value the program holds already is not sent again (kept in ``program.extra``): a frame sets
+    a hundred uniforms, most of them as they were, and each costs Python and the driver a call."""
+    held = program.extra
+    if held is None:
+        held = program.extra = {}
+    raw = isinstance(value, (bytes, bytearray)) or getattr(value, "ndim", 0) > 0
+    key = bytes(value) if isinstance(value, (bytes, bytearray)) else (
+        value.tobytes() if raw else value)
+    if name in held and held[name] == key:
+        return
     member = program.get(name, None)
     if member is None:
         return
-    if isinstance(value, (bytes, bytearray)) or getattr(value, "ndim", 0) > 0:
+    if raw:
         member.write(value)
     else:
         member.value = value
+    held[name] = key
 
 
 def _snapshot(files) -> dict:
