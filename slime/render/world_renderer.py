@@ -328,6 +328,7 @@ class WorldRenderer:
         self._fits: list[tuple] = []
         self._looks: list[SlimeLook] = []
         self._targets = None
+        self._behind_filled = False  # the texture the jelly reads has had a whole frame copied in
         self._backdrop_key = None
         self._obstacle_rows = np.zeros((0, 9), dtype="f4")
         self._obstacle_vbo = self._obstacle_vao = self._obstacle_light_vao = None  # the vao: _ProgramArrays
@@ -539,11 +540,14 @@ class WorldRenderer:
         # The jelly reads the frame only within its reach: the first copy is of where some slime
         # will read (none without slimes; a lone slime's, a fraction of the frame).
         reaches = [self._widen(rect, size) for rect in rects.values()]
-        if reaches and self.copy_only_where_needed:
+        if reaches and self.copy_only_where_needed and self._behind_filled:
             self._copy_behind(targets, (min(r[0] for r in reaches), min(r[1] for r in reaches),
                                         max(r[2] for r in reaches), max(r[3] for r in reaches)))
         elif reaches:
+            # All of it on a new target's first frame: past a slime's reach it holds a picture
+            # of the scene, not whatever the new texture's memory held.
             self._copy_behind(targets, None)
+            self._behind_filled = True
         dirty = []
         for number in order:
             drawn = rects[number]
@@ -589,6 +593,7 @@ class WorldRenderer:
             "backdrop": ctx.framebuffer(color_attachments=[backdrop], depth_attachment=backdrop_depth),
         }
         self._backdrop_key = None
+        self._behind_filled = False
         return self._targets
 
     def _release_targets(self) -> None:
