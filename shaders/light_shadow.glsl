@@ -3,7 +3,23 @@
 // into another, with a colour texture holding the nearest slime's shadow tint (rgb) and number + 1
 // (a, over 255). An obstacle blocks the light; a slime lets some through, tinted (light through
 // jelly); a floor behind both is behind both. Included by floor_shadow.frag, obstacle.frag and
-// slime.frag.
+// slime.frag (which defines LIGHT_SELF first: the receiver is a slime, u_self_id).
+//
+// What is read is also fixed when a program is compiled: a software rasteriser runs both sides of
+// a branch, so WorldRenderer compiles a variant for what each pass needs (with_defines) and
+// leaves the rest out. The program as the files give it (no defines) reads what the uniforms say.
+//   LIGHT_SOLID 0: the obstacles' map is never read (none casts)
+//   LIGHT_JELLY 0: the slimes' depth map is never read (no slime but the receiver itself casts)
+//   LIGHT_TAP_COUNT 4 or 1: always four filtered taps, or always one (0: as u_light_soft says)
+#ifndef LIGHT_SOLID
+#define LIGHT_SOLID 1
+#endif
+#ifndef LIGHT_JELLY
+#define LIGHT_JELLY 1
+#endif
+#ifndef LIGHT_TAP_COUNT
+#define LIGHT_TAP_COUNT 0
+#endif
 uniform sampler2DShadow u_light_depth;  // the obstacles' depth from the light, compared by the texture unit
 uniform sampler2DShadow u_jelly_depth;  // the slimes'
 uniform sampler2D u_light_pass;         // rgb: the nearest slime's shadow tint; a: its number + 1, over 255
@@ -23,10 +39,17 @@ uniform int u_light_on;                 // 0: no maps (nothing casts): lit every
 const vec2 LIGHT_TAPS[4] = vec2[4](vec2(-1.5, -0.5), vec2(0.5, -1.5), vec2(-0.5, 1.5), vec2(1.5, 0.5));
 
 float light_taps(sampler2DShadow map, vec2 uv, float ref) {
-    if (u_light_soft <= 0.0) return texture(map, vec3(uv, ref));
+#if LIGHT_TAP_COUNT != 4
+#if LIGHT_TAP_COUNT == 0
+    if (u_light_soft <= 0.0)
+#endif
+    return texture(map, vec3(uv, ref));
+#endif
+#if LIGHT_TAP_COUNT != 1
     float sum = 0.0;
     for (int i = 0; i < 4; ++i) sum += texture(map, vec3(uv + LIGHT_TAPS[i] * u_light_texel, ref));
     return 0.25 * sum;
+#endif
 }
 
 // The slimes' share of `light_taps`, for a receiver that may be a slime (`self_id`, its number + 1;
@@ -35,10 +58,16 @@ float light_taps(sampler2DShadow map, vec2 uv, float ref) {
 // `caster` is the texel under the receiver (its nearest slime's tint and number).
 float jelly_taps(vec2 uv, float ref, float self_id, out vec4 caster) {
     caster = texture(u_light_pass, uv);
-    if (self_id <= 0.0) return light_taps(u_jelly_depth, uv, ref);
-    if (u_light_soft <= 0.0) {
-        return abs(caster.a * 255.0 - self_id) < 0.5 ? 1.0 : texture(u_jelly_depth, vec3(uv, ref));
-    }
+#ifndef LIGHT_SELF
+    return light_taps(u_jelly_depth, uv, ref);
+#else
+#if LIGHT_TAP_COUNT != 4
+#if LIGHT_TAP_COUNT == 0
+    if (u_light_soft <= 0.0)
+#endif
+    return abs(caster.a * 255.0 - self_id) < 0.5 ? 1.0 : texture(u_jelly_depth, vec3(uv, ref));
+#endif
+#if LIGHT_TAP_COUNT != 1
     float sum = 0.0;
     for (int i = 0; i < 4; ++i) {
         vec2 q = uv + LIGHT_TAPS[i] * u_light_texel;
@@ -46,6 +75,8 @@ float jelly_taps(vec2 uv, float ref, float self_id, out vec4 caster) {
         sum += mine ? 1.0 : texture(u_jelly_depth, vec3(q, ref));
     }
     return 0.25 * sum;
+#endif
+#endif
 }
 
 // How much of the key light reaches `world` (a surface with unit normal `normal`) past the
@@ -60,19 +91,30 @@ bool light_sample(vec3 world, vec3 normal, float self_id, out float solid, out f
     jelly = 1.0;
     tint = vec3(1.0);
     through = vec3(1.0);
+#if LIGHT_SOLID || LIGHT_JELLY
     if (u_light_on == 0) return false;
     vec4 clip = u_light_view_proj * vec4(world + normal * u_light_offset, 1.0);
     vec3 p = clip.xyz / clip.w * 0.5 + 0.5;
     if (p.x <= 0.0 || p.y <= 0.0 || p.x >= 1.0 || p.y >= 1.0) return false;  // nothing casts out there
     vec2 uv = p.xy * u_light_scale;
     float ref = min(p.z, 0.9999);  // past the maps' far plane: behind every caster in them
+#if LIGHT_SOLID
     if (u_light_solid != 0) solid = light_taps(u_light_depth, uv, ref);
+#endif
+#if LIGHT_JELLY
     vec4 caster;
     jelly = jelly_taps(uv, ref, self_id, caster);
     tint = caster.rgb;
-    // Filtered linearly: the optical depth is smooth, zero at every silhouette.
+#ifndef LIGHT_SELF
+    // Filtered linearly: the optical depth is smooth, zero at every silhouette. (A slime receiving
+    // takes the nearest slime's tint instead: past_jelly.)
     through = exp(-max(texture(u_light_optics, uv).rgb, vec3(0.0)));
+#endif
+#endif
     return solid < 1.0 || jelly < 1.0;
+#else
+    return false;
+#endif
 }
 
 // The key light reaching the floor, which lies behind every slime and obstacle: what the
@@ -86,7 +128,9 @@ bool floor_light(vec3 world, out float solid, out vec3 through) {
     vec3 p = clip.xyz / clip.w * 0.5 + 0.5;
     if (p.x <= 0.0 || p.y <= 0.0 || p.x >= 1.0 || p.y >= 1.0) return false;
     vec2 uv = p.xy * u_light_scale;
+#if LIGHT_SOLID
     if (u_light_solid != 0) solid = light_taps(u_light_depth, uv, min(p.z, 0.9999));
+#endif
     through = exp(-max(texture(u_light_optics, uv).rgb, vec3(0.0)));
     return true;
 }
@@ -96,7 +140,11 @@ bool floor_light(vec3 world, out float solid, out vec3 through) {
 // the receiver itself or a slime beyond it (a slime receiving, `self_id` > 0), the nearest
 // slime's tint stands in, as the map cannot tell the jelly before the point from the jelly after.
 vec3 past_jelly(float jelly, vec3 tint, vec3 through, float self_id) {
-    vec3 passed = self_id > 0.0 ? mix(tint, vec3(1.0), u_jelly_pass) : through;
+#ifdef LIGHT_SELF
+    vec3 passed = mix(tint, vec3(1.0), u_jelly_pass);
+#else
+    vec3 passed = through;
+#endif
     return mix(passed, vec3(1.0), jelly);
 }
 

@@ -11,6 +11,7 @@
 // The key light's share (scatter, glow, highlights) is what light_shadow.glsl says reaches the
 // surface: another slime or an obstacle in the way of the light shades it.
 
+#define LIGHT_SELF  // the receiver is a slime (light_shadow.glsl): its own surface does not shadow it
 #include "light_shadow.glsl"
 
 uniform vec3 u_eye;
@@ -88,6 +89,11 @@ void main() {
     if (v_landing.w > 1e-4) uv = v_landing.xy / v_landing.w * 0.5 + 0.5;
     vec3 behind = texture(u_behind, uv).rgb;
 
-    vec3 reflected = environment(reflect(-v, n));
+    // Toward grazing the mirrored ray runs on along the view ray, so what the jelly mirrors at its
+    // outline is what lies straight behind it (read there already: the chord is nothing there, so
+    // the bent ray lands on the pixel itself), not the sky's stand-in (environment(), whose floor
+    // below the horizon is grey against the haze: without multisampling such outline pixels
+    // stood out as dark specks).
+    vec3 reflected = mix(behind, environment(reflect(-v, n)), smoothstep(0.0, 0.3, ndv));
     f_color = vec4(body * (1.0 - fresnel) + reflected * fresnel + vec3(spec) + behind * transmit * (1.0 - fresnel), 1.0);
 }

@@ -6,7 +6,8 @@ from __future__ import annotations
 import argparse
 import math
 
-from slime.limits import CAMERA_DISTANCE, CAMERA_ELEVATION, FRAMES, MAX_PIXELS, SIZE, span
+from slime.framing import check_view
+from slime.limits import FRAMES, MAX_PIXELS, SIZE, span
 from slime.window_backends import WINDOW_BACKENDS
 
 
@@ -93,22 +94,9 @@ def parse_camera(text: str) -> tuple[float, float, float]:
 
 
 def check_camera(view, name: str = "camera") -> tuple[float, float, float]:
-    """(azimuth, elevation, distance) as floats: any finite azimuth, the elevation within
-    ``limits.CAMERA_ELEVATION`` (the camera stays above the floor), the distance within
-    ``limits.CAMERA_DISTANCE``, as a scene file's camera; one UsageError (a ValueError) naming
-    ``name`` otherwise."""
+    """(azimuth, elevation, distance) as floats, checked as every view is (``slime.framing.check_view``);
+    one UsageError (a ValueError) naming ``name`` otherwise."""
     try:
-        az, el, dist = (float(v) for v in view)
-    except (TypeError, ValueError):
-        raise UsageError(f"{name} must be three numbers (azimuth, elevation, distance), got {view!r}") from None
-    if not all(math.isfinite(v) for v in (az, el, dist)):
-        raise UsageError(f"{name} must be finite numbers, got {view!r}")
-    if dist <= 0:
-        raise UsageError(f"{name} distance must be positive, got {dist}")
-    if not CAMERA_DISTANCE[0] <= dist <= CAMERA_DISTANCE[1]:
-        raise UsageError(f"{name} distance must be from {span(CAMERA_DISTANCE, 'm')}, got {dist:g}")
-    low, high = CAMERA_ELEVATION
-    if not low <= el <= high:
-        raise UsageError(f"{name} elevation must be from {span(CAMERA_ELEVATION, 'degrees')} (the camera stays "
-                         f"above the floor), got {el:g}")
-    return az, el, dist
+        return check_view(view, name)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None

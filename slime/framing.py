@@ -1,7 +1,8 @@
 """How a scene is framed: the one home of the view a scene opens on and of how a camera keeps its
 slimes in the picture, for every reader: the window, ``slime render``, the glTF camera ``slime
-simulate`` writes (which the web page, examples/view_in_browser.html, opens on) and the world
-renderer's own default. Numpy only, importing no layer: any of them may import it.
+simulate`` writes (which the web page, examples/view_in_browser.html, opens on), a picture's
+(``render_world_picture``), a scene file camera's defaults and the lone slime's view, and the one
+check of an (azimuth, elevation, distance) view. Numpy only, importing no layer: any may import it.
 
 An orbit view is an azimuth and an elevation (degrees; azimuth 0 looks from +z toward the target,
 as ``slime render --camera``), a distance, a target point and a vertical field of view.
@@ -10,7 +11,9 @@ functions take anything with those fields.
 
 - ``framing``: the target and distance at which a view, its angles kept, holds a set of points.
 - ``scene_view``: the view a scene opens on: its file's camera, or the scene framed from
-  ``YAW`` / ``ELEVATION``; a caller's (azimuth, elevation, distance) overrides.
+  ``YAW`` / ``ELEVATION``; a caller's (azimuth, elevation, distance) overrides. Every camera a
+  scene opens on is one (``OrbitCamera.of_view``, zoomable from MIN_DISTANCE to MAX_DISTANCE):
+  the window's, ``slime render``'s, a picture's (``render_world_picture``) and the glTF's.
 - ``Framer``: the camera of a running scene, eased toward the framing (``FRAME``: a scene without
   a camera of its own), held still until one of its slimes would leave the picture and then
   eased toward the framing as far as holds them all (``KEEP``: a scene's own camera, the window's
@@ -26,13 +29,21 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from slime.limits import CAMERA_DISTANCE, CAMERA_ELEVATION, span
 from slime.obstacle_mesh import framing_points
 
 # The orbit a scene without a camera is framed from: a three-quarter view high enough to see into
 # a walled box (pile's walls hide the slimes inside from a file camera's 17 degrees).
 YAW, ELEVATION = 35.0, 30.0
+# The lone slime's view, and a scene file camera's defaults (world_format.CameraSpec), in metres
+# per metre of the slime's radius: a three-quarter view from a little above, 4.6 radii out,
+# looking at 0.7 radii over the floor.
+LONE_ELEVATION, LONE_DISTANCE, LONE_TARGET_HEIGHT = 17.0, 4.6, 0.7
 FOV_Y = 40.0  # degrees, every picture's
 NEAR = 0.05  # metres: the near plane, which a framed point keeps clear of
+# Metres from its target an orbit camera may be zoomed to: near enough to fill the picture with a
+# small slime, far enough to hold the largest scene.
+MIN_DISTANCE, MAX_DISTANCE = 0.1, 1000.0
 MARGIN = 0.06  # of the picture's half-size left free on each side by a framing
 # What a Framer holds to, in the window and in a headless render alike: a slime that moved is
 # followed within PAN_TIME (seconds, the easing's time constant), the picture widens as fast where
@@ -52,8 +63,8 @@ class View:
 
     azimuth: float = YAW
     elevation: float = ELEVATION
-    distance: float = 4.6
-    target: np.ndarray = field(default_factory=lambda: np.array([0.0, 0.7, 0.0]))
+    distance: float = LONE_DISTANCE
+    target: np.ndarray = field(default_factory=lambda: np.array([0.0, LONE_TARGET_HEIGHT, 0.0]))
     fov_y: float = FOV_Y
     near: float = NEAR
 
@@ -128,6 +139,8 @@ def scene_view(points, aspect: float = 4.0 / 3.0, camera=None, view=None) -> Vie
     it is; without one, ``points`` (``scene_points``) framed from YAW and ELEVATION (or ``view``'s
     angles) in a picture of ``aspect``. ``view`` (azimuth_deg, elevation_deg, distance) then
     overrides the angles and the distance."""
+    if view is not None:
+        view = check_view(view)
     out = View()
     if camera is not None:
         out.azimuth, out.elevation, out.distance = float(camera.yaw), float(camera.elevation), float(camera.distance)
@@ -140,6 +153,27 @@ def scene_view(points, aspect: float = 4.0 / 3.0, camera=None, view=None) -> Vie
     if view is not None:
         out.azimuth, out.elevation, out.distance = (float(v) for v in view)
     return out
+
+
+def check_view(view, name: str = "camera") -> tuple[float, float, float]:
+    """(azimuth, elevation, distance) as floats: any finite azimuth, the elevation within
+    ``limits.CAMERA_ELEVATION`` (the camera stays above the floor), the distance within
+    ``limits.CAMERA_DISTANCE``, as a scene file's camera; one ValueError naming ``name`` otherwise."""
+    try:
+        az, el, dist = (float(v) for v in view)
+    except (TypeError, ValueError):
+        raise ValueError(f"{name} must be three numbers (azimuth, elevation, distance), got {view!r}") from None
+    if not all(math.isfinite(v) for v in (az, el, dist)):
+        raise ValueError(f"{name} must be finite numbers, got {view!r}")
+    if dist <= 0:
+        raise ValueError(f"{name} distance must be positive, got {dist}")
+    if not CAMERA_DISTANCE[0] <= dist <= CAMERA_DISTANCE[1]:
+        raise ValueError(f"{name} distance must be from {span(CAMERA_DISTANCE, 'm')}, got {dist:g}")
+    low, high = CAMERA_ELEVATION
+    if not low <= el <= high:
+        raise ValueError(f"{name} elevation must be from {span(CAMERA_ELEVATION, 'degrees')} (the camera stays "
+                         f"above the floor), got {el:g}")
+    return az, el, dist
 
 
 def _eased(seconds: float, time_constant: float) -> float:

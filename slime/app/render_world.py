@@ -44,8 +44,7 @@ def world_lids(world) -> list[dict]:
 
 def scene_camera(scene: WorldScene, view=None, aspect: float = 4.0 / 3.0) -> OrbitCamera:
     """The camera a scene opens on (``slime.framing.scene_view``), its home there."""
-    return OrbitCamera.of_view(scene_view(scene_points(scene), aspect, scene.spec.camera, view),
-                               min_distance=0.1, max_distance=1000.0)
+    return OrbitCamera.of_view(scene_view(scene_points(scene), aspect, scene.spec.camera, view))
 
 
 def lone_scene(body) -> WorldScene:

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from pyrr import Matrix44
 
-from slime.framing import FOV_Y, NEAR, orbit_eye
+from slime.framing import FOV_Y, MAX_DISTANCE, MIN_DISTANCE, NEAR, orbit_eye
 from slime.limits import ORBIT_ELEVATION
 
 UP = np.array([0.0, 1.0, 0.0])
@@ -47,7 +47,9 @@ class OrbitCamera:
     @classmethod
     def of_view(cls, view, **limits) -> "OrbitCamera":
         """The camera of an orbit view (``slime.framing.View``: azimuth, elevation, distance,
-        target, fov_y), its home there; ``limits``: min_distance, max_distance."""
+        target, fov_y), its home there; ``limits``: min_distance, max_distance (default
+        framing's MIN_DISTANCE, MAX_DISTANCE)."""
+        limits = {"min_distance": MIN_DISTANCE, "max_distance": MAX_DISTANCE, **limits}
         return cls(azimuth=float(view.azimuth), elevation=float(view.elevation), distance=float(view.distance),
                    target=np.array(view.target, dtype=np.float64), fov_y=float(view.fov_y), **limits)
 

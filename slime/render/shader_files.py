@@ -173,6 +173,22 @@ def splice(path: Path, files: set | None = None, _stack: tuple = (), _budget: _B
     return out
 
 
+def with_defines(source: Source, defines) -> Source:
+    """``source`` with a ``#define MACRO VALUE`` line for each (macro, value) of ``defines`` after its
+    ``#version`` line (GLSL wants that one first), reported as that line: a variant of a program
+    that leaves out, at compile time, what it would skip at run time (a software rasteriser pays
+    for both sides of a branch)."""
+    defines = tuple(defines)
+    if not defines:
+        return source
+    lines = source.text.splitlines()
+    at = next((i + 1 for i, line in enumerate(lines) if line.lstrip().startswith("#version")), 0)
+    added = [f"#define {macro} {int(value)}" for macro, value in defines]
+    origin = source.origins[at - 1] if at and source.origins else (source.path, 1)
+    return Source("\n".join(lines[:at] + added + lines[at:]) + "\n",
+                  source.origins[:at] + [origin] * len(added) + source.origins[at:], source.files, source.path)
+
+
 def compiler_messages(log: str, sources: dict) -> list[str]:
     """A moderngl compile/link error text -> one 'file:line: message' per error.
 
@@ -222,9 +238,10 @@ class ShaderFolder:
             raise ValueError(f"{display_name(self.path)}: no shader files in this folder "
                              f"(slime shaders export {display_name(self.path)} writes a copy to edit)")
 
-    def sources(self, name: str) -> dict:
-        """The spliced vertex and fragment stages of program ``name``, by moderngl's stage names."""
-        return {stage: splice(self.path / f"{name}{suffix}") for stage, suffix in STAGES.items()}
+    def sources(self, name: str, defines=()) -> dict:
+        """The spliced vertex and fragment stages of program ``name``, by moderngl's stage names;
+        ``defines`` ((macro, value) pairs) as ``#define`` lines after each stage's ``#version``."""
+        return {stage: with_defines(splice(self.path / f"{name}{suffix}"), defines) for stage, suffix in STAGES.items()}
 
     def files(self, name: str) -> set:
         """Every file program ``name`` reads (the ones that exist now), without compiling."""
@@ -236,12 +253,13 @@ class ShaderFolder:
                 pass
         return found
 
-    def program(self, ctx, name: str):
-        """Compile and link program ``name``; ShaderError with one line per compiler message, or
-        per input that does not fit what the renderer feeds it (``misfits``)."""
+    def program(self, ctx, name: str, defines=()):
+        """Compile and link program ``name`` (a variant of it with ``defines``, see ``with_defines``);
+        ShaderError with one line per compiler message, or per input that does not fit what the
+        renderer feeds it (``misfits``)."""
         import moderngl
 
-        sources = self.sources(name)
+        sources = self.sources(name, defines)
         try:
             program = ctx.program(vertex_shader=sources["vertex_shader"].text,
                                   fragment_shader=sources["fragment_shader"].text)
@@ -386,14 +404,25 @@ def _declared(name: str, kind: str, sources: dict) -> str:
 
 def set_uniform(program, name: str, value) -> None:
     """Set a uniform if the program has it: an edited shader that stops using one (the compiler
-    drops it) keeps working. Arrays and bytes are written raw (matrices), others set as values."""
+    drops it) keeps working. Arrays and bytes are written raw (matrices), others set as values.
+    A value the program holds already is not sent again (kept in ``program.extra``): a frame sets
+    a hundred uniforms, most of them as they were, and each costs Python and the driver a call."""
+    held = program.extra
+    if held is None:
+        held = program.extra = {}
+    raw = isinstance(value, (bytes, bytearray)) or getattr(value, "ndim", 0) > 0
+    key = bytes(value) if isinstance(value, (bytes, bytearray)) else (
+        value.tobytes() if raw else value)
+    if name in held and held[name] == key:
+        return
     member = program.get(name, None)
     if member is None:
         return
-    if isinstance(value, (bytes, bytearray)) or getattr(value, "ndim", 0) > 0:
+    if raw:
         member.write(value)
     else:
         member.value = value
+    held[name] = key
 
 
 def _snapshot(files) -> dict:
@@ -507,4 +536,4 @@ def _to_stderr(line: str) -> None:
 
 
 __all__ = ["ShaderError", "ShaderFolder", "ShaderWatch", "Source", "compiler_messages", "default_folder",
-           "load_program", "misfits", "read_shader_file", "set_uniform", "shader_folder", "splice"]
+           "load_program", "misfits", "read_shader_file", "set_uniform", "shader_folder", "splice", "with_defines"]

@@ -1,5 +1,9 @@
 """A world of translucent slimes among opaque obstacles, drawn correctly from every camera.
 
+Every pass that reads the key light's maps draws with a variant of its program compiled for the
+maps it reads this frame (``_light_defines``; a software rasteriser pays for both sides of a
+branch), and a map that no pass reads is not drawn (a lone slime's own maps are its optical depth's).
+
 A frame, into the renderer's own framebuffer (colour and depth, with the target's multisampling):
 
 0. **The key light's shadow maps** (``light`` program): the finite obstacles (boxes, balls, a
@@ -15,7 +19,8 @@ A frame, into the renderer's own framebuffer (colour and depth, with the target'
    tint, ``JELLY_PASS``), a point behind both is behind both; a slime's own surface does not
    shadow it.
 1. **Backdrop**: the sky and checker floor (``backdrop`` program, analytic to the horizon), kept in
-   a copy while the camera holds still (on a software rasteriser it is most of a frame).
+   a copy while the camera holds still (on a software rasteriser it is most of a frame), with a
+   cleared depth: blitting it in starts the frame, colour and depth, with no clear.
 2. **Obstacles** (``obstacle`` program): boxes, balls and planes, opaque, depth-tested (and cut
    where sunk into the floor: the camera stays above it), lit by the look's key and fill lights
    and the sky's in linear light on their colour decoded from sRGB (a scene's ``#rrggbb`` keeps
@@ -34,10 +39,11 @@ A frame, into the renderer's own framebuffer (colour and depth, with the target'
    therefore absorbed and refracted by the front one, and so are obstacles.
 
 The texture is refreshed from the frame (a resolving blit) only where needed: once after the
-obstacles, then before a slime only where its screen rectangle, widened by what refraction may
-reach (``REFRACTION_MARGIN``), overlaps a slime drawn since the last refresh, and only over the
-rectangles involved (a scissored blit). Slimes apart on screen cost one full copy in all; a row of
-slimes one behind another, one small copy each. ``stats`` counts them per frame. On a software
+obstacles over where any slime will read (every slime's screen rectangle, widened by what
+refraction may reach, ``REFRACTION_MARGIN``), then before a slime only where its widened rectangle
+overlaps a slime drawn since the last refresh, and only over the rectangles involved (a
+scissored blit). Slimes apart on screen cost one copy of their reach in all; a row of slimes one
+behind another, one small copy each. ``stats`` counts them per frame. On a software
 rasteriser a full resolving copy of a multisampled frame is a large part of drawing a slime, so
 copying only where needed matters most with many slimes (tests/render/test_world_render.py prints both
 ways for 16 slimes).
@@ -69,10 +75,9 @@ from slime.mesh import VertexNormals
 from slime.framing import scene_view, world_points
 from slime.obstacle_mesh import is_plane, obstacle_mesh
 from slime.render.camera import OrbitCamera
-from slime.render.shader_files import set_uniform, shader_folder
+from slime.render.shader_files import ShaderError, set_uniform, shader_folder
 
-__all__ = ["WorldRenderer", "bodies_of_world", "obstacle_mesh", "render_world_picture", "strip_triangles",
-           "world_camera"]
+__all__ = ["WorldRenderer", "bodies_of_world", "obstacle_mesh", "render_world_picture", "strip_triangles"]
 
 RESTART = 0xFFFFFFFF
 LIGHT_MAP_SIZE = 1024  # texels a side of the key light's shadow map textures
@@ -194,12 +199,35 @@ def light_view_projection(key_dir, lo, hi) -> tuple[np.ndarray, float]:
     return view @ proj, float(max(x1 - x0, y1 - y0) + 2.0 * pad)
 
 
+class _ProgramArrays:
+    """One buffer's vertex arrays, one per program that draws it (each variant of a program,
+    ``WorldRenderer._program``, is a program of its own), made when first drawn."""
+
+    def __init__(self, ctx, content, index_buffer=None):
+        self.ctx, self.content, self.index_buffer = ctx, content, index_buffer
+        self._arrays = {}
+
+    def __call__(self, program):
+        vao = self._arrays.get(program.glo)
+        if vao is None:
+            vao = self.ctx.vertex_array(program, self.content, index_buffer=self.index_buffer, index_element_size=4,
+                                        skip_errors=True)
+            self._arrays[program.glo] = vao
+        return vao
+
+    def release(self) -> None:
+        """Every array released (before their programs or their buffer are)."""
+        for vao in self._arrays.values():
+            vao.release()
+        self._arrays.clear()
+
+
 # --- one slime's buffers ----------------------------------------------------------------------------
 class _SlimeBuffers:
     """A slime's vertex buffer (position | normal), its strip and vertex array; rebuilt only when
     its strip or vertex count changes."""
 
-    def __init__(self, ctx, program, light_program, optics_program, strip: np.ndarray, vertex_count: int):
+    def __init__(self, ctx, light_program, optics_program, strip: np.ndarray, vertex_count: int):
         self.strip = strip
         self.vertex_count = vertex_count
         self.normals = VertexNormals(strip_triangles(strip), vertex_count)
@@ -207,16 +235,17 @@ class _SlimeBuffers:
         self.scratch = np.empty((vertex_count, 3), dtype=np.float64)
         self.vbo = ctx.buffer(reserve=self.vertex_data.nbytes, dynamic=True)
         self.ibo = ctx.buffer(np.ascontiguousarray(strip, dtype="u4").tobytes())
-        self.vao = self.light_vao = self.optics_vao = None
-        self.bind(ctx, program, light_program, optics_program)
+        #: The jelly's vertex arrays, by program.
+        self.drawn = _ProgramArrays(ctx, [(self.vbo, "3f 3f", "in_position", "in_normal")], self.ibo)
+        self.light_vao = self.optics_vao = None
+        self.bind(ctx, light_program, optics_program)
 
-    def bind(self, ctx, program, light_program, optics_program) -> None:
-        """Vertex arrays for the jelly and for the key light's maps."""
-        for vao in (self.vao, self.light_vao, self.optics_vao):
+    def bind(self, ctx, light_program, optics_program) -> None:
+        """Vertex arrays for the key light's maps (the jelly's are made as drawn)."""
+        self.drawn.release()
+        for vao in (self.light_vao, self.optics_vao):
             if vao is not None:
                 vao.release()
-        self.vao = ctx.vertex_array(program, [(self.vbo, "3f 3f", "in_position", "in_normal")],
-                                    index_buffer=self.ibo, index_element_size=4, skip_errors=True)
         self.light_vao = ctx.vertex_array(light_program, [(self.vbo, "3f 12x", "in_position")],
                                           index_buffer=self.ibo, index_element_size=4, skip_errors=True)
         self.optics_vao = ctx.vertex_array(optics_program, [(self.vbo, "3f 12x", "in_position")],
@@ -231,7 +260,8 @@ class _SlimeBuffers:
         self.vbo.write(self.vertex_data)
 
     def release(self) -> None:
-        for obj in (self.vao, self.light_vao, self.optics_vao, self.vbo, self.ibo):
+        self.drawn.release()
+        for obj in (self.light_vao, self.optics_vao, self.vbo, self.ibo):
             obj.release()
 
 
@@ -289,15 +319,19 @@ class WorldRenderer:
         self.shadow_halo = True
         #: The slimes as their triangles' edges (the window's W key).
         self.wireframe = False
+        #: Draw with a variant of each program compiled for what it reads this frame (False: the
+        #: programs as the files give them, which read what the uniforms say; for comparisons).
+        self.compile_variants = True
         self.stats = {"copies": 0, "copied_pixels": 0}
         self.shaders = shader_folder(shaders)
         self._bodies: list[_SlimeBuffers] = []
         self._fits: list[tuple] = []
         self._looks: list[SlimeLook] = []
         self._targets = None
+        self._behind_filled = False  # the texture the jelly reads has had a whole frame copied in
         self._backdrop_key = None
         self._obstacle_rows = np.zeros((0, 9), dtype="f4")
-        self._obstacle_vbo = self._obstacle_vao = self._obstacle_light_vao = None
+        self._obstacle_vbo = self._obstacle_vao = self._obstacle_light_vao = None  # the vao: _ProgramArrays
         self._casting_vertices = 0
         self._obstacle_bounds = None
         self._moving_rows = np.zeros((0, 9), dtype="f4")
@@ -321,23 +355,27 @@ class WorldRenderer:
         self._light_scale = 1.0
         self._light_on = False
         self._vaos = []
+        self._variants = {}  # (program name, defines) -> that variant of the program (_program)
+        self._variant_failed = False  # one did not compile: its program, which reads every map, stands in
         self.slime_prog = self.backdrop_prog = self.present_prog = self.obstacle_prog = None
         self.floor_shadow_prog = self.light_prog = self.optics_prog = None
         self.use_programs(self.shaders.programs(ctx, self.shader_names))
 
     # --- programs ---------------------------------------------------------------------------------
     def use_programs(self, programs: dict) -> None:
-        """Draw with these programs (name -> program) from now on; the old ones are released."""
-        for obj in self._vaos + self._programs():
+        """Draw with these programs (name -> program) from now on; the old ones are released (and
+        their variants, compiled again from the files as they are now when next drawn)."""
+        for obj in self._vaos + [body.drawn for body in self._bodies] + self._programs() + self._own_variants():
             if obj is not None:
                 obj.release()
+        self._variants = {}
+        self._variant_failed = False
         (self.slime_prog, self.backdrop_prog, self.present_prog, self.obstacle_prog, self.floor_shadow_prog,
          self.light_prog, self.optics_prog) = (programs[n] for n in self.shader_names)
         ctx = self.ctx
         self._backdrop_vao = ctx.vertex_array(self.backdrop_prog, [])
         self._present_vao = ctx.vertex_array(self.present_prog, [])
-        self._floor_shadow_vao = ctx.vertex_array(self.floor_shadow_prog, [(self._floor_quad, "3f", "in_position")],
-                                                  skip_errors=True)
+        self._floor_shadow_vao = _ProgramArrays(ctx, [(self._floor_quad, "3f", "in_position")])
         self._vaos = [self._backdrop_vao, self._present_vao, self._floor_shadow_vao]
         self._obstacle_vao = self._obstacle_light_vao = self._moving_vao = self._moving_light_vao = None
         if self._obstacle_vbo is not None:
@@ -345,7 +383,7 @@ class WorldRenderer:
         if self._moving_vbo is not None:
             self._moving_vao, self._moving_light_vao = self._obstacle_arrays(self._moving_vbo)
         for body in self._bodies:
-            body.bind(ctx, self.slime_prog, self.light_prog, self.optics_prog)
+            body.bind(ctx, self.light_prog, self.optics_prog)
         self._backdrop_key = None
 
     def _shadow_texture(self):
@@ -356,14 +394,43 @@ class WorldRenderer:
         texture.repeat_x = texture.repeat_y = False
         return texture
 
+    def _program(self, name: str, defines) -> moderngl.Program:
+        """Program ``name`` compiled with ``defines`` (light_shadow.glsl's switches), made once;
+        where that variant does not compile (a shader being edited), the program itself, which
+        reads what the uniforms say."""
+        if not self.compile_variants:
+            return getattr(self, f"{name}_prog")
+        key = (name, tuple(defines))
+        program = self._variants.get(key)
+        if program is None:
+            try:
+                program = self.shaders.program(self.ctx, name, key[1])
+            except ShaderError:
+                program = getattr(self, f"{name}_prog")
+                self._variant_failed = True
+            self._variants[key] = program
+        return program
+
+    def _own_variants(self) -> list:
+        own = {p.glo: p for p in self._programs() if p is not None}
+        return [p for p in self._variants.values() if p.glo not in own]
+
+    def _light_defines(self, receiver: str) -> tuple:
+        """What light_shadow.glsl reads for ``receiver`` ("slime", "obstacle", "floor") this frame:
+        the obstacles' map where one casts, the slimes' where another slime may shade it, and the
+        taps the quality asks for (see the file)."""
+        solid = self._solid_casts()
+        jelly = {"slime": len(self._bodies) > 1, "obstacle": bool(self._bodies), "floor": False}[receiver]
+        taps = (4 if self.shadow_halo else 1) if solid or jelly else 1
+        return (("LIGHT_SOLID", solid), ("LIGHT_JELLY", jelly), ("LIGHT_TAP_COUNT", taps))
+
     def _programs(self) -> list:
         return [self.slime_prog, self.backdrop_prog, self.present_prog, self.obstacle_prog, self.floor_shadow_prog,
                 self.light_prog, self.optics_prog]
 
     def _obstacle_arrays(self, vbo) -> tuple:
-        """(drawn, seen from the light) vertex arrays of an obstacle buffer, kept in ``_vaos``."""
-        drawn = self.ctx.vertex_array(self.obstacle_prog, [(vbo, "3f 3f 3f", "in_position", "in_normal", "in_color")],
-                                      skip_errors=True)
+        """(drawn: by program, seen from the light) vertex arrays of an obstacle buffer, kept in ``_vaos``."""
+        drawn = _ProgramArrays(self.ctx, [(vbo, "3f 3f 3f", "in_position", "in_normal", "in_color")])
         light = self.ctx.vertex_array(self.light_prog, [(vbo, "3f 24x", "in_position")], skip_errors=True)
         self._vaos += [drawn, light]
         return drawn, light
@@ -417,13 +484,16 @@ class WorldRenderer:
         for number, (positions, strip, look) in enumerate(bodies):
             if number < len(self._bodies) and not self._bodies[number].fits(strip, len(positions)):
                 self._bodies[number].release()
-                self._bodies[number] = _SlimeBuffers(self.ctx, self.slime_prog, self.light_prog, self.optics_prog, strip, len(positions))
+                self._bodies[number] = _SlimeBuffers(self.ctx, self.light_prog, self.optics_prog, strip, len(positions))
             elif number >= len(self._bodies):
-                self._bodies.append(_SlimeBuffers(self.ctx, self.slime_prog, self.light_prog, self.optics_prog, strip, len(positions)))
+                self._bodies.append(_SlimeBuffers(self.ctx, self.light_prog, self.optics_prog, strip, len(positions)))
             self._bodies[number].upload(positions)
             look = look or self.look
-            centre = positions.mean(axis=0)
-            self._fits.append((fit_ellipsoid(positions, centre), positions.min(axis=0), positions.max(axis=0)))
+            # Measured along (3, P) rows: numpy's reductions over the long axis of an (P, 3) array
+            # cost several times more (a 128 x 128 slime's box and centre took 2 ms a frame).
+            rows = np.ascontiguousarray(positions.T)
+            centre = rows.mean(axis=1)
+            self._fits.append((fit_ellipsoid(rows.T, centre), rows.min(axis=1), rows.max(axis=1)))
             self._looks.append(look)
 
     # --- drawing ----------------------------------------------------------------------------------
@@ -448,8 +518,9 @@ class WorldRenderer:
         ctx.wireframe = False
         draw.use()
         ctx.viewport = (0, 0, *size)
-        draw.clear(depth=1.0)
         self._backdrop(camera, size, targets)
+        for name, receiver in (("floor_shadow", "floor"), ("obstacle", "obstacle"), ("slime", "slime")):
+            self._program(name, self._light_defines(receiver))  # compiled before the maps ask which failed
         lit = self._light_map()
         draw.use()
         ctx.viewport = (0, 0, *size)
@@ -461,14 +532,25 @@ class WorldRenderer:
             # whatever shadow falls there out of the picture.
             self._floor_shadows(camera, size, eye)
 
-        self._copy_behind(targets, None)
-        dirty = []
         distances = [float(np.linalg.norm(fit[0][0] - eye)) for fit in self._fits]
         order = range(len(self._bodies))
         if self.sort_back_to_front:
             order = sorted(order, key=lambda i: -distances[i])
+        rects = {number: self._screen_rect(number, view_proj, size, camera.near) for number in order}
+        # The jelly reads the frame only within its reach: the first copy is of where some slime
+        # will read (none without slimes; a lone slime's, a fraction of the frame).
+        reaches = [self._widen(rect, size) for rect in rects.values()]
+        if reaches and self.copy_only_where_needed and self._behind_filled:
+            self._copy_behind(targets, (min(r[0] for r in reaches), min(r[1] for r in reaches),
+                                        max(r[2] for r in reaches), max(r[3] for r in reaches)))
+        elif reaches:
+            # All of it on a new target's first frame: past a slime's reach it holds a picture
+            # of the scene, not whatever the new texture's memory held.
+            self._copy_behind(targets, None)
+            self._behind_filled = True
+        dirty = []
         for number in order:
-            drawn = self._screen_rect(number, view_proj, size, camera.near)
+            drawn = rects[number]
             reach = self._widen(drawn, size)
             if not self.copy_only_where_needed or any(_overlaps(reach, other) for other in dirty):
                 box = reach if self.copy_only_where_needed else None
@@ -501,13 +583,17 @@ class WorldRenderer:
         color = ctx.renderbuffer(size, 4, samples=samples)
         depth = ctx.depth_renderbuffer(size, samples=samples)
         backdrop = ctx.renderbuffer(size, 4, samples=samples)
+        # With a depth of its own, cleared once: blitting it in clears the frame's depth too (a
+        # software rasteriser's clear of a multisampled frame costs more than that blit).
+        backdrop_depth = ctx.depth_renderbuffer(size, samples=samples)
         self._targets = {
             "key": (size, samples), "texture": texture,
             "behind": ctx.framebuffer(color_attachments=[texture]),
             "draw": ctx.framebuffer(color_attachments=[color], depth_attachment=depth),
-            "backdrop": ctx.framebuffer(color_attachments=[backdrop]),
+            "backdrop": ctx.framebuffer(color_attachments=[backdrop], depth_attachment=backdrop_depth),
         }
         self._backdrop_key = None
+        self._behind_filled = False
         return self._targets
 
     def _release_targets(self) -> None:
@@ -529,6 +615,7 @@ class WorldRenderer:
         if not self.cache_backdrop or key != self._backdrop_key:
             targets["backdrop"].use()
             ctx.viewport = (0, 0, *size)
+            targets["backdrop"].clear(depth=1.0)
             bp = self.backdrop_prog
             look = self.look
             set_uniform(bp, "u_inv_view_proj", np.linalg.inv(camera.view_projection(size[0] / size[1])).astype("f4"))
@@ -538,7 +625,7 @@ class WorldRenderer:
             set_backdrop_look(bp, look)
             self._backdrop_vao.render(moderngl.TRIANGLES, vertices=3)
             self._backdrop_key = key
-        ctx.copy_framebuffer(targets["draw"], targets["backdrop"])
+        ctx.copy_framebuffer(targets["draw"], targets["backdrop"])  # colour and depth
 
     def _light_map(self) -> bool:
         """Draw every slime and finite obstacle as the key light sees them into its shadow map;
@@ -572,19 +659,24 @@ class WorldRenderer:
         ctx.depth_func = "<"
         # Casters pushed back by their slope: a surface lit at a grazing angle does not shade itself.
         ctx.polygon_offset = (2.0, 2.0)
-        self._light_fbo.use()
-        self._light_fbo.clear(depth=1.0, viewport=(0, 0, edge, edge))
-        ctx.viewport = (0, 0, texels, texels)
-        if self._obstacle_light_vao is not None and self._casting_vertices:
-            self._obstacle_light_vao.render(moderngl.TRIANGLES, vertices=self._casting_vertices)
-        if self._moving_light_vao is not None:
-            self._moving_light_vao.render(moderngl.TRIANGLES)
-        self._jelly_fbo.use()
-        self._jelly_fbo.clear(1.0, 1.0, 1.0, 0.0, depth=1.0, viewport=(0, 0, edge, edge))
-        ctx.viewport = (0, 0, texels, texels)
-        for number, (body, look) in enumerate(zip(self._bodies, self._looks)):
-            set_uniform(lp, "u_pass", (*(float(v) for v in look.shadow_tint), (number + 1) / 255.0))
-            body.light_vao.render(moderngl.TRIANGLE_STRIP)
+        # A map no pass reads this frame is not drawn (_light_defines leaves it out of the programs;
+        # the programs themselves, where a variant did not compile, read them all).
+        every = self._variant_failed
+        if self._solid_casts() or every:
+            self._light_fbo.use()
+            self._light_fbo.clear(depth=1.0, viewport=(0, 0, edge, edge))
+            ctx.viewport = (0, 0, texels, texels)
+            if self._obstacle_light_vao is not None and self._casting_vertices:
+                self._obstacle_light_vao.render(moderngl.TRIANGLES, vertices=self._casting_vertices)
+            if self._moving_light_vao is not None:
+                self._moving_light_vao.render(moderngl.TRIANGLES)
+        if len(self._bodies) > 1 or (self._bodies and (len(self._obstacle_rows) or len(self._moving_rows))) or every:
+            self._jelly_fbo.use()
+            self._jelly_fbo.clear(1.0, 1.0, 1.0, 0.0, depth=1.0, viewport=(0, 0, edge, edge))
+            ctx.viewport = (0, 0, texels, texels)
+            for number, (body, look) in enumerate(zip(self._bodies, self._looks)):
+                set_uniform(lp, "u_pass", (*(float(v) for v in look.shadow_tint), (number + 1) / 255.0))
+                body.light_vao.render(moderngl.TRIANGLE_STRIP)
         ctx.polygon_offset = (0.0, 0.0)
         ctx.disable(moderngl.DEPTH_TEST)
         # The jelly's optical depth: every face of every slime, added up (no depth test, no culling).
@@ -657,7 +749,7 @@ class WorldRenderer:
     def _floor_shadows(self, camera: OrbitCamera, size, eye) -> None:
         """The key light's shadows multiplied into the floor, over the quad where the map meets the floor."""
         ctx = self.ctx
-        fp = self.floor_shadow_prog
+        fp = self._program("floor_shadow", self._light_defines("floor"))
         self._set_light(fp)
         view, proj = camera.gl_matrices(size[0] / size[1])
         set_uniform(fp, "u_view", view)
@@ -682,14 +774,14 @@ class WorldRenderer:
         ctx.blend_func = moderngl.DST_COLOR, moderngl.ZERO
         ctx.depth_func = "<"
         ctx.depth_mask = False  # the floor is the backdrop's: no depth of its own
-        self._floor_shadow_vao.render(moderngl.TRIANGLE_STRIP)
+        self._floor_shadow_vao(fp).render(moderngl.TRIANGLE_STRIP)
         ctx.depth_mask = True
         ctx.depth_func = "<="
         ctx.blend_func = moderngl.DEFAULT_BLENDING
         ctx.disable(moderngl.BLEND)
 
     def _obstacles(self, view, proj, eye) -> None:
-        op = self.obstacle_prog
+        op = self._program("obstacle", self._light_defines("obstacle"))
         look = self.look
         set_uniform(op, "u_view", view)
         set_uniform(op, "u_proj", proj)
@@ -701,9 +793,9 @@ class WorldRenderer:
         # Cut where sunk into the floor (the camera is above it: what is below is hidden).
         set_uniform(op, "u_floor_height", self.floor_height if self.floor_height is not None else -1e30)
         self._set_light(op)
-        for vao in (self._obstacle_vao, self._moving_vao):
-            if vao is not None:
-                vao.render(moderngl.TRIANGLES)
+        for arrays in (self._obstacle_vao, self._moving_vao):
+            if arrays is not None:
+                arrays(op).render(moderngl.TRIANGLES)
 
     def _screen_rect(self, number: int, view_proj, size, near: float) -> tuple:
         """The slime's box on screen in pixels (x0, y0, x1, y1), GL's bottom-up rows; all of the
@@ -747,7 +839,7 @@ class WorldRenderer:
         ctx = self.ctx
         look = self._looks[number]
         ellipsoid = self._fits[number][0]
-        sp = self.slime_prog
+        sp = self._program("slime", self._light_defines("slime"))
         set_jelly_look(sp, look)
         set_uniform(sp, "u_behind", 0)
         set_uniform(sp, "u_wireframe", 1 if self.wireframe else 0)
@@ -764,14 +856,15 @@ class WorldRenderer:
         if len(self._bodies) == 1 and not self._solid_casts():
             set_uniform(sp, "u_light_on", 0)  # nothing else to stand in its light: no map to read
         targets["texture"].use(location=0)
+        vao = self._bodies[number].drawn(sp)
         if self.wireframe:  # every edge, the far side's too
             ctx.wireframe = True
-            self._bodies[number].vao.render(moderngl.TRIANGLE_STRIP)
+            vao.render(moderngl.TRIANGLE_STRIP)
             ctx.wireframe = False
             return
         ctx.enable(moderngl.CULL_FACE | moderngl.DEPTH_TEST)
         ctx.cull_face = "back"
-        self._bodies[number].vao.render(moderngl.TRIANGLE_STRIP)
+        vao.render(moderngl.TRIANGLE_STRIP)
         ctx.disable(moderngl.CULL_FACE)
 
     def present(self, texture, fbo, viewport) -> None:
@@ -793,7 +886,7 @@ class WorldRenderer:
         self._release_targets()
         while self._bodies:
             self._bodies.pop().release()
-        for obj in self._vaos + self._programs() + [self._obstacle_vbo, self._moving_vbo, self._floor_quad, self._light_fbo,
+        for obj in self._vaos + self._programs() + self._own_variants() + [self._obstacle_vbo, self._moving_vbo, self._floor_quad, self._light_fbo,
                                                      self._jelly_fbo, self._light_depth, self._jelly_depth,
                                                      self._light_pass, self._optics_fbo, self._light_optics]:
             if obj is not None:
@@ -813,33 +906,13 @@ def bodies_of_world(world, looks=None) -> list:
 
 
 # --- headless -----------------------------------------------------------------------------------------
-def world_camera(bodies, camera=None, obstacles=(), aspect: float = 4.0 / 3.0) -> OrbitCamera:
-    """``camera`` as an OrbitCamera: one as is; (azimuth_deg, elevation_deg, distance[, target]);
-    or, for None, every slime and obstacle framed as a scene is (``slime.framing.scene_view``) in
-    a picture of ``aspect``."""
-    if isinstance(camera, OrbitCamera):
-        return camera
-    points = world_points(np.concatenate([np.asarray(b[0], dtype=np.float64) for b in bodies]) if bodies
-                          else np.zeros((0, 3)), obstacles)
-    view = None
-    if camera is not None:
-        values = list(camera)
-        if len(values) not in (3, 4):
-            raise ValueError(f"camera must be (azimuth_deg, elevation_deg, distance[, target]), got {camera!r}")
-        view = tuple(float(v) for v in values[:3])
-        if not all(math.isfinite(v) for v in view) or view[2] <= 0:
-            raise ValueError(f"camera needs finite angles and a distance > 0, got {camera!r}")
-    framed = scene_view(points, aspect, view=view)
-    if camera is not None and len(values) == 4:
-        framed.target = np.asarray(values[3], dtype=np.float64)
-    return OrbitCamera.of_view(framed, min_distance=0.1, max_distance=1000.0)
-
-
 def render_world_picture(ctx, bodies, obstacles=(), camera=None, size=(640, 480), *, samples: int = 4,
                          floor_height: float | None = 0.0, look: SlimeLook | None = None, shaders=None) -> np.ndarray:
     """One picture of a world, (H, W, 3) uint8, top row first. ``ctx`` None: a headless (EGL)
     context made and released here. ``bodies``: (positions, strip, SlimeLook or None) per slime;
-    ``obstacles``: see the module's docstring; ``camera``: see ``world_camera``."""
+    ``obstacles``: see the module's docstring; ``camera``: an OrbitCamera as it is, or the view
+    the world opens on (``slime.framing.scene_view``: every slime and obstacle framed, from
+    (azimuth_deg, elevation_deg, distance) where given)."""
     from slime.render.context import create_headless_context
     from slime.render.images import read_rgba
 
@@ -847,7 +920,11 @@ def render_world_picture(ctx, bodies, obstacles=(), camera=None, size=(640, 480)
     if width < 1 or height < 1:
         raise ValueError(f"size must be at least 1x1 pixels, got {size!r}")
     bodies = _check_bodies(bodies)
-    cam = world_camera(bodies, camera, obstacles, width / height)
+    if isinstance(camera, OrbitCamera):
+        cam = camera
+    else:
+        points = world_points(np.concatenate([b[0] for b in bodies]) if bodies else np.zeros((0, 3)), obstacles)
+        cam = OrbitCamera.of_view(scene_view(points, width / height, view=camera))
     own = ctx is None
     ctx = ctx or create_headless_context()
     renderer = texture = fbo = None

@@ -118,7 +118,7 @@ from pathlib import Path
 
 import numpy as np
 
-from slime import limits
+from slime import framing, limits
 from slime.fileio import atomic_write
 from slime.look import COLOR_FIELDS, SlimeLook, parse_color
 from slime.obstacle_kinds import KINDS, rotation_from_degrees
@@ -162,10 +162,10 @@ class CameraSpec:
     """The view a scene opens on: an orbit camera (see slime/render/camera.py's OrbitCamera); its
     defaults are the lone slime's view of a slime of radius 1 m (``lone_slime_spec``)."""
 
-    yaw: float = 35.0  # degrees around +y
-    elevation: float = 17.0  # degrees above the horizon
-    distance: float = 4.6  # m
-    target: tuple = (0.0, 0.7, 0.0)
+    yaw: float = framing.YAW  # degrees around +y
+    elevation: float = framing.LONE_ELEVATION  # degrees above the horizon
+    distance: float = framing.LONE_DISTANCE  # m
+    target: tuple = (0.0, framing.LONE_TARGET_HEIGHT, 0.0)
 
 
 @dataclass(frozen=True)

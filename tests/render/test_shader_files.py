@@ -22,7 +22,7 @@ from slime.app.render_world import HeadlessWorld
 from slime.cli import main
 from slime.physics.slime3d.slime_body import SlimeBody, SlimeParams
 from slime.render.shader_files import (ShaderError, ShaderFolder, ShaderWatch, compiler_messages, default_folder,
-                                       splice)
+                                       set_uniform, splice)
 
 SIZE = (96, 72)
 MESSAGE = re.compile(r"^\S+:\d+: (error|warning)")
@@ -95,6 +95,42 @@ def test_error_in_an_included_file_names_that_file_and_line(ctx, folder):
     lines = info.value.lines
     assert lines and all(MESSAGE.match(line) for line in lines), lines
     assert any(f"light_shadow.glsl:{bad}: error:" in line and "not_declared" in line for line in lines), lines
+
+
+def test_an_error_only_a_variant_compiles_names_its_file_and_line(ctx, folder):
+    # The four-tap branch alone, which the one-tap variant leaves out, is broken: the program and
+    # that variant compile, the four-tap one reports the include's own line past the added defines.
+    bad = line_of(folder / "light_shadow.glsl", "for (int i = 0; i < 4; ++i) sum += texture(map")
+    edit(folder / "light_shadow.glsl", "for (int i = 0; i < 4; ++i) sum += texture(map",
+         "for (int i = 0; i < 4; ++i) sum += not_declared + texture(map")
+    shaders = ShaderFolder(folder)
+    shaders.program(ctx, "floor_shadow", (("LIGHT_TAP_COUNT", 1),)).release()
+    with pytest.raises(ShaderError) as info:
+        shaders.program(ctx, "floor_shadow", (("LIGHT_SOLID", 1), ("LIGHT_TAP_COUNT", 4)))
+    assert any(f"light_shadow.glsl:{bad}: error:" in line and "not_declared" in line for line in info.value.lines), \
+        info.value.lines
+    text = shaders.sources("floor_shadow", (("LIGHT_TAP_COUNT", 4),))["fragment_shader"].text.splitlines()
+    assert text[0].startswith("#version") and text[1] == "#define LIGHT_TAP_COUNT 4"
+
+
+def test_set_uniform_sends_a_changed_value_and_not_one_the_program_holds(ctx):
+    program = ShaderFolder().program(ctx, "backdrop")
+    try:
+        set_uniform(program, "u_eye", (0.0, 1.0, 4.0))
+        assert program["u_eye"].value == (0.0, 1.0, 4.0)
+        program["u_eye"].value = (9.0, 9.0, 9.0)  # behind set_uniform's back: it holds what it sent
+        set_uniform(program, "u_eye", (0.0, 1.0, 4.0))
+        assert program["u_eye"].value == (9.0, 9.0, 9.0), "a value the program holds was sent again"
+        set_uniform(program, "u_eye", (0.0, 2.0, 4.0))
+        assert program["u_eye"].value == (0.0, 2.0, 4.0)
+        matrix = np.eye(4, dtype="f4")
+        set_uniform(program, "u_inv_view_proj", matrix)
+        matrix[3, 0] = 2.0  # the same array, changed: sent again
+        set_uniform(program, "u_inv_view_proj", matrix)
+        assert np.frombuffer(program["u_inv_view_proj"].read(), "f4")[12] == 2.0
+        set_uniform(program, "u_no_such_uniform", 1.0)  # dropped by the compiler: nothing to set
+    finally:
+        program.release()
 
 
 def magenta(pixels: np.ndarray) -> int:

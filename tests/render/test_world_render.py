@@ -17,8 +17,8 @@ from helpers import current_context  # noqa: F401 (autouse: the module's ctx mad
 from slime.look import SlimeLook
 from slime.physics.slime3d.sphere import canonical_triangles, sphere_strip, strip_to_triangles, uv_sphere
 from slime.render.camera import OrbitCamera
-from slime.render.images import save_png
-from slime.render.world_renderer import (WorldRenderer, render_world_picture, strip_triangles, world_camera)
+from slime.render.images import read_rgba, save_png
+from slime.render.world_renderer import WorldRenderer, render_world_picture, strip_triangles
 
 SIZE = (400, 300)
 STACKS, SLICES = 16, 24
@@ -240,12 +240,18 @@ def test_bad_worlds_raise_one_line_value_errors(ctx, bodies, obstacles, message)
     assert "\n" not in str(caught.value)
 
 
-def test_default_camera_frames_every_slime():
-    bodies = [ball((-3.0, 0.5, 0.0)), ball((3.0, 0.5, 1.0))]
-    cam = world_camera(bodies)
-    for positions, _, _ in bodies:
-        x, y = cam.project(positions, SIZE).T
-        assert x.min() > 0 and x.max() < SIZE[0] and y.min() > 0 and y.max() < SIZE[1]
+def test_a_picture_without_a_camera_frames_every_slime_as_a_scene_is_framed(ctx, tmp_path):
+    bodies = [ball((-3.0, 0.5, 0.0), look=RED), ball((3.0, 0.5, 1.0), look=BLUE)]
+    img = picture(ctx, bodies, path=tmp_path / "framed.png").astype(int)
+    red = (img[..., 0] > img[..., 1] + 60) & (img[..., 0] > img[..., 2] + 60)
+    blue = (img[..., 2] > img[..., 0] + 60) & (img[..., 2] > img[..., 1] + 40)
+    for name, seen in (("red", red), ("blue", blue)):
+        rows, cols = np.nonzero(seen)
+        assert rows.size > 200, f"the {name} slime is not in the picture"
+        # framing.MARGIN of each half-side is left free: no slime touches the border.
+        assert rows.min() > 3 and cols.min() > 3 and rows.max() < SIZE[1] - 4 and cols.max() < SIZE[0] - 4, name
+    # framed from framing's YAW and ELEVATION: the red slime (at -x) is the left one.
+    assert np.nonzero(red)[1].mean() < np.nonzero(blue)[1].mean()
 
 
 def test_an_obstacle_sunk_into_the_floor_is_cut_by_it(ctx, tmp_path):
@@ -314,3 +320,62 @@ def test_a_box_shows_the_colour_its_scene_gives_as_blender_does_from_the_gltf(ct
     # Every face keeps the hue: red over blue as in the colour given (185 / 166), in shade too.
     for face in (top, patch(img, at(cam, (0.0, 0.5, 0.6))), patch(img, at(cam, (0.6, 0.5, 0.0)))):
         assert abs(face[0] / face[2] - 185.0 / 166.0) < 0.03, face
+
+
+@pytest.mark.parametrize("halo", [True, False], ids=["soft", "hard"])
+def test_the_variants_compiled_for_each_pass_draw_what_the_programs_draw(ctx, tmp_path, halo):
+    # Each pass draws with a variant of its program that leaves out the maps it does not read this
+    # frame (light_shadow.glsl's switches); the programs as the files give them read every map as
+    # the uniforms say. Both draw the same picture: a lone slime (no map but the floor's), two
+    # slimes (the slimes' map) and two under a board beside a wall (every map).
+    board = {"center": (0.4, 1.3, 0.0), "half_size": (0.5, 0.05, 0.6), "color": "#b08850"}
+    wall = {"point": (0.0, 0.0, -1.5), "normal": (0.0, 0.0, 1.0), "color": "#9aa0a8"}
+    worlds = {"lone": ([ball((0.0, 0.5, 0.0))], []),
+              "pair": ([ball((-0.6, 0.5, 0.3), look=RED), ball((0.0, 0.5, -0.45))], []),  # one in the other's light
+              "board": ([ball((-0.6, 0.5, 0.0), look=RED), ball((0.6, 0.5, 0.0), look=BLUE)], [board, wall])}
+    cam = camera(20.0, elevation=25.0, distance=4.5, target=(0.0, 0.5, 0.0))
+    renderer = WorldRenderer(ctx, samples=0)
+    texture = ctx.texture(SIZE, 4)
+    fbo = ctx.framebuffer(color_attachments=[texture])
+    try:
+        renderer.shadow_halo = halo
+        for name, (bodies, obstacles) in worlds.items():
+            renderer.set_obstacles(obstacles)
+            renderer.update(bodies)
+            pictures = []
+            for variants in (True, False):
+                renderer.compile_variants = variants
+                renderer.render(fbo, cam)
+                pictures.append(read_rgba(fbo, components=3).astype(int))
+                save_png(tmp_path / f"{name}_{'variants' if variants else 'programs'}.png", pictures[-1].astype(np.uint8))
+            assert renderer._variants, "no variant was compiled"
+            assert np.abs(pictures[0] - pictures[1]).max() <= 1, name
+            assert len(np.unique(pictures[0].reshape(-1, 3), axis=0)) > 100, f"{name}: a blank picture"
+    finally:
+        for obj in (renderer, fbo, texture):
+            obj.release()
+
+
+def test_the_outline_against_the_sky_has_no_speckles_without_multisampling(ctx, tmp_path):
+    # The window's lower quality levels draw without multisampling: a pixel whose centre falls on
+    # the last sliver of the slime's outline is all rim. At grazing the jelly mirrors what lies
+    # straight behind it; the sky's stand-in it mirrored (environment(), the floor below the
+    # horizon) was grey against the haze, and such pixels stood out along the outline as dark
+    # specks, some 20 levels under the sky beside them. Over the sky, the outline's pixels lie
+    # between the sky and the jelly, not below both.
+    positions = uv_sphere(32, 32, 1.0, (0.0, 1.0, 0.0))
+    cam = camera(35.0, elevation=17.0, distance=4.6, target=(0.0, 0.7, 0.0))
+    bodies = [(positions, sphere_strip(32, 32), None)]
+    img = render_world_picture(ctx, bodies, (), cam, SIZE, samples=0).astype(int)
+    sky = render_world_picture(ctx, [], (), cam, SIZE, samples=0).astype(int)
+    save_png(tmp_path / "outline.png", img.astype(np.uint8))
+    centre = cam.project(np.array([0.0, 1.0, 0.0]), SIZE)
+    radius = np.hypot(*(cam.project(positions, SIZE) - centre).T).max()
+    rows, cols = np.mgrid[0:SIZE[1], 0:SIZE[0]] + 0.5
+    off_centre = np.hypot(cols - centre[0], rows - centre[1])
+    # The upper half of the outline, where the sky lies behind it, a pixel and a half either side.
+    outline = (np.abs(off_centre - radius) < 3.0) & (rows < centre[1] - 0.3 * radius)
+    assert outline.sum() > 100
+    # Levels under the sky there in every channel (the green jelly is lighter in green).
+    darker = (sky - img).min(axis=2)
+    assert darker[outline].max() <= 6, f"dark specks along the outline: {darker[outline].max()} levels"
