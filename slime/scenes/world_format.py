@@ -141,7 +141,7 @@ DEFAULT_RESOLUTION = 20
 DEFAULT_FRICTION = 0.5
 # SlimeParams fields a slime's "params" may not set: its own keys, and the world's.
 OWN_KEYS = ("radius", "stacks", "slices", "center")
-WORLD_KEYS = ("gravity", "floor_height", "dt", "substeps")
+WORLD_KEYS = tuple(p.name for p in parameters.group("world"))
 PARAM_KEYS = tuple(f.name for f in fields(SlimeParams) if f.name not in OWN_KEYS + WORLD_KEYS)
 # The world's settings a file sets at its top besides gravity and floor_height (``WorldSpec.world``).
 WORLD_SETTINGS = tuple(p.name for p in parameters.group("world") if p.name not in ("gravity", "floor_height"))
@@ -545,9 +545,7 @@ def _params(check: _Checker, data, where: str) -> dict:
         if key in OWN_KEYS:
             raise check.fail(f"{where}.{key} is the slime's own key: set it beside params, not in it")
         if key in WORLD_KEYS:
-            raise check.fail(f"{where}.{key} is the world's, the same for every slime: "
-                             + ("set it at the top of the file" if key in ("gravity", "floor_height")
-                                else "the world's step sets it"))
+            raise check.fail(f"{where}.{key} is the world's, the same for every slime: set it at the top of the file")
         try:
             param, note = parameters.find(key, PARAM_KEYS)  # an older name is read as the new one
         except ValueError as error:

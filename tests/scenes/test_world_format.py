@@ -338,6 +338,9 @@ def test_unusable_files_are_one_line(tmp_path):
     (lambda d: d["slimes"][0]["params"].update(mass=-1), "slimes[0].params: mass must be 1e-06 to 1e+12 kg, got -1"),
     (lambda d: d["slimes"][0]["params"].update(radius=1), "slimes[0].params.radius is the slime's own key"),
     (lambda d: d["slimes"][0]["params"].update(gravity=[0, 0, 0]), "slimes[0].params.gravity is the world's"),
+    # Every world setting, not only gravity: a slime's own floor friction would be overwritten by the world's.
+    (lambda d: d["slimes"][0]["params"].update(floor_friction=0.1), "slimes[0].params.floor_friction is the world's"),
+    (lambda d: d["slimes"][0]["params"].update(max_speed=10), "slimes[0].params.max_speed is the world's"),
     (lambda d: d["slimes"][0]["params"].update(stiffness=1), "slimes[0].params: unknown parameter 'stiffness'; known (nearest first): shear_stiffness, "),
     (lambda d: d["slimes"][0]["params"].update(shape_stiffness=1e10), "slimes[0].params: too stiff for dt"),
     (lambda d: d["slimes"][0]["params"].update(viscosity=True), "slimes[0].params.viscosity must be a number"),
