@@ -1,6 +1,6 @@
 """A pure-Python, object-per-particle mass-spring engine: the baseline the numpy engine is timed against.
 
-It is built the way the ``spring_mass`` module is built (one object per point mass, per
+It is built the way the Computer Seminar chapter's ``spring_mass.py`` is built (one object per point mass, per
 spring, per wall and one collision resolver; every actor generates forces, then every point mass
 integrates itself), and computes the same physics as the shared engine with
 :mod:`slime.physics.mass_spring.collide2d`, so the two can be compared step for step:
@@ -11,13 +11,13 @@ integrates itself), and computes the same physics as the shared engine with
   ``f1 = n (e + 1) (v2 - v1) / (1/m1 + 1/m2) / dt``, ``e = e1 e2``;
 * walls as the limit of an infinitely heavy partner: ``f = n (-(e + 1) v_n) m / dt`` when the
   disc is past the wall and still moves into it, with the normal pointing into the wall (the
-  spring_mass module's convention), and the floor's sink fix after moving;
+  Computer Seminar chapter's convention), and the floor's sink fix after moving;
 * symplectic Euler: ``v += F / m dt`` then ``x += v dt``.
 
-One deliberate difference from the spring_mass module: forces are all gathered before any point mass
-moves (the spring_mass module updates actors one after another in list order, which mixes old and new
+One deliberate difference from the Computer Seminar chapter: forces are all gathered before any point mass
+moves (the Computer Seminar chapter updates actors one after another in list order, which mixes old and new
 positions), so the result equals the vectorised engine's. The collision resolver tests every
-pair, as the spring_mass module does (``pair_search="all"``, O(N^2)), or only pairs in neighbouring cells of a
+pair, as the Computer Seminar chapter does (``pair_search="all"``, O(N^2)), or only pairs in neighbouring cells of a
 uniform grid (``pair_search="cells"``, O(N)), the fair pure-Python baseline. Plain floats instead
 of a vector class keep it as fast as pure Python allows.
 """
@@ -57,7 +57,7 @@ class PointMass:
         self.restitution = restitution
         self.fx = 0.0
         self.fy = 0.0
-        self.floor_y = None  # set by a floor this step: the spring_mass module's "floor_hit" message
+        self.floor_y = None  # set by a floor this step: the Computer Seminar chapter's "floor_hit" message
 
     def receive_force(self, fx, fy):
         self.fx += fx
@@ -128,7 +128,7 @@ def impact_force_between_points(p1, p2, dt):
 class CollisionResolver:
     """Impacts between every touching pair of point masses.
 
-    ``pair_search``: "all" tests every pair (the spring_mass module's double loop); "cells" hashes the masses
+    ``pair_search``: "all" tests every pair (the Computer Seminar chapter's double loop); "cells" hashes the masses
     into square cells one contact diameter wide and tests only neighbouring cells.
     """
 
@@ -190,7 +190,7 @@ class CollisionResolver:
 
 
 class Boundary:
-    """A straight wall; ``normal`` points into the wall (out of the free side), as in the spring_mass module."""
+    """A straight wall; ``normal`` points into the wall (out of the free side), as in the Computer Seminar chapter."""
 
     def __init__(self, normal, point_included, world, point_masses, is_floor=False):
         length = math.hypot(normal[0], normal[1])

@@ -12,8 +12,8 @@ Three engines run the same scene from the same initial state:
   list; its row says how many searches the timed steps made, ``pair_searches``);
 * ``pure_python``: :mod:`slime.bench.baseline_objects`, one object per mass, the same formulas,
   contact candidates from a grid of cells (the fair pure-Python baseline);
-* ``pure_python_all_pairs``: the same, testing every pair for contact as the spring_mass module's
-  ``CollisionResolver`` does (O(N^2): what the spring_mass module's own design costs);
+* ``pure_python_all_pairs``: the same, testing every pair for contact as the Computer Seminar chapter's
+  ``CollisionResolver`` does (O(N^2): what the Computer Seminar chapter's own design costs);
 * ``pymunk`` (Chipmunk2D, C): circles joined by ``DampedSpring`` constraints in static segment
   walls, same gravity, dt, masses, radii and spring constants (its own contact solver, so the
   motion is alike but not identical).
@@ -43,8 +43,8 @@ class GridSpec:
     stiffness: float = 0.1
     damping: float = 0.02  # viscous d of -d v per mass
     restitution: float = 0.5
-    gravity: float = 0.01  # px / step^2, y down (pixel coordinates, as the spring_mass module)
-    dt: float = 1.0  # one step, the spring_mass module's unit of time
+    gravity: float = 0.01  # px / step^2, y down (pixel coordinates, as the Computer Seminar chapter)
+    dt: float = 1.0  # one step, the Computer Seminar chapter's unit of time
     drift: float = 1.0  # initial sideways speed, so the grid reaches a wall
     margin: float = 3.0  # spacings of room between the grid and the side walls / ceiling
     drop: float = 4.0  # spacings between the bottom row and the floor at the start
@@ -174,7 +174,7 @@ class PurePythonGrid:
 
 
 class PurePythonAllPairsGrid(PurePythonGrid):
-    """The same baseline testing every pair for contact, as the spring_mass module's CollisionResolver does."""
+    """The same baseline testing every pair for contact, as the Computer Seminar chapter's CollisionResolver does."""
 
     name = "pure_python_all_pairs"
     pair_search = "all"

@@ -9,7 +9,7 @@ A scene is state plus rules. The window (slime/app/scene_window.py) and the head
 - drawing: ``draw_list()`` returns a DrawList in world coordinates; ``bounds`` is the scene's world
   rectangle and ``view_bounds()`` the part of it shown this frame (the bounds, unless the scene
   frames a moving subject: the falling slinky, the walker); ``y_down`` says whether world y grows
-  downward (the pixel-coordinate programs: the spring experiments, spring_mass, the box game) or
+  downward (the pixel-coordinate programs: the Spring simulation article, the Computer Seminar chapter, the box game) or
   upward (Soda). The renderer flips as needed. Colours and the background come from
   :mod:`slime.theme`; ``stroke`` (world units, 0 for the theme's pixel width) widens
   the springs of a scene that is drawn zoomed in.

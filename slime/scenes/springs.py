@@ -1,4 +1,4 @@
-"""The spring experiments article's spring experiments: a chain of bobs on springs, the first one tied to the mouse.
+"""The Spring simulation article's spring experiments: a chain of bobs on springs, the first one tied to the mouse.
 
 Nine presets (keys 1-9) with the article's numbers, mode toggles and parameter keys; the HUD lists
 them with their current values. Units are the article's: pixels, frames, y down, gravity +y.
@@ -31,7 +31,7 @@ FENCE = (-10.0 * np.asarray(WINDOW), 11.0 * np.asarray(WINDOW))
 
 @dataclass(frozen=True)
 class Preset:
-    """A preset (the spring experiments article's numbers): the scene's attributes it sets, laid
+    """A preset (the Spring simulation article's numbers): the scene's attributes it sets, laid
     over BASIC's, or over the scene's current state where ``over_basic`` is False."""
 
     name: str
@@ -77,11 +77,11 @@ def ruby_round_text(value: float, digits: int) -> str:
 
 class SpringsScene(Scene2D):
     name = "springs"
-    title = "spring experiments (the spring experiments article)"
+    title = "spring experiments (the Spring simulation article)"
     bounds = (0.0, 0.0, WINDOW[0], WINDOW[1])
     y_down = True
     hud_above = True  # the HUD's strip, not the hand's corner of the world
-    dt = 1.0  # the spring experiments article counts in frames
+    dt = 1.0  # the Spring simulation article counts in frames
     UNATTENDED_PRESET = 7  # headless: the caterpillar's 20-bob chain (one bob is a dot from afar)
     # Headless the hand loops around (0.6, 0.5) of the window (see ``unattended``): the camera
     # shows that loop, moved only if the chain swings out of it.
@@ -126,7 +126,7 @@ class SpringsScene(Scene2D):
 
     def _add_bobs(self, n: int = 1) -> None:
         for _ in range(n):
-            location = np.asarray(WINDOW) * self.rng.random(2)  # anywhere in the window, as the spring experiments article
+            location = np.asarray(WINDOW) * self.rng.random(2)  # anywhere in the window, as the Spring simulation article
             self.bobs.append(Particles.create([location], mass=self.mass, radius=BOB_RADIUS))
         self._link()
 
@@ -304,7 +304,7 @@ class SpringsScene(Scene2D):
             self.bob_count += 1
             self._add_bobs()
         elif name == "backspace":
-            # The spring experiments article lets the count go negative with no bobs left; stop at zero instead.
+            # The Spring simulation article lets the count go negative with no bobs left; stop at zero instead.
             if self.bob_count > 0:
                 self.bob_count -= 1
                 self._remove_bobs()

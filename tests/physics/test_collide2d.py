@@ -1,6 +1,6 @@
 """The 2D engine's impulse-as-force contacts (slime/physics/mass_spring/collide2d.py), run as the
 scenes run them: ``ContactForces`` and ``PlaneImpactForces`` as a ``World``'s force functions,
-stepped. The spring_mass module's test tables as analytic cases, momentum kept, the relative
+stepped. The Computer Seminar chapter's test tables as analytic cases, momentum kept, the relative
 normal speed reversed times e (the kinetic energy of the centre-of-mass frame times e^2), the
 tangential speed kept, a pinned partner as the infinite-mass limit, and a ball that bounces on the
 floor without sinking into it."""
@@ -38,7 +38,7 @@ def momentum(p: Particles) -> np.ndarray:
     return (p.mass[:, None] * p.velocities).sum(axis=0)
 
 
-# The spring_mass module's table for the impact between two points: (pos, vel, radius, mass, restitution) each.
+# The Computer Seminar chapter's table for the impact between two points: (pos, vel, radius, mass, restitution) each.
 POINT_CASES = [
     (((0, 0), (5, 0), 20, 10, 1.0), ((20, 0), (-5, 0), 20, 10, 1.0), True),
     (((0, 0), (5, 0), 20, 15, 0.2), ((20, 0), (-5, 0), 20, 30, 0.8), True),
@@ -63,7 +63,7 @@ def test_impact_between_points_original_table(p1, p2, impact):
     np.testing.assert_allclose(momentum(p), before, atol=1e-12)
 
 
-# The spring_mass module's table for the impact by a fixed wall. The spring_mass module's normals point INTO the wall; the
+# The Computer Seminar chapter's table for the impact by a fixed wall. The Computer Seminar chapter's normals point INTO the wall; the
 # engine's planes point into the free side, so each is negated here.
 PLANE_CASES = [
     (((600, 200), (5, 3), 20, 10, 1.0), (1, 0), (600, 0), (-5, 3), True),

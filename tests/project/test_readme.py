@@ -39,7 +39,7 @@ def test_readme_command_lines_parse():
 
 def test_readme_names_things_once():
     """No name followed by itself in brackets ("Soda Constructor (Soda Constructor)", "spring_mass
-    (the spring_mass module)"), and nothing shipped still announced as coming."""
+    (the Computer Seminar chapter)"), and nothing shipped still announced as coming."""
     text = README.read_text()
     repeated = re.search(r"\b([\w-]+(?: [\w-]+)*) \((?:the )?\1(?: \w+)?\)", text)
     assert repeated is None, repeated

@@ -1,4 +1,4 @@
-"""The spring_mass module's scenes: the sandbox, the slinky drop and exercises 7-1..7-4, on the shared engine."""
+"""The Computer Seminar chapter's scenes: the sandbox, the slinky drop and exercises 7-1..7-4, on the shared engine."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ from slime.scenes.sandbox import (
     make_slinky,
 )
 
-# The spring_mass module's restoring-force table: positions of ends 1 and 2, k, natural length, force on end 1.
+# The Computer Seminar chapter's restoring-force table: positions of ends 1 and 2, k, natural length, force on end 1.
 RESTORING_CASES = [
     ((0, 0), (10, 0), 2, 0, (2 * 10, 0)),
     ((10, 0), (0, 0), 2, 0, (-2 * 10, 0)),

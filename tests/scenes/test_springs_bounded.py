@@ -1,6 +1,6 @@
 """The springs scene stays bounded for every slider and key the panel offers.
 
-The spring experiments article's bob-after-bob order has no stable stiffness at damping 1.0 once
+The Spring simulation article's bob-after-bob order has no stable stiffness at damping 1.0 once
 there are two bobs, so the scene caps the bobs' speed and fences them far outside the window
 (slime.physics.mass_spring.yoyo.cap_speed, fence); every motion below the cap stays the article's.
 """

@@ -1,4 +1,4 @@
-"""The spring experiments article: the yo-yo step and the spring-experiments scene (presets, keys, HUD, chain order)."""
+"""The Spring simulation article: the yo-yo step and the spring-experiments scene (presets, keys, HUD, chain order)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from slime import theme
 from slime.scenes import load_scene
 from slime.scenes.springs import SpringsScene, make_scene, ruby_round_text
 
-# The digit strings the spring experiments article prints for its 1D experiments (70 frames, hand 5, yo-yo from 1).
+# The digit strings the Spring simulation article prints for its 1D experiments (70 frames, hand 5, yo-yo from 1).
 ARTICLE_SEQUENCES = {
     "approach": "2233444445555555555555555555555555555555555555555555555555555555555555",
     "bounce": "2357899875321123578998753211235789986532112457899865321124679998643111",
@@ -41,7 +41,7 @@ def test_python_round_would_get_a_half_wrong():
 
 
 def test_rest_length_worked_example_is_bit_exact():
-    # The spring experiments article's worked example: anchor 5, bob at 1, rest length 1, stiffness 0.2, damping 0.93.
+    # The Spring simulation article's worked example: anchor 5, bob at 1, rest length 1, stiffness 0.2, damping 0.93.
     force = spring_pull(np.array([[1.0, 0.0]]), np.array([5.0, 0.0]), 0.2, 1.0, natural=True)
     assert force.tolist() == [[0.6000000000000001, 0.0]]
     bob = Particles.create([[1.0, 0.0]], mass=1.0, velocity_scale=0.93)

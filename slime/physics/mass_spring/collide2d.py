@@ -1,6 +1,6 @@
-"""Contact impulses applied as forces (the spring_mass module's CollisionResolver and Boundary), vectorised.
+"""Contact impulses applied as forces (the Computer Seminar chapter's CollisionResolver and Boundary), vectorised.
 
-The spring_mass module resolves a contact in one step: it computes the force that, acting for one step ``dt``,
+The Computer Seminar chapter resolves a contact in one step: it computes the force that, acting for one step ``dt``,
 changes the velocities exactly as an impact with restitution ``e`` would, and adds it to the
 particles like any other force. Two rules:
 
@@ -14,13 +14,13 @@ particles like any other force. Two rules:
   penetrates (its surface is past the plane) and still moves into it.
 
 Planes here use the engine's convention (:class:`~slime.physics.planes.Planes`: the normal points
-into the free side, the spring_mass module's points into the wall); the impact is the same either way.
+into the free side, the Computer Seminar chapter's points into the wall); the impact is the same either way.
 
 Pairs are found with a k-d tree (scipy's cKDTree.query_pairs), never an all-pairs loop.
 
-The forces are computed from the velocities at the start of the step, as the spring_mass module does, so they
+The forces are computed from the velocities at the start of the step, as the Computer Seminar chapter does, so they
 must be added before the integrator runs; gravity and springs added in the same step are not
-cancelled, which is why the spring_mass module needs its floor-sink fix
+cancelled, which is why the Computer Seminar chapter needs its floor-sink fix
 (:meth:`PlaneImpactForces.after_integrate`).
 
 Two world force functions are the whole of it, and the scenes (``scenes/sandbox/``) and the
@@ -39,7 +39,7 @@ from slime.physics.planes import Planes
 def box_planes(width: float, height: float, y_down: bool = True) -> Planes:
     """The four walls of a ``width`` x ``height`` window (top, bottom, left, right), normals inward.
 
-    With ``y_down`` (pixel coordinates, as the spring_mass module) the floor is the line y = height.
+    With ``y_down`` (pixel coordinates, as the Computer Seminar chapter) the floor is the line y = height.
     """
     if y_down:
         normals = [(0.0, 1.0), (0.0, -1.0), (1.0, 0.0), (-1.0, 0.0)]
@@ -50,7 +50,7 @@ def box_planes(width: float, height: float, y_down: bool = True) -> Planes:
     return Planes.create(normals, points, restitution=0.0, friction=0.0)
 
 
-# Which of box_planes' planes is the floor (the spring_mass module fixes sinking there only).
+# Which of box_planes' planes is the floor (the Computer Seminar chapter fixes sinking there only).
 BOX_FLOOR = np.array([False, True, False, False])
 
 
@@ -155,7 +155,7 @@ def _row_dot(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 def _impact_forces(gap, distance, velocities, inv_mass, restitution, i, j, dt):
     """Force on particle ``i[k]`` from its impact with ``j[k]`` (``j[k]`` gets the opposite), from
     the measured ``gap`` x_j - x_i and ``distance``; returns ``(force (K, D), active (K,) bool)``.
-    Inactive pairs get a zero force: coincident centres (no direction: the spring_mass module skips
+    Inactive pairs get a zero force: coincident centres (no direction: the Computer Seminar chapter skips
     them too), separating pairs (v1 < v2, so one contact is not resolved twice) and pairs of two
     pinned particles. (K, D) arrays are worked column by column, numpy's fast direction."""
     safe_distance = np.where(distance > 0.0, distance, 1.0)
@@ -175,12 +175,12 @@ def _impact_forces(gap, distance, velocities, inv_mass, restitution, i, j, dt):
 
 
 class PlaneImpactForces:
-    """World force function for the spring_mass module's boundaries, plus the floor-sink fix.
+    """World force function for the Computer Seminar chapter's boundaries, plus the floor-sink fix.
 
     Register :meth:`after_integrate` in ``World.after_integrate`` so the fix runs every substep.
 
     A particle is hit by a plane when its disc crosses it (strictly: touching exactly is not a
-    hit, as in the spring_mass module) while it moves into it; ``hits`` (K, N) says which plane
+    hit, as in the Computer Seminar chapter) while it moves into it; ``hits`` (K, N) says which plane
     hit which particle this step. All planes are measured at once, as a (K, N) matrix of heights
     and normal speeds, and forces are computed only for the particles actually hit.
 
@@ -188,8 +188,8 @@ class PlaneImpactForces:
     had; gravity and springs acting in the same step can still carry it into the floor, and it
     would sink a little every bounce. So a particle that was hit by a plane this step and still
     moves into it is put back with its surface on the plane (its velocity is left alone, as the
-    spring_mass module does). ``sink_fix`` selects the planes this applies to (the spring_mass
-    module: the floor only, ``BOX_FLOOR``); None means all of them.
+    Computer Seminar chapter does). ``sink_fix`` selects the planes this applies to (the
+    chapter's: the floor only, ``BOX_FLOOR``); None means all of them.
     """
 
     def __init__(self, planes: Planes, sink_fix: np.ndarray | None = None):

@@ -12,8 +12,8 @@ class Particles:
     """N point masses in D dimensions.
 
     ``inv_mass`` 0 marks a pinned (infinite-mass) particle: forces do not move it.
-    ``damping`` is the viscous coefficient d of a force ``-d v`` (the spring_mass module's style);
-    ``velocity_scale`` multiplies the velocity once per step (the spring experiments article's style, 1 = off).
+    ``damping`` is the viscous coefficient d of a force ``-d v`` (the Computer Seminar chapter's style);
+    ``velocity_scale`` multiplies the velocity once per step (the Spring simulation article's style, 1 = off).
     ``radius`` is the collision radius used by point-point contacts and boundaries.
     """
 

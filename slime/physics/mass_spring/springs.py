@@ -1,11 +1,11 @@
 """Springs as structure-of-arrays, and the Hooke force they add.
 
 ``hooke_forces`` is slime's one Hooke law, k (|d| - L) d/|d| on a batch of spring vectors: the
-engine's springs here, Soda Constructor's tick (soda.py) and the spring experiments article's bobs
+engine's springs here, Soda Constructor's tick (soda.py) and the Spring simulation article's bobs
 (yoyo.py) all call it.
 
 Muscles (Soda Constructor) are springs whose rest length breathes with a global wave;
-fragile springs (the spring_mass module's FragileSpring) break when their force passes ``break_force``.
+fragile springs (the Computer Seminar chapter's FragileSpring) break when their force passes ``break_force``.
 """
 
 from __future__ import annotations
@@ -79,7 +79,7 @@ def muscle_rest_length(springs: Springs, wave_phase: float, wave_amplitude: floa
 def hooke_scale(length, rest_length, stiffness):
     """The Hooke law's factor k (|d| - L) / |d|: the force on a spring's first end is its vector d
     times it (toward the other end when stretched). A zero-length spring has no direction and pulls
-    nothing (the spring_mass module's normalize-or-zero)."""
+    nothing (the Computer Seminar chapter's normalize-or-zero)."""
     if length == 0.0:
         return 0.0
     return (length - rest_length) * stiffness / length
@@ -109,7 +109,7 @@ def hooke_forces(gap: np.ndarray, rest_length, stiffness, out: np.ndarray | None
     article's bobs all use it.
 
     ``rest_length`` L and ``stiffness`` k: (S,) or scalars. ``rest_length=None`` means springs of rest
-    length 0, whose force is exactly k d: no square root (the spring experiments article's
+    length 0, whose force is exactly k d: no square root (the Spring simulation article's
     optimisation, and its printed sequences depend on those bits). A spring whose ``live`` entry is
     False (broken) gives no force. ``out`` may be ``gap`` itself."""
     count = gap.shape[0]
@@ -126,7 +126,7 @@ def hooke_forces(gap: np.ndarray, rest_length, stiffness, out: np.ndarray | None
 def spring_forces(positions: np.ndarray, springs: Springs, rest_length: np.ndarray | None = None) -> np.ndarray:
     """Per-spring force on particle ``a`` (``b`` gets the opposite): k * (|d| - L) * d/|d|, d = x_b - x_a.
 
-    A zero-length spring has no direction and gives no force (the spring_mass module returns None there).
+    A zero-length spring has no direction and gives no force (the Computer Seminar chapter returns None there).
     """
     if rest_length is None:
         rest_length = springs.rest_length

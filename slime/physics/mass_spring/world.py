@@ -31,7 +31,7 @@ class World:
     substeps: int = 1
     extra_forces: list[ForceFn] = field(default_factory=list)
     # Position fixes run after each substep's integration and planes, as fn(world)
-    # (the spring_mass module's floor-sink fix puts particles back on the floor here, every substep).
+    # (the Computer Seminar chapter's floor-sink fix puts particles back on the floor here, every substep).
     after_integrate: list[Callable[["World"], None]] = field(default_factory=list)
     # Rest lengths used this substep (muscles change them); None means springs.rest_length.
     spring_rest_length: np.ndarray | None = None

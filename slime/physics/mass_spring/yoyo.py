@@ -1,13 +1,13 @@
-"""The spring experiments article's spring step (the "yo-yo"), on the engine's particle arrays.
+"""The Spring simulation article's spring step (the "yo-yo"), on the engine's particle arrays.
 
-The spring experiments article works in pixels per frame and never multiplies by a time step. Per bob and frame:
+The Spring simulation article works in pixels per frame and never multiplies by a time step. Per bob and frame:
 
     force        = stiffness * gap                      (gap = anchor - location; rest length 0)
                  = stiffness * (|gap| - L) * unit(gap)  (with a natural (rest) length L)
     acceleration = force / mass        (or force itself when the mass is switched off)
     velocity    += acceleration
     velocity    *= damping             (0..1: the fraction of velocity kept, not a viscous d)
-    velocity    += gravity             (gravity goes on after the damping, as in the spring experiments article)
+    velocity    += gravity             (gravity goes on after the damping, as in the Spring simulation article)
     location    += velocity
 
 The damping is the engine's ``Particles.velocity_scale``; the location and velocity are
@@ -37,11 +37,11 @@ def ruby_round(x) -> np.ndarray:
 
 def spring_pull(location: np.ndarray, anchor: np.ndarray, stiffness: float, rest_length: float = 0.0,
                 natural: bool = False) -> np.ndarray:
-    """The spring experiments article's spring force on bobs at ``location`` (M, D) or (D,) toward
+    """The Spring simulation article's spring force on bobs at ``location`` (M, D) or (D,) toward
     ``anchor`` (M, D) or (D,): slime's one Hooke law (springs.hooke_forces).
 
     Without ``natural`` the spring has rest length 0 and the force is exactly stiffness * gap (no
-    square root, as the spring experiments article optimises: its printed sequences are these
+    square root, as the Spring simulation article optimises: its printed sequences are these
     bits). With it, the stretch beyond ``rest_length`` along the unit gap; a zero gap has no
     direction and gives no force (the article's normalize_or_zero).
     """
@@ -67,7 +67,7 @@ def yoyo_integrate(positions: np.ndarray, velocities: np.ndarray, acceleration: 
 
 def yoyo_step(particles: Particles, force: np.ndarray, use_mass: bool = True, gravity=None,
               rows=slice(None)) -> None:
-    """One frame of the spring experiments article for ``particles[rows]`` under ``force`` (rows, D).
+    """One frame of the Spring simulation article for ``particles[rows]`` under ``force`` (rows, D).
 
     ``use_mass`` divides the force by the mass (the article's mass mode); otherwise the force is the
     acceleration. Pinned particles (inv_mass 0) stay where they are.
@@ -75,7 +75,7 @@ def yoyo_step(particles: Particles, force: np.ndarray, use_mass: bool = True, gr
     p = particles
     inv_mass = p.inv_mass[rows]
     if use_mass:
-        # The spring experiments article divides by the mass; force / m is not always bit-equal to force * (1/m).
+        # The Spring simulation article divides by the mass; force / m is not always bit-equal to force * (1/m).
         acceleration = force / p.mass[rows][..., None]
     else:
         acceleration = np.array(force, dtype=np.float64)
@@ -98,7 +98,7 @@ YOYO_MODELS = {
 
 
 def yoyo_run(model: str, frames: int = 70, hand: float = 5.0, start: float = 1.0) -> np.ndarray:
-    """The 1D yo-yo of the spring experiments article run on a one-particle 2D engine state (y stays 0); returns the
+    """The 1D yo-yo of the Spring simulation article run on a one-particle 2D engine state (y stays 0); returns the
     x location after each frame."""
     stiffness, damping, inertia = YOYO_MODELS[model]
     yoyo = Particles.create([[start, 0.0]], mass=1.0, velocity_scale=damping)
@@ -114,7 +114,7 @@ def yoyo_run(model: str, frames: int = 70, hand: float = 5.0, start: float = 1.0
 
 
 def yoyo_digits(model: str, frames: int = 70) -> str:
-    """The digit string the spring experiments article prints: each frame's location rounded half away from zero."""
+    """The digit string the Spring simulation article prints: each frame's location rounded half away from zero."""
     return "".join(str(int(v)) for v in ruby_round(yoyo_run(model, frames)))
 
 
@@ -133,12 +133,12 @@ def chain_step(
     gravity=None,
     speed_limit: float | None = None,
 ) -> int:
-    """One frame of the spring experiments article's bob chain, in the article's order, in place.
+    """One frame of the Spring simulation article's bob chain, in the article's order, in place.
 
     ``parent``/``child`` hold each bob's neighbour index or -1. Bob 0 is also pulled toward
     ``anchor`` (the mouse) when one is given; ``wind`` is a constant force on every bob.
 
-    Why a loop over bobs: the spring experiments article updates bob after bob, and each bob's springs read the
+    Why a loop over bobs: the Spring simulation article updates bob after bob, and each bob's springs read the
     locations of its neighbours as they are at that moment -- the parent has already moved this
     frame, the child has not (and in a ring, bob 0's parent, the last bob, has not; the last bob's
     child, bob 0, has). This Gauss-Seidel order changes the motion (it is what makes a long chain
@@ -210,7 +210,7 @@ def _chain_frame(x, v, mass, damping, has_mass, parent, child, stiffness, rest_l
 def cap_speed(velocity: np.ndarray, limit: float) -> bool:
     """Scale ``velocity`` (D,) down in place to length ``limit`` when it is longer; True if it was.
 
-    Why the chain needs a cap and not a stiffness limit: the spring experiments article's
+    Why the chain needs a cap and not a stiffness limit: the Spring simulation article's
     bob-after-bob order is not energy-conserving. A bob's spring reads its parent's new location
     and its child's old one, so the pair's forces are not equal and opposite over a frame, and the
     linearised frame map has a spectral radius above 1 for every stiffness > 0 once there are two

@@ -1,12 +1,12 @@
-"""The spring_mass module's spring-mass programs as scenes: the interactive sandbox, the slinky drop, and the
+"""The Computer Seminar chapter's spring-mass programs as scenes: the interactive sandbox, the slinky drop, and the
 chapter's exercises 7-1..7-4 (dotted springs, forced resonance, collision counter, inverse-square
 attractor).
 
-All of them run on the shared engine (:class:`~slime.physics.mass_spring.world.World`) in the spring_mass module's units:
+All of them run on the shared engine (:class:`~slime.physics.mass_spring.world.World`) in the Computer Seminar chapter's units:
 pixels, one time unit per frame (dt = 1), y down with gravity +y. Point-point impacts and the
-walls are the spring_mass module's impulse-as-force rules from :mod:`slime.physics.mass_spring.collide2d`.
+walls are the Computer Seminar chapter's impulse-as-force rules from :mod:`slime.physics.mass_spring.collide2d`.
 
-One difference from the spring_mass module, on purpose: the spring_mass module lets each actor update in list order, so a
+One difference from the chapter, on purpose: the chapter lets each actor update in list order, so a
 mass moves before the springs created after it push on it (their force then waits a frame).
 The engine takes every force from the same state and then moves everything at once.
 

@@ -1,7 +1,7 @@
-"""The scenes' common part: a World of point masses and springs in the spring_mass module's units,
+"""The scenes' common part: a World of point masses and springs in the Computer Seminar chapter's units,
 with its contacts and walls, and the coil the springs are drawn as.
 
-Part of the spring_mass scenes (see the package's docstring)."""
+Part of the Computer Seminar chapter's scenes (see the package's docstring)."""
 
 from __future__ import annotations
 
@@ -15,12 +15,12 @@ from slime.physics.mass_spring.world import World
 from slime import theme
 from slime.scenes.base import DrawList, Param, Scene2D
 
-# The spring_mass module's PointMass defaults.
+# The Computer Seminar chapter's PointMass defaults.
 RADIUS, MASS, VISCOUS, RESTITUTION = 10.0, 10.0, 0.01, 0.95
 
 
 class SpringMassScene(Scene2D):
-    """A World of point masses and springs, with optional contacts and spring_mass walls."""
+    """A World of point masses and springs, with optional contacts and the Computer Seminar chapter's walls."""
 
     y_down = True
     dt = 1.0

@@ -1,6 +1,6 @@
 """Exercise 7-2: forced resonance.
 
-Part of the spring_mass scenes (see the package's docstring)."""
+Part of the Computer Seminar chapter's scenes (see the package's docstring)."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """The interactive sandbox: click masses in, chain them with fragile springs.
 
-Part of the spring_mass scenes (see the package's docstring)."""
+Part of the Computer Seminar chapter's scenes (see the package's docstring)."""
 
 from __future__ import annotations
 
@@ -13,10 +13,10 @@ from slime.scenes.sandbox.base import SpringMassScene
 
 
 class Sandbox(SpringMassScene):
-    """The spring_mass module's interactive program: click masses into a box, chain them with fragile springs."""
+    """The Computer Seminar chapter's interactive program: click masses into a box, chain them with fragile springs."""
 
     name = "sandbox"
-    title = "spring-mass sandbox (the spring_mass module)"
+    title = "spring-mass sandbox (the Computer Seminar chapter)"
     help_lines = [
         "left click: add a mass",
         "right click: add a fixed mass",
@@ -26,7 +26,7 @@ class Sandbox(SpringMassScene):
     ]
     keys = ("space", "backspace")
 
-    # The spring_mass module's factory numbers.
+    # The Computer Seminar chapter's factory numbers.
     SPRING_CONSTANT, NATURAL_LENGTH, BREAK_THRESHOLD = 0.01, 20.0, 5.0
 
     def __init__(self, demo: bool = True, seed: int = 3):
@@ -50,7 +50,7 @@ class Sandbox(SpringMassScene):
             self.mouse_press((60.0 + 52.0 * (k % 10), 240.0 + 60.0 * (k // 10)), "left")
 
     def create_mass(self, pos, fixed: bool) -> int:
-        # The spring_mass module throws each new mass with a random velocity, mostly upward (y down).
+        # The Computer Seminar chapter throws each new mass with a random velocity, mostly upward (y down).
         vel = (self.rng.uniform(-10.0, 10.0), self.rng.uniform(-10.0, 0.0))
         return self.add_mass(pos, vel, fixed=fixed)
 

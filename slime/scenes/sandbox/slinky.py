@@ -1,6 +1,6 @@
 """The slinky drop: the top let go, the bottom hangs still while the rest falls onto it.
 
-Part of the spring_mass scenes (see the package's docstring)."""
+Part of the Computer Seminar chapter's scenes (see the package's docstring)."""
 
 from __future__ import annotations
 
@@ -14,14 +14,14 @@ from slime.scenes.sandbox.base import SpringMassScene, coil
 
 
 class Slinky(SpringMassScene):
-    """The spring_mass module's slinky drop: 14 masses hanging in a chain from a fixed top point; space lets go.
+    """The Computer Seminar chapter's slinky drop: 14 masses hanging in a chain from a fixed top point; space lets go.
 
-    The spring_mass module's numbers: masses 0.1 (radius 10, viscous 0.01), springs k = 0.02 with natural
+    The Computer Seminar chapter's numbers: masses 0.1 (radius 10, viscous 0.01), springs k = 0.02 with natural
     length 5, spacing 30, gravity 0.5 px/frame^2. No walls and no contacts.
     """
 
     name = "slinky"
-    title = "slinky drop (the spring_mass module)"
+    title = "slinky drop (the Computer Seminar chapter)"
     help_lines = ["space: let go of the top (break the first spring)", "r: hang it up again"]
     keys = ("space", "r")
 
@@ -29,8 +29,8 @@ class Slinky(SpringMassScene):
 
     def __init__(self, settled: bool = False, release_frame: int | None = None):
         super().__init__(size=(600.0, 400.0), gravity=(0.0, self.GRAVITY), collide=False, walls=None)
-        # The spring_mass module hangs the top at y = 0, the window's edge; show a margin above it so the fixed
-        # point is seen whole (the coordinates stay the spring_mass module's).
+        # The Computer Seminar chapter hangs the top at y = 0, the window's edge; show a margin above it so the fixed
+        # point is seen whole (the coordinates stay the Computer Seminar chapter's).
         self.bounds = (0.0, -30.0, self.size[0], self.size[1])
         self.settled = settled
         self.release_frame = release_frame
@@ -40,7 +40,7 @@ class Slinky(SpringMassScene):
         self.world.particles = Particles.create(np.zeros((0, 2)))
         self.world.springs = Springs.empty()
         self.frame = 0
-        # The camera: the spring_mass module's window; once let go, it follows the slinky
+        # The camera: the Computer Seminar chapter's window; once let go, it follows the slinky
         # down and closes in as the slinky gathers itself up.
         self.camera = Follow(self.bounds, grow=1.3, smallest=0.25)
         top_x = self.size[0] / 2
@@ -50,7 +50,7 @@ class Slinky(SpringMassScene):
             carried = np.arange(self.COUNT, 0, -1) * self.MASS * self.GRAVITY
             y = np.concatenate([[0.0], np.cumsum(self.NATURAL_LENGTH + carried / self.STIFFNESS)])
         else:
-            y = self.SPACING * np.arange(self.COUNT + 1)  # the spring_mass module's evenly spaced start
+            y = self.SPACING * np.arange(self.COUNT + 1)  # the Computer Seminar chapter's evenly spaced start
         self.add_mass((top_x, 0.0), fixed=True, mass=self.MASS)
         for k in range(1, self.COUNT + 1):
             self.add_mass((top_x, y[k]), mass=self.MASS)
@@ -84,7 +84,7 @@ class Slinky(SpringMassScene):
     UNATTENDED_RELEASE = 30  # frames
     RULER_STEP = 50.0  # world units between the ruler's marks
     # How it is drawn: each spring a turn of a slinky's coil, the masses small beads on it (the
-    # spring_mass module's radius 10 never touches anything here: no walls, no contacts).
+    # Computer Seminar chapter's radius 10 never touches anything here: no walls, no contacts).
     COIL_WIDTH, COIL_TURNS, BEAD = 60.0, 1, 3.5
     stroke = 1.5  # the coil's wire, in world units: it widens as the camera closes in
 
