@@ -7,7 +7,7 @@ the right wall and squashes, so the contact search and the contacts are real wor
 
 Three engines run the same scene from the same initial state:
 
-* ``slime``: the shared engine, ``slime.physics.World`` with ``Particles`` and ``Springs``, contact
+* ``slime``: the shared engine, ``slime.physics.MassSpringWorld`` with ``Particles`` and ``Springs``, contact
   and wall impacts from :mod:`slime.physics.mass_spring.collide2d` (k-d tree pair search kept as a Verlet
   list; its row says how many searches the timed steps made, ``pair_searches``);
 * ``pure_python``: :mod:`slime.bench.baseline_objects`, one object per mass, the same formulas,
@@ -89,12 +89,12 @@ def grid_state(spec: GridSpec):
 
 
 class SlimeGrid:
-    """The shared engine: World + Particles + Springs + collide2d contact and wall impacts."""
+    """The shared engine: MassSpringWorld + Particles + Springs + collide2d contact and wall impacts."""
 
     name = "slime"
 
     def __init__(self, spec: GridSpec):
-        from slime.physics import Particles, Springs, World
+        from slime.physics import MassSpringWorld, Particles, Springs
         from slime.physics.mass_spring.collide2d import BOX_FLOOR, ContactForces, PlaneImpactForces, box_planes
 
         positions, velocities, pairs, rest_length = grid_state(spec)
@@ -109,7 +109,7 @@ class SlimeGrid:
         springs = Springs.create(pairs, rest_length, stiffness=spec.stiffness)
         self.walls = PlaneImpactForces(box_planes(spec.width, spec.height, y_down=True), BOX_FLOOR)
         self.contacts = ContactForces()
-        self.world = World(
+        self.world = MassSpringWorld(
             particles,
             springs,
             gravity=(0.0, spec.gravity),
@@ -120,7 +120,7 @@ class SlimeGrid:
 
     def step(self) -> None:
         self.world.step()
-        # The floor-sink fix runs after integration; World has no hook for it (as the sandbox scenes).
+        # The floor-sink fix runs after integration; MassSpringWorld has no hook for it (as the sandbox scenes).
         self.walls.after_integrate(self.world)
 
     def set_state(self, positions, velocities) -> None:
@@ -153,7 +153,7 @@ class PurePythonGrid:
             bo.Spring(self.masses[a], self.masses[b], spec.stiffness, length)
             for (a, b), length in zip(pairs.tolist(), rest_length.tolist())
         ]
-        # Same force order as the World: masses (gravity, damping), springs, contacts, walls.
+        # Same force order as the MassSpringWorld: masses (gravity, damping), springs, contacts, walls.
         self.world.add(*self.masses)
         self.world.add(*springs)
         self.world.add(bo.CollisionResolver(self.world, self.masses, self.pair_search))

@@ -10,15 +10,20 @@ the kernels' options and cache, ``integrate.py`` symplectic Euler, ``planes.py``
   Constructor's tick, boxes, point contacts).
 """
 
-__all__ = ["Particles", "Springs", "Planes", "World"]
+__all__ = ["MassSpringWorld", "Particles", "Springs", "Planes"]
 
 # The mass-spring engine's names, imported on first use: the slime alone needs none of them (nor
 # scipy, which the springs' scatter loads), and a command starts that much sooner.
 _LAZY = {"Particles": "slime.physics.mass_spring.particles", "Springs": "slime.physics.mass_spring.springs",
-         "World": "slime.physics.mass_spring.world", "Planes": "slime.physics.planes"}
+         "MassSpringWorld": "slime.physics.mass_spring.world", "Planes": "slime.physics.planes"}
+
+
+# The 2D engine was once slime.physics.World: a script that imports it by that name still runs.
+_RENAMED = {"World": "MassSpringWorld"}
 
 
 def __getattr__(name: str):
+    name = _RENAMED.get(name, name)
     if name in _LAZY:
         import importlib
 

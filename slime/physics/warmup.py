@@ -133,10 +133,10 @@ def _springs() -> None:
     from slime.physics.planes import Planes
     from slime.physics.mass_spring.soda import SodaModel
     from slime.physics.mass_spring.springs import Springs
-    from slime.physics.mass_spring.world import World
+    from slime.physics.mass_spring.world import MassSpringWorld
 
     for dim in (2, 3):
-        world = World(Particles.create(np.ones((2, dim)) * [[1.0], [2.0]]), Springs.create([[0, 1]], 0.5, 1.0),
+        world = MassSpringWorld(Particles.create(np.ones((2, dim)) * [[1.0], [2.0]]), Springs.create([[0, 1]], 0.5, 1.0),
                       planes=Planes.floor(dim), gravity=-np.eye(dim)[1])
         world.step()
     SodaModel.create(np.array([[0.1, 0.2], [0.3, 0.4]]), [[0, 1]], [0.2]).tick()

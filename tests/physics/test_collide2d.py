@@ -1,5 +1,5 @@
 """The 2D engine's impulse-as-force contacts (slime/physics/mass_spring/collide2d.py), run as the
-scenes run them: ``ContactForces`` and ``PlaneImpactForces`` as a ``World``'s force functions,
+scenes run them: ``ContactForces`` and ``PlaneImpactForces`` as a ``MassSpringWorld``'s force functions,
 stepped. The Computer Seminar chapter's test tables as analytic cases, momentum kept, the relative
 normal speed reversed times e (the kinetic energy of the centre-of-mass frame times e^2), the
 tangential speed kept, a pinned partner as the infinite-mass limit, and a ball that bounces on the
@@ -12,7 +12,7 @@ import pytest
 
 from slime.physics.mass_spring.collide2d import BOX_FLOOR, ContactForces, PlaneImpactForces, box_planes
 from slime.physics.mass_spring.particles import Particles
-from slime.physics.mass_spring.world import World
+from slime.physics.mass_spring.world import MassSpringWorld
 from slime.physics.planes import Planes
 
 
@@ -28,7 +28,7 @@ def one_step(p: Particles, dt=1.0, contacts=True, planes: Planes | None = None, 
     Returns the world and its contact force functions."""
     contact = ContactForces() if contacts else None
     walls = PlaneImpactForces(planes, sink_fix) if planes is not None else None
-    world = World(p, dt=dt, extra_forces=[f for f in (contact, walls) if f is not None],
+    world = MassSpringWorld(p, dt=dt, extra_forces=[f for f in (contact, walls) if f is not None],
                   after_integrate=[walls.after_integrate] if walls is not None else [])
     world.step()
     return world, contact, walls
@@ -78,7 +78,7 @@ PLANE_CASES = [
 def test_impact_by_fixture_original_table(spec, original_normal, point, vel_expected, impact):
     p = particles(spec)
     wall = Planes.create([-np.array(original_normal, float)], [point], restitution=0.0, friction=0.0)
-    world = World(p, dt=1.0)
+    world = MassSpringWorld(p, dt=1.0)
     walls = PlaneImpactForces(wall)
     world.extra_forces.append(walls)
     world.step()
@@ -138,7 +138,7 @@ def test_head_on_pair_energy_scales_with_e_squared():
 
 def drop_ball(sink_fix, frames=3000):
     p = Particles.create([[300.0, 100.0]], mass=10.0, radius=10.0, restitution=0.95, damping=0.01)
-    world = World(p, gravity=np.array([0.0, 0.5]), dt=1.0)
+    world = MassSpringWorld(p, gravity=np.array([0.0, 0.5]), dt=1.0)
     walls = PlaneImpactForces(box_planes(600.0, 400.0), sink_fix)
     world.extra_forces.append(walls)
     world.after_integrate.append(walls.after_integrate)
@@ -183,7 +183,7 @@ def test_contact_forces_count_and_world_integration():
     # Two balls thrown at each other in empty space: momentum is kept through the whole run.
     p = Particles.create([[0.0, 0.0], [50.0, 1.0]], velocities=[[2.0, 0.0], [-1.0, 0.0]], mass=[1.0, 4.0],
                          radius=5.0, restitution=0.9)
-    world = World(p, dt=1.0)
+    world = MassSpringWorld(p, dt=1.0)
     contacts = ContactForces()
     world.extra_forces.append(contacts)
     before = momentum(p)

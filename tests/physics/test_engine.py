@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from slime.physics import Particles, Planes, Springs, World
+from slime.physics import MassSpringWorld, Particles, Planes, Springs
 from slime.physics.integrate import symplectic_euler
 from slime.physics.planes import collide_planes
 from slime.physics.mass_spring.scatter import scatter_add
@@ -100,7 +100,7 @@ def test_symplectic_euler_order_and_pinned():
 
 def test_free_fall_matches_symplectic_euler_closed_form():
     g, h, n = -9.81, 0.01, 100
-    world = World(Particles.create([[0.0, 10.0, 0.0]], mass=2.0), gravity=[0, g, 0], dt=h)
+    world = MassSpringWorld(Particles.create([[0.0, 10.0, 0.0]], mass=2.0), gravity=[0, g, 0], dt=h)
     for _ in range(n):
         world.step()
     # v_k = k g h; x_n = x0 + h^2 g n(n+1)/2
@@ -110,7 +110,7 @@ def test_free_fall_matches_symplectic_euler_closed_form():
 
 def test_spring_oscillator_period_and_energy():
     k, m = 40.0, 0.5
-    world = World(Particles.create([[0.0, 0.0], [1.2, 0.0]], mass=[np.inf, m]),
+    world = MassSpringWorld(Particles.create([[0.0, 0.0], [1.2, 0.0]], mass=[np.inf, m]),
                   Springs.create([[0, 1]], rest_length=1.0, stiffness=k), dt=1e-3)
     xs, energies = [], []
     for _ in range(3000):
@@ -127,7 +127,7 @@ def test_spring_oscillator_period_and_energy():
 
 
 def test_two_body_spring_conserves_momentum():
-    world = World(Particles.create([[0.0, 0.0, 0.0], [1.5, 0.3, -0.2]], [[0, 1, 0], [0.5, 0, 0]], mass=[1.0, 3.0]),
+    world = MassSpringWorld(Particles.create([[0.0, 0.0, 0.0], [1.5, 0.3, -0.2]], [[0, 1, 0], [0.5, 0, 0]], mass=[1.0, 3.0]),
                   Springs.create([[0, 1]], rest_length=1.0, stiffness=25.0), dt=1 / 120, substeps=4)
     p0 = (world.particles.mass[:, None] * world.particles.velocities).sum(axis=0)
     for _ in range(200):
@@ -169,7 +169,7 @@ def test_a_particle_takes_its_grip_of_the_plane_friction():
 
 
 def test_ball_comes_to_rest_on_floor():
-    world = World(Particles.create([[0.0, 1.0, 0.0]], [[1.0, 0.0, 0.0]]), planes=Planes.floor(3, restitution=0.3, friction=0.6),
+    world = MassSpringWorld(Particles.create([[0.0, 1.0, 0.0]], [[1.0, 0.0, 0.0]]), planes=Planes.floor(3, restitution=0.3, friction=0.6),
                   gravity=[0, -9.81, 0], dt=1 / 60, substeps=4)
     for _ in range(300):
         world.step()

@@ -1,6 +1,6 @@
 """The 2D engine's caches change none of its physics. ``ContactForces`` keeps a Verlet candidate
 list between steps, ``PlaneImpactForces`` measures all walls at once, springs scatter through a
-cached incidence matrix and the World reuses its force array. Each is run on states built to
+cached incidence matrix and the MassSpringWorld reuses its force array. Each is run on states built to
 stress its cache (particles drifting past the margin, teleported, growing, added; springs added
 and broken; pins) and checked against the physics: every touching pair found (brute-force
 distances), momentum kept, each wall's normal speed reversed times e, no particle left sunk in a
@@ -10,7 +10,7 @@ wall, Newton's third law, symplectic Euler written out.
 import numpy as np
 import pytest
 
-from slime.physics import Particles, Springs, World
+from slime.physics import MassSpringWorld, Particles, Springs
 from slime.physics.integrate import symplectic_euler
 from slime.physics.mass_spring.collide2d import BOX_FLOOR, ContactForces, PlaneImpactForces, box_planes
 from slime.physics.mass_spring.scatter import scatter_add
@@ -87,7 +87,7 @@ def test_verlet_contacts_in_a_world_meet_balls_thrown_from_afar():
     # Two balls thrown at each other from far apart (farther than reach + margin): the list is
     # built before they are close, so they meet only if it is rebuilt in time.
     p = Particles.create([[0.0, 0.0], [200.0, 1.0]], velocities=[[3.0, 0.0], [-3.0, 0.0]], radius=5.0)
-    world = World(p, dt=1.0)
+    world = MassSpringWorld(p, dt=1.0)
     contacts = ContactForces()
     world.extra_forces.append(contacts)
     for _ in range(60):
@@ -116,7 +116,7 @@ def test_walls_at_once_reverse_each_walls_normal_speed_and_leave_none_sunk(seed)
     planes, x, v, r, inv_mass, e = box_state(rng, 80)
     p = Particles.create(x, v, radius=r, restitution=e)
     p.inv_mass[:] = inv_mass
-    world = World(p, dt=0.5)
+    world = MassSpringWorld(p, dt=0.5)
     walls = PlaneImpactForces(planes, BOX_FLOOR)
     forces = np.zeros_like(x)
     walls(world, forces)
@@ -192,7 +192,7 @@ def test_world_step_equals_the_plain_formulas():
     p = Particles.create(x, v, mass=mass, damping=rng.uniform(0.0, 0.3, n), velocity_scale=rng.uniform(0.9, 1.0, n))
     springs = Springs.create(rng.integers(0, n, (40, 2)), 2.0, 0.7)
     gravity = np.array([0.1, -0.4])
-    world = World(p, springs, gravity=gravity, dt=0.1)
+    world = MassSpringWorld(p, springs, gravity=gravity, dt=0.1)
     for _ in range(20):
         xr, vr = p.positions.copy(), p.velocities.copy()
         # m g (none on the pinned) - d v, written out

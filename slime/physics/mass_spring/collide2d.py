@@ -55,7 +55,7 @@ BOX_FLOOR = np.array([False, True, False, False])
 
 
 class ContactForces:
-    """World force function (``world.extra_forces``) for point-point impacts.
+    """A MassSpringWorld force function (``world.extra_forces``) for point-point impacts.
 
     ``count`` accumulates how many pair impulses were applied (exercise 7-3's collision counter);
     ``last_count`` is this step's.
@@ -175,9 +175,9 @@ def _impact_forces(gap, distance, velocities, inv_mass, restitution, i, j, dt):
 
 
 class PlaneImpactForces:
-    """World force function for the Computer Seminar chapter's boundaries, plus the floor-sink fix.
+    """A MassSpringWorld force function for the Computer Seminar chapter's boundaries, plus the floor-sink fix.
 
-    Register :meth:`after_integrate` in ``World.after_integrate`` so the fix runs every substep.
+    Register :meth:`after_integrate` in ``MassSpringWorld.after_integrate`` so the fix runs every substep.
 
     A particle is hit by a plane when its disc crosses it (strictly: touching exactly is not a
     hit, as in the Computer Seminar chapter) while it moves into it; ``hits`` (K, N) says which plane

@@ -1,7 +1,7 @@
-"""A generic mass-spring world: particles, springs, planes, gravity, and extra force functions.
-
-The same World runs the 2D scenes (D = 2); the 3D slime body (slime_body.py) uses the same
-particles, integrator and planes with its own internal forces.
+"""The mass-spring engine of the 2D scenes: particles, springs, planes, gravity and extra force
+functions, stepped with symplectic Euler in any dimension (the scenes are 2D; the tests run it in 3D
+too). The 3D slime is not stepped here: it has its own compiled step (slime3d/step.py), which
+shares only the particles' arrays and the integrator with this one.
 """
 
 from __future__ import annotations
@@ -18,11 +18,11 @@ from slime.physics.planes import Planes, collide_planes
 from slime.physics.mass_spring.springs import Springs, add_spring_forces, break_overloaded
 
 # An extra force: called as fn(world, forces) and adds into forces (N, D).
-ForceFn = Callable[["World", np.ndarray], None]
+ForceFn = Callable[["MassSpringWorld", np.ndarray], None]
 
 
 @dataclass
-class World:
+class MassSpringWorld:
     particles: Particles
     springs: Springs = field(default_factory=Springs.empty)
     planes: Planes | None = None
@@ -32,7 +32,7 @@ class World:
     extra_forces: list[ForceFn] = field(default_factory=list)
     # Position fixes run after each substep's integration and planes, as fn(world)
     # (the Computer Seminar chapter's floor-sink fix puts particles back on the floor here, every substep).
-    after_integrate: list[Callable[["World"], None]] = field(default_factory=list)
+    after_integrate: list[Callable[["MassSpringWorld"], None]] = field(default_factory=list)
     # Rest lengths used this substep (muscles change them); None means springs.rest_length.
     spring_rest_length: np.ndarray | None = None
     time: float = 0.0

@@ -2,7 +2,7 @@
 chapter's exercises 7-1..7-4 (dotted springs, forced resonance, collision counter, inverse-square
 attractor).
 
-All of them run on the shared engine (:class:`~slime.physics.mass_spring.world.World`) in the Computer Seminar chapter's units:
+All of them run on the shared engine (:class:`~slime.physics.mass_spring.world.MassSpringWorld`) in the Computer Seminar chapter's units:
 pixels, one time unit per frame (dt = 1), y down with gravity +y. Point-point impacts and the
 walls are the Computer Seminar chapter's impulse-as-force rules from :mod:`slime.physics.mass_spring.collide2d`.
 

@@ -1,4 +1,4 @@
-"""The scenes' common part: a World of point masses and springs in the Computer Seminar chapter's units,
+"""The scenes' common part: a MassSpringWorld of point masses and springs in the Computer Seminar chapter's units,
 with its contacts and walls, and the coil the springs are drawn as.
 
 Part of the Computer Seminar chapter's scenes (see the package's docstring)."""
@@ -11,7 +11,7 @@ from slime.physics.mass_spring.collide2d import ContactForces, PlaneImpactForces
 from slime.physics.mass_spring.particles import Particles
 from slime.physics.planes import Planes
 from slime.physics.mass_spring.springs import Springs
-from slime.physics.mass_spring.world import World
+from slime.physics.mass_spring.world import MassSpringWorld
 from slime import theme
 from slime.scenes.base import DrawList, Param, Scene2D
 
@@ -20,7 +20,7 @@ RADIUS, MASS, VISCOUS, RESTITUTION = 10.0, 10.0, 0.01, 0.95
 
 
 class SpringMassScene(Scene2D):
-    """A World of point masses and springs, with optional contacts and the Computer Seminar chapter's walls."""
+    """A MassSpringWorld of point masses and springs, with optional contacts and the Computer Seminar chapter's walls."""
 
     y_down = True
     dt = 1.0
@@ -32,7 +32,7 @@ class SpringMassScene(Scene2D):
         m = self.WALL_MARGIN if walls is not None else 0.0
         self.bounds = (-m, -m, self.size[0] + m, self.size[1] + m)
         self.rng = np.random.default_rng(seed)
-        self.world = World(Particles.create(np.zeros((0, 2))), gravity=np.asarray(gravity, float), dt=1.0)
+        self.world = MassSpringWorld(Particles.create(np.zeros((0, 2))), gravity=np.asarray(gravity, float), dt=1.0)
         self.contacts = ContactForces() if collide else None
         self.walls = PlaneImpactForces(walls, sink_fix) if walls is not None else None
         if self.contacts is not None:
