@@ -1,6 +1,8 @@
 """The slime's forces, body by body: each substep, every force of ``SlimeModel``'s bodies (volume
 pressure, surface tension, shape restoring, viscosity, air drag, gravity, then the shear
-stiffness and viscosity, which couple neighbours), each one function in its own module. This is the code that
+stiffness and viscosity, which couple neighbours), each one function in its own module; the
+elastic ones through the mass the substep carries them with (``membrane.py``: the explicit mass
+wherever the substep is short enough for them, so at every mesh up to 32 x 32). This is the code that
 moves the slime, for one slime and for every slime of a world alike. The forces of one vertex
 are summed in one loop over the vertices, each force's module giving its part at a vertex
 (``*_at``), so that the arrays are read once a substep; to add a force, write its module and add
@@ -23,7 +25,8 @@ from slime.physics.planes import plane_contacts
 from slime.physics.slime3d.adhesion import adhere_all
 from slime.physics.slime3d.drag import air_drag_at
 from slime.physics.slime3d.gravity import gravity_at
-from slime.physics.slime3d.moments import body_moments, inverse_inertia, times
+from slime.physics.slime3d.membrane import carry_membrane
+from slime.physics.slime3d.moments import body_moments, internal_part_into, inverse_inertia, times
 from slime.physics.slime3d.pressure import pressure_spread, volume_pressure, volume_pressure_at
 from slime.physics.slime3d.shape_matching import best_rotation, shape_restoring_at
 from slime.physics.slime3d.shear import add_shear
@@ -56,6 +59,7 @@ class SlimeModel(NamedTuple):
     mass: np.ndarray  # (P,) kg
     rest: np.ndarray  # (3, P) m
     max_acceleration: np.ndarray  # (P,) m/s^2
+    ripple: np.ndarray  # (P,) 1/s^2: each vertex's fastest membrane wave (``membrane.py``)
     adhesion: np.ndarray  # m/s^2
     grip: np.ndarray  # (P,) the share of the floor's and obstacles' friction each vertex takes
     gravity: np.ndarray  # (3,) m/s^2
@@ -69,12 +73,14 @@ def build_model(shapes, firsts, total: int, gravity) -> SlimeModel:
     rest = np.zeros((3, total))
     bound = np.full(total, np.inf)
     grip = np.ones(total)
+    ripple = np.zeros(total)
     for shape, first in zip(shapes, firsts):
         span = slice(first, first + shape.count)
         mass[span] = shape.mass
         rest[:, span] = shape.rest_offsets.T
         bound[span] = shape.params.max_acceleration
         grip[span] = shape.params.grip
+        ripple[span] = shape.ripple
     params = [s.params for s in shapes]
     materials = [p.material for p in params]
     return SlimeModel(
@@ -88,11 +94,11 @@ def build_model(shapes, firsts, total: int, gravity) -> SlimeModel:
         pressure_scale=column(s.pressure_scale for s in shapes),
         rest_pressure=column(s.rest_pressure for s in shapes),
         inertia_floor=column(s.inertia_floor for s in shapes), mass=mass, rest=rest, max_acceleration=bound,
-        adhesion=column(m.adhesion for m in materials), grip=grip,
+        ripple=ripple, adhesion=column(m.adhesion for m in materials), grip=grip,
         gravity=np.asarray(gravity, dtype=np.float64).reshape(3).copy())
 
 
-PER_VERTEX = ("mass", "rest", "max_acceleration", "grip", "gravity")  # SlimeModel's fields not per body (and gravity)
+PER_VERTEX = ("mass", "rest", "max_acceleration", "ripple", "grip", "gravity")  # SlimeModel's fields not per body (and gravity)
 
 
 def bodies_of(model: SlimeModel, first: int, end: int) -> SlimeModel:
@@ -145,6 +151,10 @@ def body_accelerations(model, b, x, v, acc, rotation, volume, work, h, internal_
     gv, ga = head(grad_volume, count), head(grad_area, count)
     a0, a1, a2 = rows(acc, first, count)
     m = mass[first:first + count]
+    # The elastic forces' acceleration (pressure, tension, shape, then the shear stiffness) is
+    # gathered apart, over the area gradient once the tension has read it, to be carried by
+    # ``membrane.py``; the rates and gravity go straight into acc.
+    membrane = ga
     for k in range(count):
         p = volume_pressure_at(gv, m, k, pressure)
         t = surface_tension_at(ga, m, k, tension)
@@ -152,12 +162,20 @@ def body_accelerations(model, b, x, v, acc, rotation, volume, work, h, internal_
         w = internal_viscosity_at(xs, vs, k, centre, velocity, omega, viscous)
         d = air_drag_at(vs, k, drag)
         g = gravity_at(gravity)
-        a0[k] = p[0] + t[0] + s[0] + w[0] + d[0] + g[0]
-        a1[k] = p[1] + t[1] + s[1] + w[1] + d[1] + g[1]
-        a2[k] = p[2] + t[2] + s[2] + w[2] + d[2] + g[2]
-    # Then what couples neighbours: the shear stiffness and viscosity.
-    add_shear(acc, x, v, mass, rest, first, model.stacks[b], model.slices[b], centre, turned, velocity, omega, inverse,
-              model.shear_stiffness[b], model.shear_viscosity[b], h, work[2], work[3], work[4])
+        a0[k] = w[0] + d[0] + g[0]
+        a1[k] = w[1] + d[1] + g[1]
+        a2[k] = w[2] + d[2] + g[2]
+        membrane[0][k] = p[0] + t[0] + s[0]
+        membrane[1][k] = p[1] + t[1] + s[1]
+        membrane[2][k] = p[2] + t[2] + s[2]
+    # Then what couples neighbours: the shear's viscosity, and its stiffness with the other
+    # elastic forces, carried as the substep can (``membrane.py``); their rigid part taken out.
+    stacks, slices = model.stacks[b], model.slices[b]
+    change = work[4]
+    add_shear(change, grad_area, x, v, rest, first, stacks, slices, centre, turned, velocity, omega,
+              model.shear_stiffness[b], model.shear_viscosity[b], h, work[2], work[3])
+    carry_membrane(membrane, m, model.ripple[first:first + count], stacks, slices, h)
+    internal_part_into(acc, head(change, count), membrane, mass, x, first, count, centre, inverse)
     limit = model.max_acceleration[first:first + count]
     for k in range(count):
         a0[k] = min(max(a0[k], -limit[k]), limit[k])
