@@ -536,7 +536,7 @@ def test_pinned_trajectory_hash():
         [sys.executable, "-c", _PINNED, here], env=_portable_env(), capture_output=True, text=True, timeout=120
     )
     assert run_.returncode == 0, run_.stderr
-    assert run_.stdout.strip() == "82d28586cbfbf03d055d7dce93803feb8fdc1405a43917116a62762a03da4a62"
+    assert run_.stdout.strip() == "213bca7de91adb4394f68dd7e78bc795c32f474a047b0a293d4809a6941cd32a"
 
 
 # ---------------------------------------------------------------- params

@@ -76,9 +76,9 @@ def test_every_internal_force_moves_no_momentum_and_no_angular_momentum():
 
 def _shear_of(body, v, stiffness, viscosity, displaced=None):
     """The shear's acceleration (3, P) of a floating body with velocities ``v`` (3, P), its
-    vertices ``displaced`` (3, P) from their goals, as the step adds it: ``add_shear``'s two parts,
-    the elastic one carried by the membrane's step, their rigid part taken out; checked to move
-    no momentum or angular momentum."""
+    vertices ``displaced`` (3, P) from their goals, as the step adds it: ``add_shear``'s, carried
+    by the membrane's step, its rigid part taken out; checked to move no momentum or angular
+    momentum."""
     world = body.world
     count, h = body.shape.count, body.substep_length
     rest = world.model.rest
@@ -88,12 +88,12 @@ def _shear_of(body, v, stiffness, viscosity, displaced=None):
     rotation = best_rotation(covariance, np.eye(3))
     inverse = inverse_inertia(second, body.inertia_floor)
     acc = np.zeros_like(x)
-    change, membrane, d, u = (np.zeros_like(x) for _ in range(4))
+    membrane, d, u = (np.zeros_like(x) for _ in range(3))
     stacks, slices = body.shape.stacks, body.shape.slices
-    add_shear(change, membrane, x, v, rest, 0, stacks, slices, centre, rotation, velocity, inverse @ spin,
+    add_shear(membrane, x, v, rest, 0, stacks, slices, centre, rotation, velocity, inverse @ spin,
               stiffness, viscosity, h, d, u)
     carry_membrane(membrane, m, world.model.ripple, stacks, slices, h)
-    internal_part_into(acc, change, membrane, m, x, 0, count, centre, inverse)
+    internal_part_into(acc, membrane, m, x, 0, count, centre, inverse)
     forces = m * acc
     assert np.abs(forces.sum(axis=1)).max() < 1e-9 * np.abs(forces).max()
     torque = np.cross((x.T - centre), forces.T).sum(axis=0)

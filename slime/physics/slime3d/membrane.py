@@ -10,13 +10,13 @@ power, and the pole is pulled by its whole first ring. Along the meridians the w
 faster than the explicit step carries up to 128 x 128 at 8 substeps (``stability.py`` counts
 them, and takes more substeps past that).
 
-The equation. A substep of symplectic Euler with a mass matrix of its own for the body's elastic
-forces F_e (pressure, surface tension, shape restoring and shear stiffness: every internal force
-that is a stiffness, not a rate):
+The equation. A substep of symplectic Euler with a mass matrix of its own for the body's internal
+forces F_e that are stiffnesses or couple neighbours (pressure, surface tension, shape restoring,
+the shear's stiffness and viscosity):
 
     (M + C) a_e = F_e,    v += h (a_e + a_rest),    x += h v
 
-with a_rest the rest (the viscosities, drag and gravity, applied as they are), and C a graph
+with a_rest the rest (the body-wide viscosity, drag and gravity, applied as they are), and C a graph
 Laplacian on the ring edges and the pole's star (its edges to the first ring), each edge's weight
 chosen from the stiffness the substep cannot carry: a ring whose vertices' fastest membrane wave
 has h^2 omega^2 = s over ``RIPPLE_MARGIN`` s0 gets c = m (s / s0 - 1) / 4 on each of its edges,
@@ -27,14 +27,15 @@ else C = 0: the step is the explicit one (at 16 x 16 and 32 x 32 every ring is b
 move as they did). This is the linearly implicit step (M + h^2 K) dv = h F with the stiffness K
 kept only where, and only as much as, it exceeds what the substep carries, and on the rest
 grid's stencil, which matches the stiff waves: they are neighbours moving against each other
-round a ring. Every elastic force goes through the same M + C, the membrane's and the body-wide
-ones alike: a step whose stiffnesses saw two different mass matrices would not be symmetric, and
-could ring up a wave that both of them move.
+round a ring. Every stiffness goes through the same M + C, the membrane's and the body-wide ones
+alike: a step whose stiffnesses saw two different mass matrices would not be symmetric, and could
+ring up a wave that both of them move; the shear's viscosity goes with them (it is one stencil
+with the shear's stiffness, and a rate through a positive mass still only takes energy out).
 
 What it keeps. C 1 = 0, so sum m a_e = sum F_e: the internal forces still move no momentum, and
 a uniform acceleration passes unchanged; the rigid turn the solve leaves in a_e is taken out with
 the shear's (``moments.internal_part_into``), so they apply no torque either. C is symmetric,
-positive and fixed for a given substep, so the step is still symplectic for these forces: it
+positive and fixed for a given substep, so the step is still symplectic for the stiffnesses: it
 takes no energy out (a wave slowed, not damped; only the viscosities dissipate), and a long wave,
 the wobble or a dent, which hardly moves neighbours against each other, keeps the explicit
 step's motion to the order of (h omega)^2 c / m. Backward Euler (K's h dv on the right as well)
@@ -163,7 +164,7 @@ def pole_solve(ms, pole, start, slices, mass, ring_b, pole_c):
 @kernel
 def carry_membrane(ms, mass, ripple, stacks, slices, h):
     """a_e <- (M + C)^-1 M a_e (see the module docstring), in place in the body's rows ``ms``
-    (3, count): the elastic forces' explicit acceleration in, the one the substep carries out. ``mass``
+    (3, count): the carried forces' explicit acceleration in, the one the substep carries out. ``mass``
     and ``ripple`` (1/s^2, each vertex's fastest membrane wave: a ring's round it, a pole's own
     pull) are the body's, from column 0."""
     n = slices

@@ -207,19 +207,18 @@ def rigid_velocity_at(velocity, omega, centre, px, py, pz):
 
 
 @kernel
-def internal_part_into(acc, change, membrane, mass, x, first, count, centre, inverse):
-    """acc += a - a_rigid over the body's columns of ``acc`` (3, P), with a = ``change`` +
-    ``membrane`` (the body's own rows from column 0: the shear's viscous part and the membrane's
-    carried acceleration) and a_rigid its rigid part, the push sum m a / M and the turn
-    I^-1 sum m (x - c) x a (``inverse`` the body's I^-1): what internal forces whose sum and
-    torque should vanish, and on a mesh of uneven weights and masses do not quite, add."""
+def internal_part_into(acc, part, mass, x, first, count, centre, inverse):
+    """acc += a - a_rigid over the body's columns of ``acc`` (3, P), with a = ``part`` (the body's
+    own rows from column 0: its internal acceleration as the substep carries it) and a_rigid its
+    rigid part, the push sum m a / M and the turn I^-1 sum m (x - c) x a (``inverse`` the body's
+    I^-1): what internal forces whose sum and torque should vanish, and on a mesh of uneven
+    weights and masses do not quite, add."""
     m = mass[first:first + count]
-    c0, c1, c2 = change[0], change[1], change[2]
-    n0, n1, n2 = membrane[0], membrane[1], membrane[2]
+    c0, c1, c2 = part[0], part[1], part[2]
     x0, x1, x2 = rows(x, first, count)
     total = p0 = p1 = p2 = t0 = t1 = t2 = 0.0
     for k in range(count):
-        f0, f1, f2 = m[k] * (c0[k] + n0[k]), m[k] * (c1[k] + n1[k]), m[k] * (c2[k] + n2[k])
+        f0, f1, f2 = m[k] * c0[k], m[k] * c1[k], m[k] * c2[k]
         torque = cross(x0[k] - centre[0], x1[k] - centre[1], x2[k] - centre[2], f0, f1, f2)
         total += m[k]
         p0, p1, p2 = p0 + f0, p1 + f1, p2 + f2
@@ -231,6 +230,6 @@ def internal_part_into(acc, change, membrane, mass, x, first, count, centre, inv
     a0, a1, a2 = rows(acc, first, count)
     for k in range(count):
         r = rigid_velocity_at(push, turn, centre, x0[k], x1[k], x2[k])
-        a0[k] += c0[k] + n0[k] - r[0]
-        a1[k] += c1[k] + n1[k] - r[1]
-        a2[k] += c2[k] + n2[k] - r[2]
+        a0[k] += c0[k] - r[0]
+        a1[k] += c1[k] - r[1]
+        a2[k] += c2[k] - r[2]

@@ -16,8 +16,8 @@ On the ring grid both act through the finite-difference Laplacian L: each vertex
 its four grid neighbours (a pole: toward its whole first ring) with weights w = 1 / (rest
 length)^2, L(u) = sum w (u_n - u). The elastic part is c^2 L(d) of the displacement d = x - goal
 from the shape goal (``shape_matching``); its fastest wave, between neighbours, has omega^2 up to
-2 c^2 D (D a vertex's summed weight, ``degrees``), and it goes with the surface tension into the
-membrane's acceleration, which the substep carries where that wave is faster than it could
+2 c^2 D (D a vertex's summed weight, ``degrees``), and both parts go with the surface tension
+into the internal acceleration the substep carries where that wave is faster than it could
 explicitly (``membrane.py``). The viscous part is nu L(u) of the deformation velocity
 u = v - v_rigid, applied exactly: in one substep h a vertex of summed weight D moves the fraction
 (1 - exp(-2 nu D h)) / 2 of the way to its neighbours' weighted mean, nu h times the Laplacian
@@ -99,24 +99,19 @@ def ring_laplacian(up, down, here, j, w_up, w_down, w_side, degree):
 
 
 @kernel
-def add_shear(change, membrane, x, v, rest, first, stacks, slices, centre, rotation, velocity, omega, stiffness,
+def add_shear(membrane, x, v, rest, first, stacks, slices, centre, rotation, velocity, omega, stiffness,
               viscosity, h, d, u):
-    """The shear's two parts (see the module docstring): its viscous one, nu L(u) exactly decayed
-    over the substep, written into ``change``, and its elastic one, c^2 L(d), added into
-    ``membrane`` (the membrane's acceleration, ``membrane.py``); both the body's own from column 0,
-    their rigid part still in. ``d`` and ``u`` are (3, at least the body's count) scratch arrays,
+    """a = c^2 L(d) + nu L(u), the viscous part exactly decayed over the substep (see the module
+    docstring), added into ``membrane`` (the body's internal acceleration that ``membrane.py``
+    carries, its own from column 0), its rigid part still in. ``d`` and ``u`` are (3, at least the body's count) scratch arrays,
     the body's own from column 0; ``rotation`` is the body's best-fit rotation
     (``shape_matching``), ``velocity``, ``omega`` its rigid motion (``moments``)."""
     n = slices
     count = (stacks - 1) * n + 2
     south = count - 1
     xs, vs, rs = rows(x, first, count), rows(v, first, count), rows(rest, first, count)
-    ds, us, cs, ms = head(d, count), head(u, count), head(change, count), head(membrane, count)
+    ds, us, ms = head(d, count), head(u, count), head(membrane, count)
     if viscosity <= 0.0 and stiffness <= 0.0:
-        for c in range(3):
-            out = cs[c]
-            for k in range(count):
-                out[k] = 0.0
         return
     for k in range(count):
         r = rigid_velocity_at(velocity, omega, centre, xs[0][k], xs[1][k], xs[2][k])
@@ -130,12 +125,11 @@ def add_shear(change, membrane, x, v, rest, first, stacks, slices, centre, rotat
         ds[2][k] = -g[2]
     # Both on the padded ring grid, a block of rings at a time (``surface.padded_rings``): across
     # the seam and next to a pole a vertex's neighbours are then where they are everywhere else,
-    # and a ring is one loop, several vertices at a time. The loops write into arrays made here,
-    # then copied out: written straight into the world's scratch arrays, which the compiler cannot
-    # tell apart from the arrays the loop reads, they run slower.
+    # and a ring is one loop, several vertices at a time. The loop writes into an array made here,
+    # then added out: written straight into the world's scratch array, which the compiler cannot
+    # tell apart from the arrays the loop reads, it runs slower.
     width = n + 2
-    viscous = np.empty((3, n))
-    elastic = np.empty((3, n))
+    laplacian = np.empty((3, n))
     rings = max(1, BLOCK // n)
     for first_ring in range(1, stacks, rings):
         last_ring = min(first_ring + rings - 1, stacks - 1)
@@ -152,16 +146,12 @@ def add_shear(change, membrane, x, v, rest, first, stacks, slices, centre, rotat
                 uc, dc = u_grid[c], d_grid[c]
                 u_up, u_here, u_down = uc[above:above + n], uc[here:here + width], uc[below:below + n]
                 d_up, d_here, d_down = dc[above:above + n], dc[here:here + width], dc[below:below + n]
-                out, spring = viscous[c], elastic[c]
+                out = laplacian[c]
                 for j in range(n):
-                    out[j] = rate * ring_laplacian(u_up, u_down, u_here, j, w_up, w_down, w_side, degree)
-                for j in range(n):
-                    spring[j] = stiffness * ring_laplacian(d_up, d_down, d_here, j, w_up, w_down, w_side, degree)
+                    out[j] = (rate * ring_laplacian(u_up, u_down, u_here, j, w_up, w_down, w_side, degree)
+                              + stiffness * ring_laplacian(d_up, d_down, d_here, j, w_up, w_down, w_side, degree))
             for c in range(3):
-                target, source = cs[c][row:row + n], viscous[c]
-                for j in range(n):
-                    target[j] = source[j]
-                target, source = ms[c][row:row + n], elastic[c]
+                target, source = ms[c][row:row + n], laplacian[c]
                 for j in range(n):
                     target[j] += source[j]
     for pole, ring in ((0, 1), (south, stacks - 1)):
@@ -175,5 +165,4 @@ def add_shear(change, membrane, x, v, rest, first, stacks, slices, centre, rotat
             for j in range(start, start + n):
                 pull += uc[j] - uc[pole]
                 strain += dc[j] - dc[pole]
-            cs[c][pole] = rate * pull * weight
-            ms[c][pole] += stiffness * strain * weight
+            ms[c][pole] += (rate * pull + stiffness * strain) * weight

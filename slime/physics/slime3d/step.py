@@ -151,9 +151,9 @@ def body_accelerations(model, b, x, v, acc, rotation, volume, work, h, internal_
     gv, ga = head(grad_volume, count), head(grad_area, count)
     a0, a1, a2 = rows(acc, first, count)
     m = mass[first:first + count]
-    # The elastic forces' acceleration (pressure, tension, shape, then the shear stiffness) is
-    # gathered apart, over the area gradient once the tension has read it, to be carried by
-    # ``membrane.py``; the rates and gravity go straight into acc.
+    # The internal forces that are stiffnesses or couple neighbours (pressure, tension, shape, then
+    # the shear) are gathered apart, over the area gradient once the tension has read it, to be
+    # carried by ``membrane.py``; the body-wide viscosity, drag and gravity go straight into acc.
     membrane = ga
     for k in range(count):
         p = volume_pressure_at(gv, m, k, pressure)
@@ -168,14 +168,13 @@ def body_accelerations(model, b, x, v, acc, rotation, volume, work, h, internal_
         membrane[0][k] = p[0] + t[0] + s[0]
         membrane[1][k] = p[1] + t[1] + s[1]
         membrane[2][k] = p[2] + t[2] + s[2]
-    # Then what couples neighbours: the shear's viscosity, and its stiffness with the other
-    # elastic forces, carried as the substep can (``membrane.py``); their rigid part taken out.
+    # Then what couples neighbours, the shear's stiffness and viscosity, with the rest carried as
+    # the substep can (``membrane.py``); their rigid part taken out.
     stacks, slices = model.stacks[b], model.slices[b]
-    change = work[4]
-    add_shear(change, grad_area, x, v, rest, first, stacks, slices, centre, turned, velocity, omega,
+    add_shear(grad_area, x, v, rest, first, stacks, slices, centre, turned, velocity, omega,
               model.shear_stiffness[b], model.shear_viscosity[b], h, work[2], work[3])
     carry_membrane(membrane, m, model.ripple[first:first + count], stacks, slices, h)
-    internal_part_into(acc, head(change, count), membrane, mass, x, first, count, centre, inverse)
+    internal_part_into(acc, membrane, mass, x, first, count, centre, inverse)
     limit = model.max_acceleration[first:first + count]
     for k in range(count):
         a0[k] = min(max(a0[k], -limit[k]), limit[k])
