@@ -204,3 +204,32 @@ def rigid_velocity_at(velocity, omega, centre, px, py, pz):
     return (velocity[0] + omega[1] * dz - omega[2] * dy,
             velocity[1] + omega[2] * dx - omega[0] * dz,
             velocity[2] + omega[0] * dy - omega[1] * dx)
+
+
+@kernel
+def internal_part_into(acc, part, mass, x, first, count, centre, inverse):
+    """acc += a - a_rigid over the body's columns of ``acc`` (3, P), with a = ``part`` (the body's
+    own rows from column 0: its internal acceleration as the substep carries it) and a_rigid its
+    rigid part, the push sum m a / M and the turn I^-1 sum m (x - c) x a (``inverse`` the body's
+    I^-1): what internal forces whose sum and torque should vanish, and on a mesh of uneven
+    weights and masses do not quite, add."""
+    m = mass[first:first + count]
+    c0, c1, c2 = part[0], part[1], part[2]
+    x0, x1, x2 = rows(x, first, count)
+    total = p0 = p1 = p2 = t0 = t1 = t2 = 0.0
+    for k in range(count):
+        f0, f1, f2 = m[k] * c0[k], m[k] * c1[k], m[k] * c2[k]
+        torque = cross(x0[k] - centre[0], x1[k] - centre[1], x2[k] - centre[2], f0, f1, f2)
+        total += m[k]
+        p0, p1, p2 = p0 + f0, p1 + f1, p2 + f2
+        t0, t1, t2 = t0 + torque[0], t1 + torque[1], t2 + torque[2]
+    push = (p0 / total, p1 / total, p2 / total)
+    turn = (inverse[0, 0] * t0 + inverse[0, 1] * t1 + inverse[0, 2] * t2,
+            inverse[1, 0] * t0 + inverse[1, 1] * t1 + inverse[1, 2] * t2,
+            inverse[2, 0] * t0 + inverse[2, 1] * t1 + inverse[2, 2] * t2)
+    a0, a1, a2 = rows(acc, first, count)
+    for k in range(count):
+        r = rigid_velocity_at(push, turn, centre, x0[k], x1[k], x2[k])
+        a0[k] += c0[k] - r[0]
+        a1[k] += c1[k] - r[1]
+        a2[k] += c2[k] - r[2]

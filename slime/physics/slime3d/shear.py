@@ -15,15 +15,16 @@ about 12 1/s^2 to its omega^2, against the shape stiffness's 500).
 On the ring grid both act through the finite-difference Laplacian L: each vertex is pulled toward
 its four grid neighbours (a pole: toward its whole first ring) with weights w = 1 / (rest
 length)^2, L(u) = sum w (u_n - u). The elastic part is c^2 L(d) of the displacement d = x - goal
-from the shape goal (``shape_matching``), explicit; its fastest wave, between neighbours, has
-omega^2 up to 2 c^2 D (D the largest summed weight, ``largest_degree``) and sets how short the
-substeps must be (``stability.py``). The viscous part is nu L(u) of the deformation velocity
+from the shape goal (``shape_matching``); its fastest wave, between neighbours, has omega^2 up to
+2 c^2 D (D a vertex's summed weight, ``degrees``), and both parts go with the surface tension
+into the internal acceleration the substep carries where that wave is faster than it could
+explicitly (``membrane.py``). The viscous part is nu L(u) of the deformation velocity
 u = v - v_rigid, applied exactly: in one substep h a vertex of summed weight D moves the fraction
 (1 - exp(-2 nu D h)) / 2 of the way to its neighbours' weighted mean, nu h times the Laplacian
 while that is small and never past half the gap, so even the fastest mode decays instead of
 flipping sign, at any viscosity and resolution. The rigid part of the sum (a push or a spin from
-nowhere, since weights and masses are not uniform) is taken back out: it moves no momentum and
-no angular momentum.
+nowhere, since weights and masses are not uniform) is taken back out
+(``moments.internal_part_into``): it moves no momentum and no angular momentum.
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ import math
 import numpy as np
 
 from slime.physics.compiled import head, kernel, rows
-from slime.physics.slime3d.moments import cross, rigid_velocity_at
+from slime.physics.slime3d.moments import rigid_velocity_at
 from slime.physics.slime3d.shape_matching import shape_restoring_at
 from slime.physics.slime3d.surface import BLOCK, padded_rings, ring_vertex
 
@@ -57,21 +58,35 @@ def share(viscosity, degree, h):
 
 
 @kernel
-def largest_degree(rest, first, stacks, slices):
-    """The largest summed weight D = sum w over a vertex's neighbours (1/m^2) on the body's rest
-    grid ``rest`` (3, P): the shear stiffness's fastest wave has omega^2 up to 2 c^2 D."""
+def ring_weights(rs, stacks, slices, i):
+    """The Laplacian's weights at ring i of a body's rest rows ``rs``: to the ring above, to the
+    ring below, and to each neighbour beside (1 / rest length^2, 1/m^2)."""
+    row = ring_vertex(0, stacks, slices, i, 0)
+    w_up = inverse_square_distance(rs, ring_vertex(0, stacks, slices, i - 1, 0), row)
+    w_down = inverse_square_distance(rs, row, ring_vertex(0, stacks, slices, i + 1, 0))
+    w_side = inverse_square_distance(rs, row, row + 1 if slices > 1 else row)
+    return w_up, w_down, w_side
+
+
+@kernel
+def degrees(rest, first, stacks, slices):
+    """(2, count): each vertex's summed weight D = sum w over its neighbours (1/m^2) on the body's
+    rest grid ``rest`` (3, P), and the part of it along the meridians (to the rings above and
+    below; a pole's is its whole star). The shear stiffness's fastest wave there has omega^2 up to
+    2 c^2 D."""
     count = (stacks - 1) * slices + 2
     rs = rows(rest, first, count)
-    largest = 0.0
+    out = np.empty((2, count))
     for i in range(1, stacks):
-        k0 = ring_vertex(0, stacks, slices, i, 0)
-        degree = (inverse_square_distance(rs, ring_vertex(0, stacks, slices, i - 1, 0), k0)
-                  + inverse_square_distance(rs, k0, ring_vertex(0, stacks, slices, i + 1, 0))
-                  + 2.0 * inverse_square_distance(rs, k0, k0 + 1 if slices > 1 else k0))
-        largest = max(largest, degree)
+        w_up, w_down, w_side = ring_weights(rs, stacks, slices, i)
+        row = ring_vertex(0, stacks, slices, i, 0)
+        for j in range(slices):
+            out[0, row + j] = w_up + w_down + 2.0 * w_side
+            out[1, row + j] = w_up + w_down
     for pole, ring in ((0, 1), (count - 1, stacks - 1)):
-        largest = max(largest, slices * inverse_square_distance(rs, pole, ring_vertex(0, stacks, slices, ring, 0)))
-    return largest
+        star = slices * inverse_square_distance(rs, pole, ring_vertex(0, stacks, slices, ring, 0))
+        out[0, pole] = out[1, pole] = star
+    return out
 
 
 @kernel
@@ -84,20 +99,20 @@ def ring_laplacian(up, down, here, j, w_up, w_down, w_side, degree):
 
 
 @kernel
-def add_shear(acc, x, v, mass, rest, first, stacks, slices, centre, rotation, velocity, omega, inverse, stiffness,
-              viscosity, h, d, u, change):
+def add_shear(membrane, x, v, rest, first, stacks, slices, centre, rotation, velocity, omega, stiffness,
+              viscosity, h, d, u):
     """a = c^2 L(d) + nu L(u), the viscous part exactly decayed over the substep (see the module
-    docstring). ``d``, ``u`` and ``change`` are (3, at least the body's count) scratch arrays,
-    the body's own from column 0;
-    ``rotation`` is the body's best-fit rotation (``shape_matching``), ``velocity``, ``omega``
-    its rigid motion (``moments``), ``inverse`` its inverse inertia."""
-    if viscosity <= 0.0 and stiffness <= 0.0:
-        return
+    docstring), added into ``membrane`` (the body's internal acceleration that ``membrane.py``
+    carries, its own from column 0), its rigid part still in. ``d`` and ``u`` are (3, at least the body's count) scratch arrays,
+    the body's own from column 0; ``rotation`` is the body's best-fit rotation
+    (``shape_matching``), ``velocity``, ``omega`` its rigid motion (``moments``)."""
     n = slices
     count = (stacks - 1) * n + 2
     south = count - 1
     xs, vs, rs = rows(x, first, count), rows(v, first, count), rows(rest, first, count)
-    ds, us, cs = head(d, count), head(u, count), head(change, count)
+    ds, us, ms = head(d, count), head(u, count), head(membrane, count)
+    if viscosity <= 0.0 and stiffness <= 0.0:
+        return
     for k in range(count):
         r = rigid_velocity_at(velocity, omega, centre, xs[0][k], xs[1][k], xs[2][k])
         us[0][k] = vs[0][k] - r[0]
@@ -111,7 +126,7 @@ def add_shear(acc, x, v, mass, rest, first, stacks, slices, centre, rotation, ve
     # Both on the padded ring grid, a block of rings at a time (``surface.padded_rings``): across
     # the seam and next to a pole a vertex's neighbours are then where they are everywhere else,
     # and a ring is one loop, several vertices at a time. The loop writes into an array made here,
-    # then copied out: written straight into the world's scratch array, which the compiler cannot
+    # then added out: written straight into the world's scratch array, which the compiler cannot
     # tell apart from the arrays the loop reads, it runs slower.
     width = n + 2
     laplacian = np.empty((3, n))
@@ -122,9 +137,7 @@ def add_shear(acc, x, v, mass, rest, first, stacks, slices, centre, rotation, ve
         d_grid = padded_rings(ds, stacks, slices, first_ring, last_ring)
         for i in range(first_ring, last_ring + 1):
             row = ring_vertex(0, stacks, slices, i, 0)
-            w_up = inverse_square_distance(rs, ring_vertex(0, stacks, slices, i - 1, 0), row)
-            w_down = inverse_square_distance(rs, row, ring_vertex(0, stacks, slices, i + 1, 0))
-            w_side = inverse_square_distance(rs, row, row + 1 if n > 1 else row)
+            w_up, w_down, w_side = ring_weights(rs, stacks, slices, i)
             degree = w_up + w_down + 2.0 * w_side
             rate = share(viscosity, degree, h)
             here = (i - first_ring + 1) * width  # the ring's padded row in the block's grid
@@ -138,9 +151,9 @@ def add_shear(acc, x, v, mass, rest, first, stacks, slices, centre, rotation, ve
                     out[j] = (rate * ring_laplacian(u_up, u_down, u_here, j, w_up, w_down, w_side, degree)
                               + stiffness * ring_laplacian(d_up, d_down, d_here, j, w_up, w_down, w_side, degree))
             for c in range(3):
-                target, source = cs[c][row:row + n], laplacian[c]
+                target, source = ms[c][row:row + n], laplacian[c]
                 for j in range(n):
-                    target[j] = source[j]
+                    target[j] += source[j]
     for pole, ring in ((0, 1), (south, stacks - 1)):
         weight = inverse_square_distance(rs, pole, ring_vertex(0, stacks, slices, ring, 0))
         rate = share(viscosity, slices * weight, h)
@@ -152,26 +165,4 @@ def add_shear(acc, x, v, mass, rest, first, stacks, slices, centre, rotation, ve
             for j in range(start, start + n):
                 pull += uc[j] - uc[pole]
                 strain += dc[j] - dc[pole]
-            cs[c][pole] = (rate * pull + stiffness * strain) * weight
-    # The rigid part of the change: its push (sum m a / M) and its turn (I^-1 sum m (x - c) x a).
-    m = mass[first:first + count]
-    c0, c1, c2 = cs
-    x0, x1, x2 = xs
-    total = p0 = p1 = p2 = t0 = t1 = t2 = 0.0
-    for k in range(count):
-        f0, f1, f2 = m[k] * c0[k], m[k] * c1[k], m[k] * c2[k]
-        e0, e1, e2 = x0[k] - centre[0], x1[k] - centre[1], x2[k] - centre[2]
-        torque = cross(e0, e1, e2, f0, f1, f2)
-        total += m[k]
-        p0, p1, p2 = p0 + f0, p1 + f1, p2 + f2
-        t0, t1, t2 = t0 + torque[0], t1 + torque[1], t2 + torque[2]
-    push = (p0 / total, p1 / total, p2 / total)
-    turn = (inverse[0, 0] * t0 + inverse[0, 1] * t1 + inverse[0, 2] * t2,
-            inverse[1, 0] * t0 + inverse[1, 1] * t1 + inverse[1, 2] * t2,
-            inverse[2, 0] * t0 + inverse[2, 1] * t1 + inverse[2, 2] * t2)
-    a0, a1, a2 = rows(acc, first, count)
-    for k in range(count):
-        r = rigid_velocity_at(push, turn, centre, x0[k], x1[k], x2[k])
-        a0[k] += c0[k] - r[0]
-        a1[k] += c1[k] - r[1]
-        a2[k] += c2[k] - r[2]
+            ms[c][pole] += (rate * pull + stiffness * strain) * weight

@@ -19,7 +19,7 @@ import numpy as np
 from slime.mesh import corner_sum, triangle_area_vectors
 from slime.physics.slime3d.surface import enclosed_volume, surface_gradients
 from slime.physics.slime3d.slime_params import SlimeParams
-from slime.physics.slime3d.shear import largest_degree
+from slime.physics.slime3d.shear import degrees
 from slime.physics.slime3d.stability import substeps_needed
 from slime.physics.slime3d.sphere import ring_grid, sphere_strip, sphere_triangles, uv_sphere
 
@@ -48,11 +48,21 @@ class SlimeShape:
         self.ideal_volume = float(enclosed_volume(offsets, grad_v, 0, self.count, np.zeros(3)))
         # Pressure per unit relative volume error: omega^2 of the breathing mode = volume_stiffness.
         self.pressure_scale = prm.volume_stiffness * prm.radius * prm.mass / (3.0 * self.rest_area)
-        # The surface tension is the parameter itself, N/m at every resolution; the substeps keep it
-        # stable (``stability.py``), and the fastest of its waves is set by the stiffest vertex.
+        # The surface tension is the parameter itself, N/m at every resolution, and so is the shear
+        # stiffness. Their fastest waves, per vertex (1/s^2): round a ring, and a pole's own pull,
+        # the membrane's step carries at any substep (``membrane.py``); along the meridians they
+        # are the explicit step's, and set the substeps with the body-wide terms (``stability.py``).
         self.tension = prm.surface_tension
-        self.tension_stiffness = float(np.max(area_stiffness(self.rest_offsets, self.triangles) / self.mass))
-        self.shear_degree = float(largest_degree(offsets, 0, s, n))
+        stiffness, meridian = area_stiffness(self.rest_offsets, self.triangles, self.grid)
+        degree, meridian_degree = degrees(offsets, 0, s, n)
+        with np.errstate(over="ignore"):  # a stiffness near the largest float: refused just below
+            self.ripple = self.tension * stiffness / self.mass + 2.0 * prm.shear_stiffness * degree
+            for pole in (0, self.count - 1):  # a pole's pull on its own: its star, its ring held
+                self.ripple[pole] = (self.tension * stiffness[pole] / self.mass[pole]
+                                     + prm.shear_stiffness * degree[pole])
+        rings = slice(1, self.count - 1)
+        self.tension_stiffness = float(np.max(meridian[rings] / self.mass[rings]))
+        self.shear_degree = float(np.max(meridian_degree[rings]))
         self.substeps_needed = substeps_needed(prm.dt, prm.shape_stiffness, prm.volume_stiffness, self.tension,
                                                self.tension_stiffness, prm.shear_stiffness, self.shear_degree)
         # The pressure that holds the rest shape against that tension (the Laplace pressure
@@ -62,15 +72,25 @@ class SlimeShape:
         self.inertia_floor = 1e-6 * prm.mass * prm.radius**2
 
 
-def area_stiffness(x, triangles) -> np.ndarray:
-    """(P,): an upper estimate of how stiff the area is at each vertex, sum over its triangles of
-    |opposite edge|^2 / (2 area) (the size of the area's Hessian there, cot-weights summed)."""
+def area_stiffness(x, triangles, grid) -> tuple[np.ndarray, np.ndarray]:
+    """(P,) each: an upper estimate of how stiff the area is at each vertex, sum over its triangles
+    of |opposite edge|^2 / (2 area) (the size of the area's Hessian there, cot-weights summed), and
+    the part of it whose opposite edge runs round a ring (both its ends on one ring of ``grid``,
+    ``sphere.ring_grid``): the vertex moving against the ring beside it, a wave along the meridian.
+    The rest are waves round the rings."""
     pts = np.asarray(x, dtype=np.float64)
-    corners = [pts[triangles[:, k]] for k in range(3)]
-    doubled = np.maximum(np.linalg.norm(triangle_area_vectors(pts, triangles), axis=1), 1e-300)
+    tri = np.asarray(triangles)
+    ring_of = np.empty(len(pts), dtype=np.int64)
+    ring_of[np.asarray(grid).reshape(-1)] = np.repeat(np.arange(len(grid)), np.asarray(grid).shape[1])
+    corners = [pts[tri[:, k]] for k in range(3)]
+    doubled = np.maximum(np.linalg.norm(triangle_area_vectors(pts, tri), axis=1), 1e-300)
 
-    def per_corner(k):
+    def per_corner(k, along_meridian):
         opposite = corners[(k + 2) % 3] - corners[(k + 1) % 3]
-        return np.einsum("ij,ij->i", opposite, opposite) / doubled
+        value = np.einsum("ij,ij->i", opposite, opposite) / doubled
+        if along_meridian:
+            value = np.where(ring_of[tri[:, (k + 1) % 3]] == ring_of[tri[:, (k + 2) % 3]], value, 0.0)
+        return value
 
-    return corner_sum(triangles, per_corner, len(pts))
+    return (corner_sum(tri, lambda k: per_corner(k, False), len(pts)),
+            corner_sum(tri, lambda k: per_corner(k, True), len(pts)))

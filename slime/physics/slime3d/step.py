@@ -1,6 +1,8 @@
 """The slime's forces, body by body: each substep, every force of ``SlimeModel``'s bodies (volume
 pressure, surface tension, shape restoring, viscosity, air drag, gravity, then the shear
-stiffness and viscosity, which couple neighbours), each one function in its own module. This is the code that
+stiffness and viscosity, which couple neighbours), each one function in its own module; the
+elastic ones through the mass the substep carries them with (``membrane.py``: the explicit mass
+wherever the substep is short enough for them, so at every mesh up to 32 x 32). This is the code that
 moves the slime, for one slime and for every slime of a world alike. The forces of one vertex
 are summed in one loop over the vertices, each force's module giving its part at a vertex
 (``*_at``), so that the arrays are read once a substep; to add a force, write its module (its
@@ -25,7 +27,8 @@ from slime.physics.planes import plane_contacts
 from slime.physics.slime3d.adhesion import adhere_all
 from slime.physics.slime3d.drag import air_drag_at
 from slime.physics.slime3d.gravity import gravity_at
-from slime.physics.slime3d.moments import body_moments, inverse_inertia, times
+from slime.physics.slime3d.membrane import carry_membrane
+from slime.physics.slime3d.moments import body_moments, internal_part_into, inverse_inertia, times
 from slime.physics.slime3d.pressure import pressure_spread, volume_pressure, volume_pressure_at
 from slime.physics.slime3d.shape_matching import best_rotation, shape_restoring_at
 from slime.physics.slime3d.shear import add_shear
@@ -42,7 +45,8 @@ _DERIVED = (
     ("radius", "m, at rest"), ("tension", "N/m, in force"), ("ideal_volume", "m^3"),
     ("pressure_scale", "pressure per unit relative volume error"),
     ("rest_pressure", "the pressure that holds the rest shape against the tension"), ("inertia_floor", "kg m^2"),
-    ("mass", "(P,) kg"), ("rest", "(3, P) m"), ("gravity", "(3,) m/s^2"),
+    ("mass", "(P,) kg"), ("rest", "(3, P) m"),
+    ("ripple", "(P,) 1/s^2: each vertex's fastest membrane wave (membrane.py)"), ("gravity", "(3,) m/s^2"),
 )
 # Every declared parameter with a column (``parameters.Param.column``): each material parameter
 # per body, and those a vertex reads per vertex. A new one is here, and in the kernels as
@@ -55,7 +59,7 @@ SlimeModel.__doc__ = """The constants of a world's bodies, as arrays the kernels
     (B,) where its vertices are, its mesh and the constants ``SlimeShape`` derives; per vertex (P,)
     or (3, P) the masses and rest offsets; and a column of every declared parameter that has one
     (``COLUMNS``), per body or per vertex as it is declared."""
-PER_VERTEX = ("mass", "rest", "gravity") + tuple(p.name for p in COLUMNS if p.column == "vertex")  # not per body
+PER_VERTEX = ("mass", "rest", "ripple", "gravity") + tuple(p.name for p in COLUMNS if p.column == "vertex")  # not per body
 
 
 def build_model(shapes, firsts, total: int, gravity) -> SlimeModel:
@@ -65,12 +69,14 @@ def build_model(shapes, firsts, total: int, gravity) -> SlimeModel:
     mass = np.ones(total)
     rest = np.zeros((3, total))
     per_vertex = {p.name: np.full(total, float(p.default)) for p in COLUMNS if p.column == "vertex"}
+    ripple = np.zeros(total)
     for shape, first in zip(shapes, firsts):
         span = slice(first, first + shape.count)
         mass[span] = shape.mass
         rest[:, span] = shape.rest_offsets.T
         for name, values in per_vertex.items():
             values[span] = getattr(shape.params, name)
+        ripple[span] = shape.ripple
     params = [s.params for s in shapes]
     per_body = {p.name: column(getattr(prm, p.name) for prm in params) for p in COLUMNS if p.column == "body"}
     return SlimeModel(
@@ -81,6 +87,7 @@ def build_model(shapes, firsts, total: int, gravity) -> SlimeModel:
         pressure_scale=column(s.pressure_scale for s in shapes),
         rest_pressure=column(s.rest_pressure for s in shapes),
         inertia_floor=column(s.inertia_floor for s in shapes), mass=mass, rest=rest,
+        ripple=ripple,
         gravity=np.asarray(gravity, dtype=np.float64).reshape(3).copy(), **per_body, **per_vertex)
 
 
@@ -136,18 +143,28 @@ def body_accelerations(model, b, x, v, acc, rotation, volume, work, h, internal_
     gv, ga = head(grad_volume, count), head(grad_area, count)
     a0, a1, a2 = rows(acc, first, count)
     m = mass[first:first + count]
+    # The internal forces that are stiffnesses or couple neighbours (pressure, tension, shape, then
+    # the shear) are gathered apart, over the area gradient once the tension has read it, to be
+    # carried by ``membrane.py``; the body-wide viscosity, drag and gravity go straight into acc.
+    membrane = ga
     for k in range(count):
-        # A force's part at vertex k, one line each (``compiled.plus`` adds two parts).
-        a = volume_pressure_at(gv, m, k, pressure)
-        a = plus(a, surface_tension_at(ga, m, k, tension))
-        a = plus(a, shape_restoring_at(xs, rs, k, centre, turned, stiffness))
-        a = plus(a, internal_viscosity_at(xs, vs, k, centre, velocity, omega, viscous))
+        # A force's part at vertex k, one line each (``compiled.plus`` adds two parts): first the
+        # stiffnesses, which ``membrane.py`` carries, then the body-wide rates and fields.
+        e = volume_pressure_at(gv, m, k, pressure)
+        e = plus(e, surface_tension_at(ga, m, k, tension))
+        e = plus(e, shape_restoring_at(xs, rs, k, centre, turned, stiffness))
+        a = internal_viscosity_at(xs, vs, k, centre, velocity, omega, viscous)
         a = plus(a, air_drag_at(vs, k, drag))
         a = plus(a, gravity_at(gravity))
         a0[k], a1[k], a2[k] = a[0], a[1], a[2]
-    # Then what couples neighbours: the shear stiffness and viscosity.
-    add_shear(acc, x, v, mass, rest, first, model.stacks[b], model.slices[b], centre, turned, velocity, omega, inverse,
-              model.shear_stiffness[b], model.shear_viscosity[b], h, work[2], work[3], work[4])
+        membrane[0][k], membrane[1][k], membrane[2][k] = e[0], e[1], e[2]
+    # Then what couples neighbours, the shear's stiffness and viscosity, with the rest carried as
+    # the substep can (``membrane.py``); their rigid part taken out.
+    stacks, slices = model.stacks[b], model.slices[b]
+    add_shear(grad_area, x, v, rest, first, stacks, slices, centre, turned, velocity, omega,
+              model.shear_stiffness[b], model.shear_viscosity[b], h, work[2], work[3])
+    carry_membrane(membrane, m, model.ripple[first:first + count], stacks, slices, h)
+    internal_part_into(acc, membrane, mass, x, first, count, centre, inverse)
     limit = model.max_acceleration[first:first + count]
     for k in range(count):
         a0[k] = min(max(a0[k], -limit[k]), limit[k])
