@@ -508,18 +508,18 @@ class World3D:
         now when not given): which bodies and vertices can touch within it (``contact.broad_phase``)."""
         if blocks is None:
             blocks = frame_blocks(self._contact_table, self.x.T, self.v.T)
-        self._candidates = broad_phase(self._contact_table, self.x.T, self.v.T, self.dt, blocks=blocks)
-        self._candidates.normals = self._held_normals(self._candidates, blocks.centroids)
+        self._candidates = broad_phase(self._contact_table, self.x.T, self.v.T, self.dt, blocks=blocks,
+                                       faces=self._held_normals)
 
-    def _held_normals(self, candidates, centroids) -> np.ndarray:
-        """Each candidate pair's contact plane normal for this frame. Two jellies pressed
+    def _held_normals(self, first, second, centroids, velocity) -> np.ndarray:
+        """The contact plane normal for this frame of each pair of bodies the broad phase found
+        (``first``, ``second``, their ``centroids`` and centroid ``velocity``). Two jellies pressed
         together touch over a flattened face that belongs to both: while they do not slide
         against each other (static friction), the face keeps its orientation instead of swinging
         with the line between their centres, so a slime sitting on another is held as on a floor
         and a stack stands. A pair whose centres slide past each other faster than
         ``STICK_SPEED``, or whose face has turned ``HOLD_ANGLE`` from the line of centres, follows
         that line (two smooth balls); a new pair starts on it."""
-        first, second = candidates.first, candidates.second
         line, _ = pair_axes(centroids, first, second)
         normals = line.copy()
         count = len(self.bodies)
@@ -528,7 +528,6 @@ class World3D:
         if old_keys.size and keys.size:
             where = np.clip(np.searchsorted(old_keys, keys), 0, old_keys.size - 1)
             known = old_keys[where] == keys
-            velocity = candidates.velocity
             relative = velocity[second] - velocity[first]
             sliding = relative - np.einsum("ij,ij->i", relative, line)[:, None] * line
             held = known & (np.linalg.norm(sliding, axis=1) < STICK_SPEED)
