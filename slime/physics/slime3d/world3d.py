@@ -11,7 +11,7 @@ substep is one pipeline, Ten Minute Physics' order (``World3D.substeps_of``):
 2. symplectic Euler on every vertex at once (``integrate.py``, the 2D engine's too);
 3. contacts, each a projection with its velocity change: the hand's finger, the floor
    (``planes.py``, the 2D engine's too) and its adhesion (``adhesion.py``), the lid over a
-   squashed slime (``squash``), the obstacles (``obstacles.py``), slime against slime
+   squashed slime (``squash``), the obstacles (``obstacles.py``) and their films, slime against slime
    (``contact.py``); then the speed bound.
 
 The compiled stages (``step.slime_substeps``) run a whole frame in one call when nothing of
@@ -39,7 +39,8 @@ import numpy as np
 from slime.physics.slime3d.contact import (BodyTable, FrameBlocks, body_centroids, broad_phase, collide_slimes,
                                           damp_contacts, frame_blocks, pair_axes)
 from slime.physics.slime3d.hand import BodyView, Hand, poke as hand_poke, spike as hand_spike
-from slime.physics.slime3d.obstacles import FramePairs, ObstacleSet, Plane, collide_obstacles
+from slime.physics.slime3d.adhesion import ADHESION_REACH
+from slime.physics.slime3d.obstacles import FramePairs, ObstacleSet, Plane, collide_obstacles, hold_by_films
 from slime.physics.planes import Planes
 from slime.physics.slime3d.health import keep_good
 from slime.physics.slime3d.moments import body_moments, mass_centroids
@@ -288,6 +289,9 @@ class World3D:
             radius=[b.params.radius for b in self.bodies], mass=self.mass,
             friction=[b.params.contact_friction for b in self.bodies]) if self.bodies else None
         self._contact_table = self._table if len(self.bodies) > 1 else None
+        # How far from an obstacle its film can hold a vertex: the thickest film of an adhesive body.
+        self._film_reach = max((ADHESION_REACH * b.params.radius for b in self.bodies if b.params.material.adhesion > 0.0),
+                               default=0.0)
         self._set_lids([st.lid for st in states])
 
 
@@ -389,7 +393,8 @@ class World3D:
         hand's finger moves on; every body's own; the added ones and the hand's pull), symplectic
         Euler, then the contacts, each a projection with its velocity change (the finger, the floor
         and the plane obstacles with their adhesion, the lids, the obstacles swept along each
-        vertex's path in the substep, slime against slime), and last the speed bound."""
+        vertex's path in the substep and their adhesion, slime against slime), and last the speed
+        bound."""
         hand = self.hand
         stages = []
         if self._obstacle_set is not None:
@@ -408,6 +413,8 @@ class World3D:
             stages.append(self._hold_under_lids)
         if self._obstacle_set is not None:
             stages.append(self._collide_obstacles)
+            if self._film_reach > 0.0:
+                stages.append(self._hold_by_obstacle_films)
         if self._contact_table is not None:
             stages.append(self._collide_slimes)
         stages.append(SPEED_BOUND)
@@ -480,6 +487,11 @@ class World3D:
     def _collide_obstacles(self, h: float) -> None:
         collide_obstacles(self.x.T, self.v.T, self._x_prev.T, self._obstacle_set, frame=self._obstacle_frame,
                           grip=self.model.grip, planes=self._planes)
+
+    def _hold_by_obstacle_films(self, h: float) -> None:
+        held = self.hand.body
+        hold_by_films(self.x, self.v, self._x_prev, self._obstacle_set, self.model, h, -1 if held is None else held,
+                      self._film_reach, frame=self._obstacle_frame)
 
     def _collide_slimes(self, h: float) -> None:
         if self._candidates is None:
@@ -557,7 +569,7 @@ class World3D:
         if self._contact_table is not None:
             self._find_contacts(blocks)
         if self._obstacle_set is not None:
-            self._obstacle_frame = FramePairs(self.x.T, self.v, self._obstacle_set, self.dt, blocks)
+            self._obstacle_frame = FramePairs(self.x.T, self.v, self._obstacle_set, self.dt, blocks, self._film_reach)
 
     def end_frame(self) -> None:
         """What a frame does once after its substeps: the contacts' damping, and every body's
