@@ -240,8 +240,8 @@ class FramePairs:
             self.kinds[kind] = overlapping_pairs(self.start, self.start, bounds[0], bounds[1], start, end, grown_low,
                                                  grown_high)
             if film_reach > 0.0:
-                self.films[kind] = overlapping_pairs(self.start, self.start, bounds[0], bounds[1], start, end,
-                                                     grown_low - film_reach, grown_high + film_reach)
+                self.films[kind] = by_vertex(*overlapping_pairs(self.start, self.start, bounds[0], bounds[1], start,
+                                                                end, grown_low - film_reach, grown_high + film_reach))
 
     def holds(self, x: np.ndarray, x_prev: np.ndarray, obstacle_set) -> bool:
         """Whether these pairs still cover the substep from (P, 3) ``x_prev`` to ``x``."""
@@ -414,20 +414,28 @@ def slide_off_planes(x, v, i, n0, n1, n2, plane_normal, plane_point, plane_frict
             v[2, i] -= back * (n2 - c * m2)
 
 
+def by_vertex(vertex: np.ndarray, which: np.ndarray) -> tuple:
+    """(vertex, obstacle) pairs in order of vertex, then obstacle, whichever broad phase found
+    them: the films' sums, and so the step, are then the same bit for bit either way."""
+    order = np.lexsort((which, vertex))
+    return vertex[order], which[order]
+
+
 def hold_by_films(x: np.ndarray, v: np.ndarray, x_prev: np.ndarray, obstacle_set, model, h: float, held: int,
-                  reach: float, frame: FramePairs | None = None) -> None:
+                  reach: float, frame: FramePairs | None = None, checked: bool = False) -> None:
     """The adhesion of every solid obstacle, after its contacts, in place on (3, P) ``v``: each
     vertex within ``reach`` (the largest film of the ``model``'s bodies, ``adhesion.py``) of an
     obstacle's bounds is measured against its surface (the kind's ``surface``: its height above
     it and the outward normal there) and held back by the film there as by the floor's
     (``adhesion.adhere_to_surfaces``), every body but ``held`` (-1 for none). ``frame`` this
-    frame's ``FramePairs`` (made with the same ``reach``), used while it holds; ``x_prev`` the
-    substep's start, for the check."""
+    frame's ``FramePairs`` (made with the same ``reach``), used while it holds: ``checked`` when
+    this substep's ``collide_obstacles`` has checked it already (a world's films run right after
+    it), else checked here from ``x_prev``, the substep's start."""
     ob = _as_set(obstacle_set)
     if len(ob) == 0 or x.shape[1] == 0 or not reach > 0.0:
         return
     with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
-        if frame is not None and not frame.holds(x.T, x_prev.T, ob):
+        if frame is not None and not (frame.valid if checked else frame.holds(x.T, x_prev.T, ob)):
             frame = None
         vertices, normals, heights = [], [], []
         blocks = None
@@ -441,21 +449,19 @@ def hold_by_films(x: np.ndarray, v: np.ndarray, x_prev: np.ndarray, obstacle_set
                 if blocks is None:
                     blocks = _swept_blocks(x, x)
                 vertex, which = _candidate_pairs(x, x, group.low - reach, group.high + reach, blocks)
+                vertex, which = by_vertex(vertex, which)
             if vertex.size == 0:
                 continue
-            # By vertex, then obstacle, whichever broad phase found them: the films' sums, and so
-            # the step, are the same bit for bit either way.
-            order = np.lexsort((which, vertex))
-            vertex, which = vertex[order], which[order]
             height, normal = surface_of(group.kind)(group.packed, x, vertex, which)
-            near = height < reach
-            vertices.append(vertex[near])
-            normals.append(normal[near])
-            heights.append(height[near])
+            vertices.append(vertex)  # those beyond the film take no impulse (film_impulse)
+            normals.append(normal)
+            heights.append(height)
         if not vertices:
             return
-        adhere_to_surfaces(model, x, v, np.concatenate(vertices), np.ascontiguousarray(np.concatenate(normals)),
-                           np.concatenate(heights), float(h), np.int64(held))
+        one = len(vertices) == 1
+        adhere_to_surfaces(model, x, v, vertices[0] if one else np.concatenate(vertices),
+                           np.ascontiguousarray(normals[0] if one else np.concatenate(normals)),
+                           heights[0] if one else np.concatenate(heights), float(h), np.int64(held))
 
 
 # ---------------------------------------------------------------------------------- queries

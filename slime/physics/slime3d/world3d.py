@@ -491,7 +491,7 @@ class World3D:
     def _hold_by_obstacle_films(self, h: float) -> None:
         held = self.hand.body
         hold_by_films(self.x, self.v, self._x_prev, self._obstacle_set, self.model, h, -1 if held is None else held,
-                      self._film_reach, frame=self._obstacle_frame)
+                      self._film_reach, frame=self._obstacle_frame, checked=True)
 
     def _collide_slimes(self, h: float) -> None:
         if self._candidates is None:
