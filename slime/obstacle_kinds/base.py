@@ -98,6 +98,11 @@ class ObstacleKind:
                           segment ``x_prev -> x`` against the solid: (hit mask, and for the hits
                           the position put back on the surface, the outward normal, the depth
                           (which contact of a vertex is settled first)), or (hit, None, None, None)
+      ``surface(packed, x, vertex, which)``  (the built-in kinds' are compiled beside their
+                          contacts) each pair's vertex (columns of (3, P) ``x``) against its
+                          obstacle: (n,) signed distance to the surface and (n, 3) the outward
+                          normal there, for the adhesion's film; by default the distance's
+                          gradient by central differences
       ``ray(packed, origin, direction)``  (the cylinder's is with its contacts) (K,) distance along a unit ray to each obstacle's
                           surface, inf where it misses (an origin inside is the caller's test)
     Drawing:
@@ -155,6 +160,21 @@ class ObstacleKind:
     @staticmethod
     def contacts(packed, x, xp, vertex, which):
         raise NotImplementedError
+
+    @classmethod
+    def surface(cls, packed, x, vertex, which):
+        points = np.asarray(x, dtype=np.float64)[:, np.asarray(vertex, dtype=np.int64)].T
+        pick = np.arange(len(points)), np.asarray(which, dtype=np.int64)
+        height = cls.distance(packed, points)[pick] if len(points) else np.zeros(0)
+        step = 1e-6
+        gradient = np.empty_like(points)
+        for axis in range(3):
+            shift = np.zeros(3)
+            shift[axis] = step
+            gradient[:, axis] = (cls.distance(packed, points + shift)[pick]
+                                 - cls.distance(packed, points - shift)[pick]) / (2.0 * step)
+        length = np.linalg.norm(gradient, axis=1, keepdims=True)
+        return height, np.where(length > 0.0, gradient / np.where(length > 0.0, length, 1.0), [0.0, 1.0, 0.0])
 
     @staticmethod
     def ray(packed, origin, direction):

@@ -340,3 +340,33 @@ def test_the_window_ray_lands_on_a_cylinder_or_passes_beside_it_and_drops_clear_
     assert beside == pytest.approx([1.41, 0.0, 0.0])  # past its rim to the floor
     centre = place_drop(p.world, (1.0, 1.0, 0.0), 0.3, lift=0.0)
     assert centre[1] >= 1.0 + 0.3  # above the pillar, not inside it
+
+
+@pytest.mark.parametrize("seed", [3, 14, 15])
+def test_each_kinds_compiled_surface_is_its_distance_and_the_distances_gradient(seed):
+    # The adhesion's film reads a vertex's height above an obstacle and the outward normal there
+    # (obstacle_contacts.surface_of); a kind of your own gets them from its distance by central
+    # differences (ObstacleKind.surface). The built-in kinds' compiled ones must say the same,
+    # inside and outside, wherever the distance has a gradient (away from edges and the axis).
+    from slime.obstacle_kinds import Box, ObstacleKind
+    from slime.physics.slime3d.obstacle_contacts import surface_of
+
+    rng = np.random.default_rng(seed)
+    turn = rotation_from_degrees(*rng.uniform(-180.0, 180.0, 3))
+    obstacles = [Box(center=tuple(rng.normal(size=3)), half_size=(0.4, 0.7, 0.5), rotation=turn),
+                 Ball(center=tuple(rng.normal(size=3)), radius=0.6),
+                 Cylinder(center=tuple(rng.normal(size=3)), radius=0.5, half_height=0.6, rotation=turn)]
+    for obstacle in obstacles:
+        kind = type(obstacle)
+        packed = kind.pack([obstacle])
+        points = obstacle.center + rng.uniform(-1.5, 1.5, (400, 3))
+        x = np.ascontiguousarray(points.T)
+        vertex, which = np.arange(len(points)), np.zeros(len(points), dtype=np.int64)
+        height, normal = surface_of(kind)(packed, x, vertex, which)
+        np.testing.assert_allclose(height, kind.distance(packed, points)[:, 0], rtol=0, atol=1e-12)
+        reference_height, reference = ObstacleKind.surface.__func__(kind, packed, x, vertex, which)
+        np.testing.assert_allclose(reference_height, height, rtol=0, atol=1e-12)
+        smooth = np.abs(np.linalg.norm(reference, axis=1) - 1.0) < 1e-6
+        agree = np.einsum("ij,ij->i", normal, reference) > 1.0 - 1e-6
+        assert np.mean(agree[smooth]) > 0.97, kind.name  # all but where a ridge lies within a step
+        np.testing.assert_allclose(np.linalg.norm(normal, axis=1), 1.0, atol=1e-12)

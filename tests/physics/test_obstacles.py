@@ -249,8 +249,11 @@ def test_a_spiked_slime_in_the_wedge_comes_to_rest_out_of_both_and_round_again()
 @pytest.mark.parametrize("seed", [10, 4, 41])
 def test_a_seeded_fuzz_of_obstacle_layouts_leaves_no_vertex_in_the_floor_or_an_obstacle(seed):
     # Three boxes turned at random, dipping into the floor and into each other, a slime of either
-    # material thrown among them and spiked three times: over its last second of settling no vertex
-    # is under the floor or inside a box. Seed 10 once kept a goo 15.6 mm under the floor.
+    # material thrown among them and spiked three times, and a second dropped onto it: over their
+    # last second of settling no vertex is under the floor or inside a box, and they come to rest
+    # (41.3): below 1 mJ, every vertex moving as its velocity says (no speed kept against a
+    # surface that its position, put back every substep, never follows). Seed 10 once kept a goo
+    # 15.6 mm under the floor.
     rng = np.random.default_rng(seed)
     boxes = []
     for _ in range(3):
@@ -260,7 +263,8 @@ def test_a_seeded_fuzz_of_obstacle_layouts_leaves_no_vertex_in_the_floor_or_an_o
     material = ("jelly", "goo")[rng.integers(2)]
     params = SlimeParams.of_material(material, radius=0.35, stacks=20, slices=20,
                                      center=(rng.uniform(-0.3, 0.3), 2.0, rng.uniform(-0.3, 0.3)))
-    world = slime_world([params], [(rng.uniform(-2, 2), 0.0, rng.uniform(-2, 2))], boxes)
+    dropped = SlimeParams(radius=0.25, stacks=16, slices=16, center=(rng.uniform(-0.3, 0.3), 3.0, rng.uniform(-0.3, 0.3)))
+    world = slime_world([params, dropped], [(rng.uniform(-2, 2), 0.0, rng.uniform(-2, 2))], boxes)
     deepest_floor = deepest_box = 0.0
     for frame in range(300):
         if frame == 60:
@@ -272,6 +276,10 @@ def test_a_seeded_fuzz_of_obstacle_layouts_leaves_no_vertex_in_the_floor_or_an_o
             deepest_box = max(deepest_box, -float(signed_distance(world.positions, boxes).min()))
     assert deepest_floor <= 1e-9 and deepest_box <= 1e-4, (material, deepest_floor, deepest_box)
     assert world.recoveries == 0
+    before = world.x.copy()
+    world.step()
+    motion = 0.5 * float(world.mass @ np.sum(((world.x - before) / world.dt) ** 2, axis=0))
+    assert world.kinetic_energy() < 1e-3 and motion < 1e-3, (world.kinetic_energy(), motion)
 
 
 # ------------------------------------------------------------------------------------ slimes
@@ -325,8 +333,9 @@ def test_a_slime_thrown_at_a_thin_board_never_passes_it(speed):
     assert np.all(np.isfinite(world.x))
 
 
-def test_a_slime_rolls_down_a_turned_box_ramp():
-    ramp = Box(center=(0, 0.5, 0), half_size=(1.5, 0.05, 1.5), rotation=rotation_from_degrees(pitch=20))
+def test_a_slime_rolls_down_a_turned_box_ramp_as_down_a_tilted_plane():
+    turn = rotation_from_degrees(pitch=20)
+    ramp = Box(center=(0, 0.5, 0), half_size=(1.5, 0.05, 1.5), rotation=turn)
     world = slime_world([_slime(center=(0, 1.2, -0.6))], obstacles=[ramp])
     obstacle_set = ObstacleSet([ramp])
     start = world.centroids()[0]
@@ -336,8 +345,15 @@ def test_a_slime_rolls_down_a_turned_box_ramp():
         assert signed_distance(world.positions, obstacle_set).min() > -1e-9
         assert mechanical_energy(world) <= energy + 1e-9
     end = world.centroids()[0]
-    assert end[2] > start[2] + 0.5  # down the slope, toward +z
+    assert end[2] > start[2] + 0.4  # down the slope, toward +z, its film holding it back a little
     assert abs(end[0] - start[0]) < 0.05  # straight down it
+    # The box's top face is the plane through it: one law (restitution, friction, grip, adhesion).
+    top = Plane(point=tuple(np.array([0.0, 0.5, 0.0]) + 0.05 * turn[:, 1]), normal=tuple(turn[:, 1]),
+                friction=ramp.friction)
+    plane = slime_world([_slime(center=(0, 1.2, -0.6))], obstacles=[top])
+    for _ in range(60):
+        plane.step()
+    np.testing.assert_allclose(end - start, plane.centroids()[0] - start, rtol=0, atol=0.005)
 
 
 def test_a_slime_comes_to_rest_on_a_ball_and_a_tilted_plane_holds_it_out():

@@ -1,8 +1,8 @@
 """Adhesion: slime sticks to what it lands on, so a drop splats instead of bouncing and a thrown
 slime comes to rest instead of rolling away.
 
-A vertex within a thin film above a plane (``ADHESION_REACH`` of the radius: the floor, a wall)
-that moves away from it is held back by the film, with a pull of at most ``adhesion`` a (m/s^2)
+A vertex within a thin film above a surface (``ADHESION_REACH`` of the radius: the floor, a
+wall, a box's face, a ball, a cylinder) that moves away from it is held back by the film, with a pull of at most ``adhesion`` a (m/s^2)
 per unit mass, fading linearly to nothing at the film's edge: the separating speed loses
 min(v_n, a h (1 - height / reach)) in a substep, never reversed (it only dissipates: the film
 holds, it does not pull back).
@@ -14,6 +14,11 @@ if each vertex had been held on its own; the deformation is left to the forces. 
 vertex, the film would grip a few vertices of a fine mesh's contact patch while their neighbours
 move on, and crumple the patch; taken as a whole, it holds back the leap of a bounce and the turn
 of a roll (its turn about the centre is what resists rolling), which is what sticking does.
+
+One law for every surface (``film_impulse``, ``take_by_body``): the planes' films are measured
+here, plane by plane (``adhere``, in the compiled floor stage); a solid obstacle's are measured by
+its kind, each vertex's height above the nearest point of its surface and the outward normal
+there (``obstacle_contacts.surface_of``), and taken alike (``adhere_to_surfaces``).
 """
 
 from __future__ import annotations
@@ -23,7 +28,7 @@ import numpy as np
 from slime.physics.compiled import kernel, rows
 from slime.physics.slime3d.moments import cross, inverse_inertia, mass_moments, rigid_velocity_at, times
 
-ADHESION_REACH = 0.05  # of the radius: the film within which a surface sticks to a plane
+ADHESION_REACH = 0.05  # of the radius: the film within which a slime sticks to a surface
 
 
 @kernel
@@ -50,10 +55,7 @@ def adhere(model, b, x, v, normal, point, h):
         for k in range(count):
             height = (x0[k] - q0) * n0 + (x1[k] - q1) * n1 + (x2[k] - q2) * n2
             vn = v0[k] * n0 + v1[k] * n1 + v2[k] * n2
-            film = 1.0 - max(height, 0.0) / reach
-            # Within the film and leaving it; anything else (NaN too) takes no impulse.
-            impulse = -m[k] * min(vn, pull * film)
-            impulse = impulse if height < reach and vn > 0.0 else 0.0
+            impulse = film_impulse(m[k], height, vn, pull, reach)
             total += impulse
             r0 += impulse * (x0[k] - p0)
             r1 += impulse * (x1[k] - p1)
@@ -61,9 +63,29 @@ def adhere(model, b, x, v, normal, point, h):
         turn = cross(r0, r1, r2, n0, n1, n2)
         j0, j1, j2 = j0 + total * n0, j1 + total * n1, j2 + total * n2
         l0, l1, l2 = l0 + turn[0], l1 + turn[1], l2 + turn[2]
-    held = j0 != 0.0 or j1 != 0.0 or j2 != 0.0
-    if not held:
+    take_by_body(model, b, x, v, j0, j1, j2, l0, l1, l2, p0, p1, p2)
+
+
+@kernel
+def film_impulse(mass, height, vn, pull, reach):
+    """The film's impulse (along the surface's outward normal) on a vertex of ``mass`` at
+    ``height`` above a surface, leaving it at normal speed ``vn``: -m min(v_n, a h (1 - height /
+    reach)), ``pull`` = a h, within the film and leaving it; anything else (NaN too) takes none."""
+    film = 1.0 - max(height, 0.0) / reach
+    impulse = -mass * min(vn, pull * film)
+    return impulse if height < reach and vn > 0.0 else 0.0
+
+
+@kernel
+def take_by_body(model, b, x, v, j0, j1, j2, l0, l1, l2, p0, p1, p2):
+    """The films' summed impulse J = (j0, j1, j2) on body ``b`` and its turn L = (l0, l1, l2)
+    about the point p = (p0, p1, p2) taken by the body as a whole: every vertex's velocity
+    changes by J / M + I^-1 L_c x (x - c), L_c the turn moved to the centre of mass c."""
+    if not (j0 != 0.0 or j1 != 0.0 or j2 != 0.0):
         return
+    first, count = model.first[b], model.count[b]
+    x0, x1, x2 = rows(x, first, count)
+    v0, v1, v2 = rows(v, first, count)
     centre, total, second_moment = mass_moments(x, model.mass, first, count)
     moved = cross(centre[0] - p0, centre[1] - p1, centre[2] - p2, j0, j1, j2)  # the sums' point to c
     turn = np.array([l0 - moved[0], l1 - moved[1], l2 - moved[2]])
@@ -83,3 +105,37 @@ def adhere_all(model, x, v, normal, point, h, held):
     for b in range(model.first.shape[0]):
         if b != held:
             adhere(model, b, x, v, normal, point, h)
+
+
+@kernel
+def adhere_to_surfaces(model, x, v, vertex, normal, height, h, held):
+    """The films of solid surfaces on the model's bodies but ``held`` (-1 for none): each
+    (``vertex[i]``, its ``height[i]`` above a surface whose outward normal there is ``normal[i]``
+    (n, 3)) takes ``film_impulse`` over a substep of length h, and each body takes its vertices'
+    impulses as a whole (``take_by_body``), as a plane's film is taken. ``x``, ``v`` (3, P)."""
+    bodies = model.first.shape[0]
+    sums = np.zeros((bodies, 6))
+    for i in range(vertex.shape[0]):
+        k = vertex[i]
+        b = np.searchsorted(model.first, k, side="right") - 1
+        pull = model.adhesion[b] * h
+        if b == held or not (pull > 0.0):
+            continue
+        n0, n1, n2 = normal[i, 0], normal[i, 1], normal[i, 2]
+        vn = v[0, k] * n0 + v[1, k] * n1 + v[2, k] * n2
+        impulse = film_impulse(model.mass[k], height[i], vn, pull, ADHESION_REACH * model.radius[b])
+        if impulse == 0.0:
+            continue
+        first = model.first[b]
+        r0, r1, r2 = impulse * (x[0, k] - x[0, first]), impulse * (x[1, k] - x[1, first]), impulse * (x[2, k] - x[2, first])
+        turn = cross(r0, r1, r2, n0, n1, n2)
+        sums[b, 0] += impulse * n0
+        sums[b, 1] += impulse * n1
+        sums[b, 2] += impulse * n2
+        sums[b, 3] += turn[0]
+        sums[b, 4] += turn[1]
+        sums[b, 5] += turn[2]
+    for b in range(bodies):
+        first = model.first[b]
+        take_by_body(model, b, x, v, sums[b, 0], sums[b, 1], sums[b, 2], sums[b, 3], sums[b, 4], sums[b, 5],
+                     x[0, first], x[1, first], x[2, first])

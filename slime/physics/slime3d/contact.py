@@ -23,10 +23,13 @@ on it, barely damped, for seconds. The plane acts like the floor: a flat face on
 contact disc grows until it carries the load, as on the floor.
 
 Response (per pair, one compiled pass over all pairs' contact vertices, ``contact_planes``): the plane moves
-at u, the mass-weighted mean normal velocity of the pair's contact vertices; each contact vertex
-approaching it is stopped relative to it. The two sides' total impulses are made equal and
-opposite by scaling the larger side down to the smaller (so the momentum of the pair is exactly
-conserved and no vertex is ever pushed away faster than the plane). Friction: each contact
+at u, and each contact vertex approaching it is stopped on it, moving on at u along n (a perfectly
+inelastic contact). u is the one speed at which the two sides' impulses are equal and opposite
+(``balanced_speed``), so the pair's momentum is exactly conserved and every vertex stopped on the
+plane moves on with it: none keeps a speed into the other body that its position, put back every
+substep, never follows (scaling the larger side's impulse down to the smaller's, as this did
+before, left the heavier side's vertices so: kinetic energy a pile at rest held for good).
+Friction: each contact
 vertex's tangential velocity is moved toward the pair's mass-weighted mean tangential velocity by
 at most ``friction`` times its normal velocity change (Coulomb, never reversing), and whatever
 net tangential impulse remains is spread back over the pair's contact vertices by mass, so it sums
@@ -427,7 +430,7 @@ def plane_candidates(x, c, centre, radius, block_start, body_blocks, stop, first
 
 
 def broad_phase(table: BodyTable, x: np.ndarray, v: np.ndarray, horizon: float, centroids=None,
-                blocks: FrameBlocks | None = None) -> Candidates:
+                blocks: FrameBlocks | None = None, faces=None) -> Candidates:
     """Candidates for the next ``horizon`` seconds (one frame): the pairs of bodies that can touch
     by then and, per pair, the vertices that can reach the pair's plane by then, at the current
     speeds. Bounds first: each body's sphere, then blocks of ``_BLOCK`` vertices against the
@@ -435,7 +438,11 @@ def broad_phase(table: BodyTable, x: np.ndarray, v: np.ndarray, horizon: float, 
     (``frame_blocks``, which a world makes once a frame for its obstacles too, and
     ``plane_candidates``, compiled; the pairs of bodies in numpy). ``x``, ``v``: (P, 3), best
     the transpose of a (3, P) C-contiguous array (the world's), which the kernels read without a
-    copy."""
+    copy. ``faces``: None for planes across the lines of centres, or a function
+    ``faces(first, second, centroids, velocities)`` giving the frame's normal of each pair (a held
+    contact face, ``Candidates.normals``): the candidates are the vertices near the plane the
+    substeps will use, so a vertex lying on a held face is one of them wherever the line of
+    centres has turned."""
     if table.count < 2:
         return Candidates.none()
     horizon = float(horizon)
@@ -450,7 +457,7 @@ def broad_phase(table: BodyTable, x: np.ndarray, v: np.ndarray, horizon: float, 
     first, second = _body_pairs(c, reach + wobble * horizon + slack + speed * horizon)
     if first.size == 0:
         return Candidates.none()
-    normal, gap = pair_axes(c, first, second)
+    normal, gap = pair_axes(c, first, second, None if faces is None else faces(first, second, c, vc))
     closing = np.linalg.norm(vc[first] - vc[second], axis=1) + wobble[first] + wobble[second]
     margin = 2.0 * closing * horizon + slack[first] + slack[second]
     vertex, pair, side = plane_candidates(columns, c, blocks.centre, blocks.radius, blocks.start, blocks.body_blocks,
@@ -459,7 +466,8 @@ def broad_phase(table: BodyTable, x: np.ndarray, v: np.ndarray, horizon: float, 
     used[pair] = True
     # Renumber the pairs that kept candidates (order, and so the sorting, unchanged).
     renumber = np.cumsum(used) - 1
-    return Candidates(first[used], second[used], vertex, renumber[pair], side, velocity=vc)
+    return Candidates(first[used], second[used], vertex, renumber[pair], side,
+                      normals=None if faces is None else normal[used], velocity=vc)
 
 
 def collide_slimes(
@@ -504,9 +512,9 @@ def contact_planes(x, v, mass, normal, friction, vertex, pair, side):
     without candidates means no contact). A vertex past it is put back on it (a vertex in a crevice
     meets two planes, and both act). Its velocity then changes:
 
-    - along n: the approach toward the other body relative to the plane (whose speed is the
-      mass-weighted mean of its contact vertices') stops; each side's total impulse is scaled to
-      the smaller of the two, so the impulses on the two bodies are equal and opposite;
+    - along n: a vertex approaching the other body faster than the plane moves is stopped on it,
+      moving on at the plane's speed u, the one at which the two sides' impulses are equal and
+      opposite (``balanced_speed``); one leaving it keeps its speed;
     - across n: toward the pair's mass-weighted mean tangential velocity, by at most the friction
       coefficient (the pair's geometric mean) times the normal change, with the change's own mean
       taken out so that friction moves no momentum either.
@@ -537,17 +545,23 @@ def contact_planes(x, v, mass, normal, friction, vertex, pair, side):
             hits += 1
     if hits == 0:
         return 0
-    # Velocities as they were before any change, and the planes' masses and speeds.
+    # Velocities as they were before any change, and the pairs' masses; the hits of a pair are
+    # consecutive (the candidates are sorted by pair).
     vn = np.empty(hits)
+    hit_mass = np.empty(hits)
+    hit_side = np.empty(hits)
     pair_mass = np.zeros(pairs)
-    pair_vn = np.zeros(pairs)
+    pair_hits = np.zeros(pairs + 1, dtype=np.int64)
     for h in range(hits):
         c = hit[h]
         k, p = vertex[c], pair[c]
         vn[h] = v[k, 0] * normal[p, 0] + v[k, 1] * normal[p, 1] + v[k, 2] * normal[p, 2]
+        hit_mass[h] = mass[k]
+        hit_side[h] = side[c]
         pair_mass[p] += mass[k]
-        pair_vn[p] += mass[k] * vn[h]
+        pair_hits[p + 1] = h + 1
     for p in range(pairs):
+        pair_hits[p + 1] = max(pair_hits[p + 1], pair_hits[p])
         if not pair_mass[p] > 0.0:
             pair_mass[p] = 1.0
     for h in range(hits):
@@ -556,14 +570,15 @@ def contact_planes(x, v, mass, normal, friction, vertex, pair, side):
         push = side[c] * depth[h]
         for a in range(3):
             x[k, a] -= push * normal[p, a]
-    # Each side's impulse toward the other body, then both scaled to the smaller.
+    # Each vertex approaching the plane is stopped on it: the normal change u - v_n.
+    speed = np.empty(pairs)
+    for p in range(pairs):
+        begin, end = pair_hits[p], pair_hits[p + 1]
+        speed[p] = balanced_speed(vn[begin:end], hit_mass[begin:end], hit_side[begin:end]) if end > begin else 0.0
     approach = np.empty(hits)
-    side_impulse = np.zeros((pairs, 2))
     for h in range(hits):
         c = hit[h]
-        p = pair[c]
-        approach[h] = max(side[c] * (vn[h] - pair_vn[p] / pair_mass[p]), 0.0)
-        side_impulse[p, 0 if side[c] > 0.0 else 1] += mass[vertex[c]] * approach[h]
+        approach[h] = max(side[c] * (vn[h] - speed[pair[c]]), 0.0)
     # Friction toward the pair's mean tangential velocity.
     tangent = np.empty((hits, 3))
     pair_tangent = np.zeros((pairs, 3))
@@ -579,10 +594,7 @@ def contact_planes(x, v, mass, normal, friction, vertex, pair, side):
     for h in range(hits):
         c = hit[h]
         k, p = vertex[c], pair[c]
-        g = 0 if side[c] > 0.0 else 1
-        common = min(side_impulse[p, 0], side_impulse[p, 1])
-        own = side_impulse[p, g]
-        dvn[h] = -side[c] * approach[h] * (common / (own if own > 0.0 else 1.0))
+        dvn[h] = -side[c] * approach[h]
         s0 = pair_tangent[p, 0] / pair_mass[p] - tangent[h, 0]
         s1 = pair_tangent[p, 1] / pair_mass[p] - tangent[h, 1]
         s2 = pair_tangent[p, 2] / pair_mass[p] - tangent[h, 2]
@@ -597,6 +609,52 @@ def contact_planes(x, v, mass, normal, friction, vertex, pair, side):
         for a in range(3):
             v[k, a] += dvn[h] * normal[p, a] + dvt[h, a] - pair_dvt[p, a] / pair_mass[p]
     return hits
+
+
+@kernel
+def balanced_speed(vn, mass, side):
+    """The speed u along a pair's normal at which its plane, stopping every contact vertex that
+    approaches it (normal speeds ``vn``, ``mass``, ``side`` +1 for the first body's vertices, -1
+    for the second's), takes as much momentum from one side as it gives the other:
+
+        f(u) = sum over side +1 of m max(v_n - u, 0) - sum over side -1 of m max(u - v_n, 0) = 0.
+
+    f falls monotonically from >= 0 at the slowest v_n to <= 0 at the fastest and is linear
+    between neighbouring speeds, so the root is found exactly: the speeds in order, walking the
+    intervals between them with the masses on each side of u summed as it goes, the first
+    interval that holds its own linear root. With no vertex on one side or a NaN, the
+    mass-weighted mean."""
+    count = vn.shape[0]
+    total = weighted = 0.0
+    for i in range(count):
+        total += mass[i]
+        weighted += mass[i] * vn[i]
+    mean = weighted / total if total > 0.0 else 0.0
+    order = np.argsort(vn)
+    # Below every v_n: each side +1 vertex approaches, no side -1 vertex does.
+    sum_mv = mass_in = 0.0
+    for i in range(count):
+        if side[i] > 0.0:
+            sum_mv += mass[i] * vn[i]
+            mass_in += mass[i]
+    low = -np.inf
+    for j in range(count + 1):
+        high = vn[order[j]] if j < count else np.inf
+        if mass_in > 0.0:
+            u = sum_mv / mass_in
+            if low <= u <= high:
+                return u
+        if j < count:
+            # Past v_n of this vertex: a side +1 one no longer approaches, a side -1 one now does.
+            k = order[j]
+            if side[k] > 0.0:
+                sum_mv -= mass[k] * vn[k]
+                mass_in -= mass[k]
+            else:
+                sum_mv += mass[k] * vn[k]
+                mass_in += mass[k]
+            low = high
+    return mean
 
 
 def damp_contacts(

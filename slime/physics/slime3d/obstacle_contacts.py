@@ -1,9 +1,10 @@
 """The contacts of the built-in solid obstacle kinds (slime/obstacle_kinds: their parameters,
 packing, distances, triangles and file keys): each kind's compiled narrow phase, a vertex's
-segment ``x_prev -> x`` in the substep against the solid, and the cylinder's ray. The physics
-reads them through ``narrow_phase`` and ``ray_of``, which fall back to a kind's own ``contacts``
-and ``ray`` methods for a kind of your own (``obstacle_kinds.register``): a registry by kind, as
-Box2D keeps its shape-pair functions beside the shapes.
+segment ``x_prev -> x`` in the substep against the solid; its surface, where a vertex is above it
+and which way it faces there (for the adhesion's film); and the cylinder's ray. The physics reads
+them through ``narrow_phase``, ``surface_of`` and ``ray_of``, which fall back to a kind's own
+``contacts``, ``surface`` and ``ray`` methods for a kind of your own (``obstacle_kinds.register``):
+a registry by kind, as Box2D keeps its shape-pair functions beside the shapes.
 """
 
 from __future__ import annotations
@@ -245,6 +246,93 @@ def cylinder_contacts(rotation, center, radius, half, x, xp, vertex, which, hit,
     return hits
 
 
+@kernel
+def box_surface(rotation, center, half, x, vertex, box, height, normal):
+    """Each pair k's vertex ``vertex[k]`` ((3, P) columns) against box ``box[k]``: its signed
+    distance to the surface (negative inside) into ``height[k]`` and the outward normal at the
+    nearest surface point into ``normal[k]``. In the box's frame, local = R^T (x - c) and
+    q = |local| - half: outside (some q_a > 0) the nearest point is local clamped to the box, the
+    distance and direction those of local from it; inside, the face of the largest q_a."""
+    local = np.empty(3)
+    for k in range(vertex.shape[0]):
+        i, o = vertex[k], box[k]
+        to_local(rotation, center, o, x, i, local)
+        out0 = out1 = out2 = 0.0
+        deepest, axis = -np.inf, 0
+        for a in range(3):
+            q = abs(local[a]) - half[o, a]
+            if q > deepest:
+                deepest, axis = q, a
+        d0 = local[0] - min(max(local[0], -half[o, 0]), half[o, 0])
+        d1 = local[1] - min(max(local[1], -half[o, 1]), half[o, 1])
+        d2 = local[2] - min(max(local[2], -half[o, 2]), half[o, 2])
+        gap = math.sqrt(d0 * d0 + d1 * d1 + d2 * d2)
+        if gap > 0.0:
+            out0, out1, out2 = d0 / gap, d1 / gap, d2 / gap
+            height[k] = gap
+        else:
+            side = 1.0 if local[axis] >= 0.0 else -1.0
+            out0, out1, out2 = (side if axis == 0 else 0.0), (side if axis == 1 else 0.0), (side if axis == 2 else 0.0)
+            height[k] = deepest
+        for c in range(3):
+            normal[k, c] = rotation[o, c, 0] * out0 + rotation[o, c, 1] * out1 + rotation[o, c, 2] * out2
+
+
+@kernel
+def ball_surface(center, radius, x, vertex, ball, height, normal):
+    """Each pair k's vertex against ball ``ball[k]``: height |x - c| - r and the outward normal
+    (x - c) / |x - c| (+y at the centre)."""
+    for k in range(vertex.shape[0]):
+        i, o = vertex[k], ball[k]
+        e0, e1, e2 = x[0, i] - center[o, 0], x[1, i] - center[o, 1], x[2, i] - center[o, 2]
+        length = math.sqrt(e0 * e0 + e1 * e1 + e2 * e2)
+        height[k] = length - radius[o]
+        if length > 1e-12:
+            normal[k, 0], normal[k, 1], normal[k, 2] = e0 / length, e1 / length, e2 / length
+        else:
+            normal[k, 0], normal[k, 1], normal[k, 2] = 0.0, 1.0, 0.0
+
+
+@kernel
+def cylinder_surface(rotation, center, radius, half, x, vertex, which, height, normal):
+    """Each pair k's vertex against cylinder ``which[k]``, in its frame (the axis local y): with
+    q_r = sqrt(x^2 + z^2) - r and q_y = |y| - h, outside (either > 0) the distance and direction
+    from the nearest point of the solid (the rim's, a cap's or the side's), inside the nearer of
+    the side (along the radius; +x on the axis) and the cap."""
+    local = np.empty(3)
+    for k in range(vertex.shape[0]):
+        i, o = vertex[k], which[k]
+        to_local(rotation, center, o, x, i, local)
+        rho = math.hypot(local[0], local[2])
+        u0, u2 = (local[0] / rho, local[2] / rho) if rho > 1e-12 else (1.0, 0.0)
+        cap = 1.0 if local[1] >= 0.0 else -1.0
+        q_r, q_y = rho - radius[o], abs(local[1]) - half[o]
+        out_r, out_y = max(q_r, 0.0), max(q_y, 0.0)
+        gap = math.hypot(out_r, out_y)
+        if gap > 0.0:
+            n0, n1, n2 = u0 * out_r / gap, cap * out_y / gap, u2 * out_r / gap
+            height[k] = gap
+        elif q_r > q_y:
+            n0, n1, n2 = u0, 0.0, u2
+            height[k] = q_r
+        else:
+            n0, n1, n2 = 0.0, cap, 0.0
+            height[k] = q_y
+        for c in range(3):
+            normal[k, c] = rotation[o, c, 0] * n0 + rotation[o, c, 1] * n1 + rotation[o, c, 2] * n2
+
+
+def pair_surfaces(compiled, packed: tuple, x, vertex, which):
+    """Run a kind's compiled surface kernel on the pairs and answer as ``surface`` does: (n,)
+    heights and (n, 3) outward normals; ``x`` (3, P), the world's columns."""
+    pairs = len(vertex)
+    height, normal = np.empty(pairs), np.empty((pairs, 3))
+    if pairs:
+        compiled(*packed, x, np.ascontiguousarray(vertex, dtype=np.int64), np.ascontiguousarray(which, dtype=np.int64),
+                 height, normal)
+    return height, normal
+
+
 def cylinder_ray(p, o, d):
     """(K,) distance along the unit ray ``o + t d`` to each packed cylinder's surface, inf where it
     misses: the overlap of its caps' slab and the contact kernel's ``radial_interval``."""
@@ -272,6 +360,13 @@ NARROW_PHASES = {
                                                             x, xp, vertex, which),
 }
 RAYS = {Cylinder: cylinder_ray}
+# Each built-in kind's surface over its packing (``ObstacleKind.surface``' form).
+SURFACES = {
+    Box: lambda p, x, vertex, which: pair_surfaces(box_surface, (p.rotation, p.center, p.half), x, vertex, which),
+    Ball: lambda p, x, vertex, which: pair_surfaces(ball_surface, (p.center, p.radius), x, vertex, which),
+    Cylinder: lambda p, x, vertex, which: pair_surfaces(cylinder_surface, (p.rotation, p.center, p.radius, p.half),
+                                                        x, vertex, which),
+}
 
 
 def _nearest(kind: type, table: dict, method: str):
@@ -290,6 +385,11 @@ def narrow_phase(kind: type):
     """``contacts(packed, x, x_prev, vertex, which)`` of an obstacle kind: the built-in kinds'
     compiled ones here, a kind of your own its own method."""
     return _nearest(kind, NARROW_PHASES, "contacts")
+
+
+def surface_of(kind: type):
+    """``surface(packed, x, vertex, which)`` of an obstacle kind (see ``narrow_phase``)."""
+    return _nearest(kind, SURFACES, "surface")
 
 
 def ray_of(kind: type):

@@ -52,7 +52,8 @@ from slime.obstacle_kinds import KINDS, Ball, Box, Cylinder, ObstacleKind, Plane
 from slime.obstacle_kinds.base import number as _number
 from slime.obstacle_kinds.base import vector3 as _vector
 from slime.physics.compiled import kernel
-from slime.physics.slime3d.obstacle_contacts import narrow_phase, ray_of
+from slime.physics.slime3d.adhesion import adhere_to_surfaces
+from slime.physics.slime3d.obstacle_contacts import narrow_phase, ray_of, surface_of
 from slime.physics.planes import BOUNCE_THRESHOLD, Planes, contact_response, friction_shares
 
 __all__ = [
@@ -210,7 +211,8 @@ class FramePairs:
     re-layout), ``collide_obstacles`` falls back to the substep's own broad phase: never a missed
     contact."""
 
-    def __init__(self, x: np.ndarray, v: np.ndarray, obstacle_set, frame_time: float, blocks=None):
+    def __init__(self, x: np.ndarray, v: np.ndarray, obstacle_set, frame_time: float, blocks=None,
+                 film_reach: float = 0.0):
         ob = _as_set(obstacle_set)
         self.obstacles = ob
         self.start = np.array(np.asarray(x).T)  # (3, P), contiguous
@@ -220,6 +222,7 @@ class FramePairs:
         # A non-finite start needs no test of its own: it fails every ``holds``.
         self.valid = math.isfinite(self.margin)
         self.kinds = {}
+        self.films = {}  # the pairs within ``film_reach`` more: the vertices an obstacle's film can hold
         if not self.valid or self.start.shape[1] == 0:
             return
         if blocks is None:
@@ -236,6 +239,9 @@ class FramePairs:
             grown_low, grown_high = group.low - self.margin, group.high + self.margin
             self.kinds[kind] = overlapping_pairs(self.start, self.start, bounds[0], bounds[1], start, end, grown_low,
                                                  grown_high)
+            if film_reach > 0.0:
+                self.films[kind] = by_vertex(*overlapping_pairs(self.start, self.start, bounds[0], bounds[1], start,
+                                                                end, grown_low - film_reach, grown_high + film_reach))
 
     def holds(self, x: np.ndarray, x_prev: np.ndarray, obstacle_set) -> bool:
         """Whether these pairs still cover the substep from (P, 3) ``x_prev`` to ``x``."""
@@ -406,6 +412,56 @@ def slide_off_planes(x, v, i, n0, n1, n2, plane_normal, plane_point, plane_frict
             v[0, i] -= back * (n0 - c * m0)
             v[1, i] -= back * (n1 - c * m1)
             v[2, i] -= back * (n2 - c * m2)
+
+
+def by_vertex(vertex: np.ndarray, which: np.ndarray) -> tuple:
+    """(vertex, obstacle) pairs in order of vertex, then obstacle, whichever broad phase found
+    them: the films' sums, and so the step, are then the same bit for bit either way."""
+    order = np.lexsort((which, vertex))
+    return vertex[order], which[order]
+
+
+def hold_by_films(x: np.ndarray, v: np.ndarray, x_prev: np.ndarray, obstacle_set, model, h: float, held: int,
+                  reach: float, frame: FramePairs | None = None, checked: bool = False) -> None:
+    """The adhesion of every solid obstacle, after its contacts, in place on (3, P) ``v``: each
+    vertex within ``reach`` (the largest film of the ``model``'s bodies, ``adhesion.py``) of an
+    obstacle's bounds is measured against its surface (the kind's ``surface``: its height above
+    it and the outward normal there) and held back by the film there as by the floor's
+    (``adhesion.adhere_to_surfaces``), every body but ``held`` (-1 for none). ``frame`` this
+    frame's ``FramePairs`` (made with the same ``reach``), used while it holds: ``checked`` when
+    this substep's ``collide_obstacles`` has checked it already (a world's films run right after
+    it), else checked here from ``x_prev``, the substep's start."""
+    ob = _as_set(obstacle_set)
+    if len(ob) == 0 or x.shape[1] == 0 or not reach > 0.0:
+        return
+    with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
+        if frame is not None and not (frame.valid if checked else frame.holds(x.T, x_prev.T, ob)):
+            frame = None
+        vertices, normals, heights = [], [], []
+        blocks = None
+        for name, group in ob.groups.items():
+            if group.low is None:
+                continue  # a half-space of the set: the world's planes have their films in its floor stage
+            pairs = None if frame is None else frame.films.get(name)
+            if pairs is not None:
+                vertex, which = pairs
+            else:
+                if blocks is None:
+                    blocks = _swept_blocks(x, x)
+                vertex, which = _candidate_pairs(x, x, group.low - reach, group.high + reach, blocks)
+                vertex, which = by_vertex(vertex, which)
+            if vertex.size == 0:
+                continue
+            height, normal = surface_of(group.kind)(group.packed, x, vertex, which)
+            vertices.append(vertex)  # those beyond the film take no impulse (film_impulse)
+            normals.append(normal)
+            heights.append(height)
+        if not vertices:
+            return
+        one = len(vertices) == 1
+        adhere_to_surfaces(model, x, v, vertices[0] if one else np.concatenate(vertices),
+                           np.ascontiguousarray(normals[0] if one else np.concatenate(normals)),
+                           heights[0] if one else np.concatenate(heights), float(h), np.int64(held))
 
 
 # ---------------------------------------------------------------------------------- queries

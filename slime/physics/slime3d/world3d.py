@@ -11,7 +11,7 @@ substep is one pipeline, Ten Minute Physics' order (``World3D.substeps_of``):
 2. symplectic Euler on every vertex at once (``integrate.py``, the 2D engine's too);
 3. contacts, each a projection with its velocity change: the hand's finger, the floor
    (``planes.py``, the 2D engine's too) and its adhesion (``adhesion.py``), the lid over a
-   squashed slime (``squash``), the obstacles (``obstacles.py``), slime against slime
+   squashed slime (``squash``), the obstacles (``obstacles.py``) and their films, slime against slime
    (``contact.py``); then the speed bound.
 
 The compiled stages (``step.slime_substeps``) run a whole frame in one call when nothing of
@@ -39,7 +39,8 @@ import numpy as np
 from slime.physics.slime3d.contact import (BodyTable, FrameBlocks, body_centroids, broad_phase, collide_slimes,
                                           damp_contacts, frame_blocks, pair_axes)
 from slime.physics.slime3d.hand import BodyView, Hand, poke as hand_poke, spike as hand_spike
-from slime.physics.slime3d.obstacles import FramePairs, ObstacleSet, Plane, collide_obstacles
+from slime.physics.slime3d.adhesion import ADHESION_REACH
+from slime.physics.slime3d.obstacles import FramePairs, ObstacleSet, Plane, collide_obstacles, hold_by_films
 from slime.physics.planes import Planes
 from slime.physics.slime3d.health import keep_good
 from slime.physics.slime3d.moments import body_moments, mass_centroids
@@ -289,6 +290,9 @@ class World3D:
             radius=[b.params.radius for b in self.bodies], mass=self.mass,
             friction=[b.params.contact_friction for b in self.bodies]) if self.bodies else None
         self._contact_table = self._table if len(self.bodies) > 1 else None
+        # How far from an obstacle its film can hold a vertex: the thickest film of an adhesive body.
+        self._film_reach = max((ADHESION_REACH * b.params.radius for b in self.bodies if b.params.material.adhesion > 0.0),
+                               default=0.0)
         self._set_lids([st.lid for st in states])
 
 
@@ -390,7 +394,8 @@ class World3D:
         hand's finger moves on; every body's own; the added ones and the hand's pull), symplectic
         Euler, then the contacts, each a projection with its velocity change (the finger, the floor
         and the plane obstacles with their adhesion, the lids, the obstacles swept along each
-        vertex's path in the substep, slime against slime), and last the speed bound."""
+        vertex's path in the substep and their adhesion, slime against slime), and last the speed
+        bound."""
         hand = self.hand
         stages = []
         if self._obstacle_set is not None:
@@ -409,6 +414,8 @@ class World3D:
             stages.append(self._hold_under_lids)
         if self._obstacle_set is not None:
             stages.append(self._collide_obstacles)
+            if self._film_reach > 0.0:
+                stages.append(self._hold_by_obstacle_films)
         if self._contact_table is not None:
             stages.append(self._collide_slimes)
         stages.append(SPEED_BOUND)
@@ -482,6 +489,11 @@ class World3D:
         collide_obstacles(self.x.T, self.v.T, self._x_prev.T, self._obstacle_set, frame=self._obstacle_frame,
                           grip=self.model.grip, planes=self._planes)
 
+    def _hold_by_obstacle_films(self, h: float) -> None:
+        held = self.hand.body
+        hold_by_films(self.x, self.v, self._x_prev, self._obstacle_set, self.model, h, -1 if held is None else held,
+                      self._film_reach, frame=self._obstacle_frame, checked=True)
+
     def _collide_slimes(self, h: float) -> None:
         if self._candidates is None:
             self._find_contacts()
@@ -509,18 +521,18 @@ class World3D:
         now when not given): which bodies and vertices can touch within it (``contact.broad_phase``)."""
         if blocks is None:
             blocks = frame_blocks(self._contact_table, self.x.T, self.v.T)
-        self._candidates = broad_phase(self._contact_table, self.x.T, self.v.T, self.dt, blocks=blocks)
-        self._candidates.normals = self._held_normals(self._candidates, blocks.centroids)
+        self._candidates = broad_phase(self._contact_table, self.x.T, self.v.T, self.dt, blocks=blocks,
+                                       faces=self._held_normals)
 
-    def _held_normals(self, candidates, centroids) -> np.ndarray:
-        """Each candidate pair's contact plane normal for this frame. Two jellies pressed
+    def _held_normals(self, first, second, centroids, velocity) -> np.ndarray:
+        """The contact plane normal for this frame of each pair of bodies the broad phase found
+        (``first``, ``second``, their ``centroids`` and centroid ``velocity``). Two jellies pressed
         together touch over a flattened face that belongs to both: while they do not slide
         against each other (static friction), the face keeps its orientation instead of swinging
         with the line between their centres, so a slime sitting on another is held as on a floor
         and a stack stands. A pair whose centres slide past each other faster than
         ``STICK_SPEED``, or whose face has turned ``HOLD_ANGLE`` from the line of centres, follows
         that line (two smooth balls); a new pair starts on it."""
-        first, second = candidates.first, candidates.second
         line, _ = pair_axes(centroids, first, second)
         normals = line.copy()
         count = len(self.bodies)
@@ -529,7 +541,6 @@ class World3D:
         if old_keys.size and keys.size:
             where = np.clip(np.searchsorted(old_keys, keys), 0, old_keys.size - 1)
             known = old_keys[where] == keys
-            velocity = candidates.velocity
             relative = velocity[second] - velocity[first]
             sliding = relative - np.einsum("ij,ij->i", relative, line)[:, None] * line
             held = known & (np.linalg.norm(sliding, axis=1) < STICK_SPEED)
@@ -559,7 +570,7 @@ class World3D:
         if self._contact_table is not None:
             self._find_contacts(blocks)
         if self._obstacle_set is not None:
-            self._obstacle_frame = FramePairs(self.x.T, self.v, self._obstacle_set, self.dt, blocks)
+            self._obstacle_frame = FramePairs(self.x.T, self.v, self._obstacle_set, self.dt, blocks, self._film_reach)
 
     def end_frame(self) -> None:
         """What a frame does once after its substeps: the contacts' damping, and every body's
