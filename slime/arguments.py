@@ -7,7 +7,7 @@ import argparse
 import math
 
 from slime.framing import check_view
-from slime.limits import FRAMES, MAX_PIXELS, SIZE, span
+from slime.limits import FRAMES, MAX_PIXELS, SIZE, range_text
 from slime.window_backends import WINDOW_BACKENDS
 
 
@@ -29,7 +29,7 @@ def frame_count(text: str) -> int:
     """--frames and --ticks: a whole number within limits.FRAMES."""
     value = positive_int(text)
     if value > FRAMES[1]:
-        raise argparse.ArgumentTypeError(f"{text!r} is too many: at most {FRAMES[1]} ({span(FRAMES)})")
+        raise argparse.ArgumentTypeError(f"{text!r} is too many: at most {FRAMES[1]} ({range_text(FRAMES)})")
     return value
 
 
@@ -81,7 +81,7 @@ def parse_size(text: str) -> tuple[int, int]:
         raise UsageError(f"malformed --size {text!r}: expected WxH, e.g. 800x600") from None
     low, high = SIZE
     if not (low <= w <= high and low <= h <= high):
-        raise UsageError(f"--size {text!r} out of range: each side must be from {span(SIZE)}")
+        raise UsageError(f"--size {text!r} out of range: each side must be from {range_text(SIZE)}")
     if w * h > MAX_PIXELS:
         raise UsageError(f"--size {text!r} is {w * h / 1e6:.1f} megapixels; at most {MAX_PIXELS / 1e6:.1f} "
                          "(4096x4096) fit in memory")

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from slime.fileio import OUTPUT_FOLDER, check_output, remove_own_temporaries
 from slime.interrupts import Terminated, interruptible
-from slime.limits import CAMERA_ELEVATION, FRAMES, LARGE_OUTPUT_BYTES, LONG_RUN_SECONDS, SIZE, span
+from slime.limits import CAMERA_ELEVATION, FRAMES, LARGE_OUTPUT_BYTES, LONG_RUN_SECONDS, SIZE, range_text
 from slime.arguments import (
     UsageError, frame_count, parse_camera, parse_poke, parse_size, window_backend,
 )
@@ -45,7 +45,7 @@ _RENDER_SIZE = "800x600"  # slime render's picture; a glTF's camera has its shap
 
 
 def _add_window(p: argparse.ArgumentParser, size: str) -> None:
-    p.add_argument("--size", default=size, help=f"window size WxH, each side {span(SIZE)} (default {size})")
+    p.add_argument("--size", default=size, help=f"window size WxH, each side {range_text(SIZE)} (default {size})")
     p.add_argument("--window", type=window_backend, metavar="BACKEND",
                    help="moderngl-window backend: pyglet (default), glfw, sdl2, pygame2, pyside2, pyqt5, tk")
     _add_shaders(p)
@@ -87,7 +87,7 @@ def _add_resolution(p: argparse.ArgumentParser) -> None:
 
     for name in ("stacks", "slices"):  # the named flags of declared parameters
         param = PARAMETERS[name]
-        p.add_argument(f"--{name}", type=_declared(name), help=f"{param.about} ({param.span()})")
+        p.add_argument(f"--{name}", type=_declared(name), help=f"{param.about} ({param.range_text()})")
 
 
 def _setting(text: str):
@@ -175,11 +175,11 @@ def build_parser() -> argparse.ArgumentParser:
                         help="slime (default), a 2D or 3D scene name, a scene file .py, a 3D scene .json or a Soda model .json")
     render.add_argument("--frames", type=frame_count, default=None,
                         help="frames to simulate and draw (default: 120, two seconds, the slime at rest; with pokes, to 1 past the last)")
-    render.add_argument("--size", default=_RENDER_SIZE, help=f"image size WxH, each side {span(SIZE)} (default {_RENDER_SIZE})")
+    render.add_argument("--size", default=_RENDER_SIZE, help=f"image size WxH, each side {range_text(SIZE)} (default {_RENDER_SIZE})")
     render.add_argument("--output", default=None, help="out.png, out.gif, out.mp4 or out.webm (default: out/SCENE.png)")
     _add_poke(render)
     render.add_argument("--camera", metavar="AZIMUTH,ELEVATION,DISTANCE",
-                        help=f"orbit camera, degrees and world units; elevation {span(CAMERA_ELEVATION, 'degrees')}, "
+                        help=f"orbit camera, degrees and world units; elevation {range_text(CAMERA_ELEVATION, 'degrees')}, "
                              "distance > 0; it stays put (without it: the scene's own camera, which stays put too, the lone "
                              "slime's a three-quarter view of where it starts; a scene without one frames its slimes as they move)")
     render.add_argument("--no-progress", action="store_true", help="no progress bar")
@@ -495,7 +495,7 @@ def _cmd_params(args) -> int:
     width = max(len(p.name) for p in declared)
     for p in declared:
         default = ",".join(f"{v:g}" for v in p.default) if isinstance(p.default, tuple) else f"{p.default:g}"
-        print(f"{p.name:<{width}}  {p.group:<8}  {default:>12}  {p.span():<28}  {p.about}")
+        print(f"{p.name:<{width}}  {p.group:<8}  {default:>12}  {p.range_text():<28}  {p.about}")
     print("Set any of them with --set NAME=VALUE (slime demo, render, simulate, scene), or in a 3D scene file's "
           "\"params\" (the world group at its top: gravity, floor_height).")
     return 0

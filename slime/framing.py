@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from slime.limits import CAMERA_DISTANCE, CAMERA_ELEVATION, span
+from slime.limits import CAMERA_DISTANCE, CAMERA_ELEVATION, range_text
 from slime.obstacle_mesh import framing_points
 
 # The orbit a scene without a camera is framed from: a three-quarter view high enough to see into
@@ -168,10 +168,10 @@ def check_view(view, name: str = "camera") -> tuple[float, float, float]:
     if dist <= 0:
         raise ValueError(f"{name} distance must be positive, got {dist}")
     if not CAMERA_DISTANCE[0] <= dist <= CAMERA_DISTANCE[1]:
-        raise ValueError(f"{name} distance must be from {span(CAMERA_DISTANCE, 'm')}, got {dist:g}")
+        raise ValueError(f"{name} distance must be from {range_text(CAMERA_DISTANCE, 'm')}, got {dist:g}")
     low, high = CAMERA_ELEVATION
     if not low <= el <= high:
-        raise ValueError(f"{name} elevation must be from {span(CAMERA_ELEVATION, 'degrees')} (the camera stays "
+        raise ValueError(f"{name} elevation must be from {range_text(CAMERA_ELEVATION, 'degrees')} (the camera stays "
                          f"above the floor), got {el:g}")
     return az, el, dist
 

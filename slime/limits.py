@@ -75,7 +75,7 @@ SHAPE_STIFFNESS = (0.0, 20000.0)  # 1/s^2
 GRAVITY = (0.0, 30.0)  # m/s^2, downward
 
 
-def span(limits: tuple, unit: str = "") -> str:
+def range_text(limits: tuple, unit: str = "") -> str:
     """``"3 to 512"`` (with a unit: ``"-89 to 89 degrees"``): how help and messages say a range."""
     low, high = limits
     return f"{low:g} to {high:g}" + (f" {unit}" if unit else "")

@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 
 from slime.fileio import check_output
-from slime.limits import FRAMES, MAX_PIXELS, SIZE, span
+from slime.limits import FRAMES, MAX_PIXELS, SIZE, range_text
 from slime.render.images import OUTPUT_SUFFIXES
 
 
@@ -22,7 +22,7 @@ def check_size(size) -> tuple[int, int]:
         raise ValueError(f"size must be (width, height), got {size!r}") from None
     low, high = SIZE
     if not (low <= width <= high and low <= height <= high) or (width, height) != tuple(size):
-        raise ValueError(f"size must be whole pixels from {span(SIZE)} per side, got {size!r}")
+        raise ValueError(f"size must be whole pixels from {range_text(SIZE)} per side, got {size!r}")
     if width * height > MAX_PIXELS:
         raise ValueError(f"size {width}x{height} is {width * height / 1e6:.1f} megapixels; at most "
                          f"{MAX_PIXELS / 1e6:.1f} (4096x4096) fit in memory")
@@ -79,5 +79,5 @@ def check_render_args(output, frames, size) -> tuple[Path, tuple[int, int]]:
 def check_frames(frames) -> int:
     """``frames`` if it is a whole number within ``limits.FRAMES``; a one-line ValueError otherwise."""
     if isinstance(frames, bool) or not isinstance(frames, (int, np.integer)) or not FRAMES[0] <= frames <= FRAMES[1]:
-        raise ValueError(f"frames must be a whole number from {span(FRAMES)}, got {frames!r}")
+        raise ValueError(f"frames must be a whole number from {range_text(FRAMES)}, got {frames!r}")
     return int(frames)

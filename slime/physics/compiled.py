@@ -99,7 +99,7 @@ def kernel(function):
 
 
 @kernel
-def rows(array, first, count):
+def body_rows(array, first, count):
     """Columns ``first .. first + count - 1`` of a (3, P) ``array`` as three 1-D views, indexed
     from 0. The hot loops read and write a body through these: LLVM vectorises a loop over
     unit-stride 1-D arrays at indices it knows are not negative, and falls back to one vertex at
@@ -109,9 +109,9 @@ def rows(array, first, count):
 
 
 @kernel
-def head(array, count):
+def scratch_rows(array, count):
     """The first ``count`` columns of a (3, N) ``array`` as three 1-D views: a body's own scratch
-    (``rows`` from column 0; its own function, since a constant 0 would type ``rows`` anew)."""
+    (``body_rows`` from column 0; its own function, since a constant 0 would type ``body_rows`` anew)."""
     return array[0, :count], array[1, :count], array[2, :count]
 
 

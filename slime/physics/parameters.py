@@ -68,7 +68,7 @@ class Param:
         """How the panel and tables say it: ``surface tension``."""
         return self.name.replace("_", " ")
 
-    def span(self) -> str:
+    def range_text(self) -> str:
         """Its range as help and errors say it: ``0 to 1e+06 1/s``, ``more than 0 m/s``, ``3 to 512``."""
         unit = f" {self.unit}" if self.unit else ""
         if self.kind == "vector":
@@ -89,12 +89,12 @@ class Param:
                 raise ValueError(f"{self.name} must be an integer, got {value!r}")
             value = int(value)
             if not self.low <= value <= self.high:
-                raise ValueError(f"{self.name} must be {self.span()}, got {value}")
+                raise ValueError(f"{self.name} must be {self.range_text()}, got {value}")
             return value
         if self.kind == "vector":
             vector = tuple(float(v) for v in limits.vector3(self.name, value))
             if math.hypot(*vector) > self.high:
-                raise ValueError(f"{self.name} must be {self.span()}, got {math.hypot(*vector):g}")
+                raise ValueError(f"{self.name} must be {self.range_text()}, got {math.hypot(*vector):g}")
             return vector
         if isinstance(value, bool):
             raise ValueError(f"{self.name} must be a number, got {value!r}")
@@ -105,7 +105,7 @@ class Param:
         if not math.isfinite(number):
             raise ValueError(f"{self.name} must be finite, got {value!r}")
         if number < self.low or (self.above and number <= self.low) or number > self.high:
-            raise ValueError(f"{self.name} must be {self.span()}, got {number:g}")
+            raise ValueError(f"{self.name} must be {self.range_text()}, got {number:g}")
         return number
 
     def parse(self, text: str):
@@ -121,12 +121,12 @@ class Param:
             try:
                 value = int(text)
             except ValueError:
-                raise ValueError(f"{self.name} must be a whole number ({self.span()}), got {text!r}") from None
+                raise ValueError(f"{self.name} must be a whole number ({self.range_text()}), got {text!r}") from None
         else:
             try:
                 value = float(text)
             except ValueError:
-                raise ValueError(f"{self.name} must be a number ({self.span()}), got {text!r}") from None
+                raise ValueError(f"{self.name} must be a number ({self.range_text()}), got {text!r}") from None
         return self.check(value)
 
 
@@ -199,7 +199,7 @@ def as_dict(param: Param) -> dict:
     default = list(param.default) if isinstance(param.default, tuple) else param.default
     return {"name": param.name, "group": param.group, "default": default, "unit": param.unit,
             "low": number(param.low), "high": number(param.high), "above_low": param.above, "kind": param.kind,
-            "range": param.span(), "about": param.about,
+            "range": param.range_text(), "about": param.about,
             "slider": None if param.slider is None else [param.slider.low, param.slider.high]}
 
 
@@ -208,7 +208,7 @@ def markdown_table() -> str:
     rows = ["| parameter | group | default | range | what it is |", "|---|---|---|---|---|"]
     for p in ordered():
         default = ", ".join(f"{v:g}" for v in p.default) if isinstance(p.default, tuple) else f"{p.default:g}"
-        rows.append(f"| `{p.name}` | {p.group} | {default} | {p.span()} | {p.about} |")
+        rows.append(f"| `{p.name}` | {p.group} | {default} | {p.range_text()} | {p.about} |")
     return "\n".join(rows)
 
 

@@ -69,7 +69,7 @@ import moderngl
 import numpy as np
 from pyrr import Matrix44
 
-from slime.limits import DRAWN_SLIMES, span
+from slime.limits import DRAWN_SLIMES, range_text
 from slime.look import SlimeLook
 from slime.mesh import VertexNormals
 from slime.framing import scene_view, world_points
@@ -269,7 +269,7 @@ def _check_bodies(bodies) -> list:
     bodies = list(bodies)
     low, high = DRAWN_SLIMES
     if not low <= len(bodies) <= high:
-        raise ValueError(f"a world draws {span(DRAWN_SLIMES)} slimes, got {len(bodies)}")
+        raise ValueError(f"a world draws {range_text(DRAWN_SLIMES)} slimes, got {len(bodies)}")
     checked = []
     for number, body in enumerate(bodies):
         try:

@@ -83,7 +83,7 @@ class JsonChecker:
         if not math.isfinite(number):
             raise self.fail(f"{where} must be finite, got {value!r}")
         if within is not None and not within[0] <= number <= within[1]:
-            raise self.fail(f"{where} must be from {limits.span(within, unit)}, got {number:g}")
+            raise self.fail(f"{where} must be from {limits.range_text(within, unit)}, got {number:g}")
         return number
 
     def text(self, value, where: str) -> str:

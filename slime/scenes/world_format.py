@@ -389,7 +389,7 @@ class _Checker(JsonChecker):
         if isinstance(value, bool) or not isinstance(value, int):
             raise self.fail(f"{where} must be an integer, got {describe(value)}")
         if not within[0] <= value <= within[1]:
-            raise self.fail(f"{where} must be from {limits.span(within)}, got {describe(value)}")
+            raise self.fail(f"{where} must be from {limits.range_text(within)}, got {describe(value)}")
         return value
 
     def vector(self, value, where: str, within: tuple | None = limits.SCENE_EXTENT, unit: str = "m") -> tuple:

@@ -25,8 +25,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from slime.physics.compiled import kernel, rows
-from slime.physics.slime3d.moments import cross, inverse_inertia, mass_moments, rigid_velocity_at, times
+from slime.physics.compiled import body_rows, kernel
+from slime.physics.slime3d.moments import cross, inverse_inertia, mass_moments, rigid_velocity_at, matrix_times_vector
 
 ADHESION_REACH = 0.05  # of the radius: the film within which a slime sticks to a surface
 
@@ -40,8 +40,8 @@ def adhere(model, b, x, v, normal, point, h):
     reach = ADHESION_REACH * model.radius[b]
     if not (pull > 0.0) or normal.shape[0] == 0:
         return
-    x0, x1, x2 = rows(x, first, count)
-    v0, v1, v2 = rows(v, first, count)
+    x0, x1, x2 = body_rows(x, first, count)
+    v0, v1, v2 = body_rows(v, first, count)
     m = model.mass[first:first + count]
     # The films' impulses, summed about the body's first vertex p (moved to the centre below). A
     # plane's impulses all lie along its normal n, so their sum is (sum of i_k) n and their turn
@@ -84,13 +84,13 @@ def take_by_body(model, b, x, v, j0, j1, j2, l0, l1, l2, p0, p1, p2):
     if not (j0 != 0.0 or j1 != 0.0 or j2 != 0.0):
         return
     first, count = model.first[b], model.count[b]
-    x0, x1, x2 = rows(x, first, count)
-    v0, v1, v2 = rows(v, first, count)
+    x0, x1, x2 = body_rows(x, first, count)
+    v0, v1, v2 = body_rows(v, first, count)
     centre, total, second_moment = mass_moments(x, model.mass, first, count)
     moved = cross(centre[0] - p0, centre[1] - p1, centre[2] - p2, j0, j1, j2)  # the sums' point to c
     turn = np.array([l0 - moved[0], l1 - moved[1], l2 - moved[2]])
     push = np.array([j0 / total, j1 / total, j2 / total])
-    omega = times(inverse_inertia(second_moment, model.inertia_floor[b]), turn)
+    omega = matrix_times_vector(inverse_inertia(second_moment, model.inertia_floor[b]), turn)
     for k in range(count):
         r = rigid_velocity_at(push, omega, centre, x0[k], x1[k], x2[k])
         v0[k] += r[0]

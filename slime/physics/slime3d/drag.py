@@ -7,5 +7,5 @@ from slime.physics.compiled import kernel
 
 @kernel
 def air_drag_at(v, k, rate):
-    """a = -a_drag v at vertex k of the body's rows ``v`` (``compiled.rows``), at the rate a_drag (1/s)."""
+    """a = -a_drag v at vertex k of the body's rows ``v`` (``compiled.body_rows``), at the rate a_drag (1/s)."""
     return -rate * v[0][k], -rate * v[1][k], -rate * v[2][k]

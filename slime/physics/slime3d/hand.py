@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from slime.limits import SPIKE, span
+from slime.limits import SPIKE, range_text
 from slime.physics.compiled import kernel
 from slime.physics.slime3d.moments import mass_centroids
 from slime.physics.slime3d.slime_params import SlimeParams, vector3
@@ -132,7 +132,7 @@ def spike(body: BodyView, amount: float = 0.5, seed=None) -> None:
     except (TypeError, ValueError):
         raise ValueError(f"spike amount must be a number, got {amount!r}") from None
     if not SPIKE[0] <= amount <= SPIKE[1]:
-        raise ValueError(f"spike amount must be {span(SPIKE, 'radii')}, got {amount}")
+        raise ValueError(f"spike amount must be {range_text(SPIKE, 'radii')}, got {amount}")
     try:
         rng = np.random.default_rng(seed)
     except (TypeError, ValueError):
@@ -266,9 +266,9 @@ class Finger:
 
 
 @kernel
-def give(array, i, mass, given, d0, d1, d2):
+def add_at_vertex(array, i, mass, given, d0, d1, d2):
     """Add (d0, d1, d2) to column ``i`` of a (3, P) ``array``, and ``mass`` times it to ``given``
-    (3,): what the body has been given, for ``take_back``."""
+    (3,): what the body has been given, for ``subtract_evenly``."""
     array[0, i] += d0
     array[1, i] += d1
     array[2, i] += d2
@@ -278,7 +278,7 @@ def give(array, i, mass, given, d0, d1, d2):
 
 
 @kernel
-def take_back(array, first, mass, given):
+def subtract_evenly(array, first, mass, given):
     """Take the mass-weighted sum ``given`` (a momentum, or a mass times a shift) back from every
     vertex of a body evenly: array_k -= given / sum(mass), for the body's columns ``first`` .. of
     the world's (3, P) ``array``."""
@@ -299,7 +299,7 @@ def pull_toward_finger(x, v, first, mass, members, weight, anchors, direction, d
     anchor, d the path); of the change c = u - v_k, the part along the path (c . d) d is taken at
     weight w and the part across at w^``across_power``, both relaxed over the substep by ``relax``
     = 1 - exp(-2 rate h): v_k += relax (w (c . d) d + w^p (c - (c . d) d)). The momentum that
-    gives the body is taken back from every vertex evenly (``take_back``): the finger deforms the
+    gives the body is taken back from every vertex evenly (``subtract_evenly``): the finger deforms the
     body, it does not shove it."""
     d0, d1, d2 = direction[0], direction[1], direction[2]
     momentum = np.zeros(3)
@@ -311,11 +311,11 @@ def pull_toward_finger(x, v, first, mass, members, weight, anchors, direction, d
         c2 = min(max(rate * (anchors[j, 2] + w * depth * d2 - x[2, i]), -max_speed), max_speed) - v[2, i]
         along = c0 * d0 + c1 * d1 + c2 * d2
         across = w ** across_power
-        give(v, i, mass[k], momentum,
+        add_at_vertex(v, i, mass[k], momentum,
              relax * (w * along * d0 + across * (c0 - along * d0)),
              relax * (w * along * d1 + across * (c1 - along * d1)),
              relax * (w * along * d2 + across * (c2 - along * d2)))
-    take_back(v, first, mass, momentum)
+    subtract_evenly(v, first, mass, momentum)
 
 
 @kernel
@@ -326,7 +326,7 @@ def push_out_of_finger(x, v, first, mass, start, tip, radius, finger_velocity):
     ahead of the finger, for one on the axis itself), and loses the part of its velocity relative to
     the finger's, v - ``finger_velocity``, that goes into it; a vertex outside is not touched. The
     body's own forces push back against it. What the projection and the velocity changes give the
-    body as a whole is taken back from every vertex evenly (``take_back``): a projection must not
+    body as a whole is taken back from every vertex evenly (``subtract_evenly``): a projection must not
     carry the body either."""
     a0, a1, a2 = tip[0] - start[0], tip[1] - start[1], tip[2] - start[2]
     span2 = a0 * a0 + a1 * a1 + a2 * a2
@@ -349,13 +349,13 @@ def push_out_of_finger(x, v, first, mass, start, tip, radius, finger_velocity):
             n0, n1, n2 = o0 / dist, o1 / dist, o2 / dist
         else:
             n0, n1, n2 = h0, h1, h2
-        give(x, i, mass[k], shifted, n0 * radius - o0, n1 * radius - o1, n2 * radius - o2)
+        add_at_vertex(x, i, mass[k], shifted, n0 * radius - o0, n1 * radius - o1, n2 * radius - o2)
         into = min((v[0, i] - finger_velocity[0]) * n0 + (v[1, i] - finger_velocity[1]) * n1
                    + (v[2, i] - finger_velocity[2]) * n2, 0.0)
-        give(v, i, mass[k], momentum, -into * n0, -into * n1, -into * n2)
+        add_at_vertex(v, i, mass[k], momentum, -into * n0, -into * n1, -into * n2)
     if inside > 0:
-        take_back(x, first, mass, shifted)
-        take_back(v, first, mass, momentum)
+        subtract_evenly(x, first, mass, shifted)
+        subtract_evenly(v, first, mass, momentum)
 
 
 def level(body: BodyView, vector: np.ndarray) -> np.ndarray:
@@ -375,7 +375,7 @@ def level_momentum(body: BodyView) -> np.ndarray:
 def hold_level(body: BodyView, momentum: np.ndarray) -> None:
     """Set the body's momentum across gravity back to ``momentum`` by an even velocity change:
     the floor's friction under a squashed, spreading body cannot walk it away from the finger."""
-    take_back(body.world_velocities, body.first, body.mass, level_momentum(body) - momentum)
+    subtract_evenly(body.world_velocities, body.first, body.mass, level_momentum(body) - momentum)
 
 
 class Hand:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from slime.physics.compiled import kernel, rows
+from slime.physics.compiled import body_rows, kernel
 from slime.physics.slime3d.moments import centre_of_mass
 
 
@@ -32,8 +32,8 @@ def healthy_bodies(model, x, v, max_speed, max_spread):
         first, count = model.first[b], model.count[b]
         centre = centre_of_mass(x, model.mass, first, count)
         reach = max_spread * model.radius[b]
-        x0, x1, x2 = rows(x, first, count)
-        v0, v1, v2 = rows(v, first, count)
+        x0, x1, x2 = body_rows(x, first, count)
+        v0, v1, v2 = body_rows(v, first, count)
         outside = (out_of_bounds(x0, v0, centre[0], reach, max_speed) + out_of_bounds(x1, v1, centre[1], reach, max_speed)
                    + out_of_bounds(x2, v2, centre[2], reach, max_speed))
         healthy[b] = outside == 0

@@ -11,14 +11,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from slime.physics.compiled import kernel, rows
+from slime.physics.compiled import body_rows, kernel
 
 
 @kernel
 def centre_of_mass(x, mass, first, count):
     """c = sum m x / M over the body's columns of ``x`` (3, P): where it is as a whole (or, given
     the velocities, how fast it goes)."""
-    x0, x1, x2 = rows(x, first, count)
+    x0, x1, x2 = body_rows(x, first, count)
     m = mass[first:first + count]
     total = cx = cy = cz = 0.0
     for k in range(count):
@@ -65,9 +65,9 @@ def body_moments(x, v, mass, rest, first, count):
     The sums are taken about the body's first vertex p (a point near it, so that a body far from
     the origin keeps its precision) and moved to c: A is the same about any point (sum m r = 0),
     C = C_p - M d d^T and L = L_p - M d x v_c with d = c - p. Returns (c, v_c, M, A, C, L)."""
-    x0, x1, x2 = rows(x, first, count)
-    v0, v1, v2 = rows(v, first, count)
-    r0, r1, r2 = rows(rest, first, count)
+    x0, x1, x2 = body_rows(x, first, count)
+    v0, v1, v2 = body_rows(v, first, count)
+    r0, r1, r2 = body_rows(rest, first, count)
     m = mass[first:first + count]
     p0, p1, p2 = x0[0], x1[0], x2[0]
     total = 0.0
@@ -124,7 +124,7 @@ def mass_moments(x, mass, first, count):
     """Where the body's mass is, alone, in one pass: its centre of mass c, its mass M and its
     second moment C = sum m (x - c)(x - c)^T, as ``body_moments`` (which reads the velocities and
     the rest shape too) takes them. Returns (c, M, C)."""
-    x0, x1, x2 = rows(x, first, count)
+    x0, x1, x2 = body_rows(x, first, count)
     m = mass[first:first + count]
     p0, p1, p2 = x0[0], x1[0], x2[0]
     total = s0 = s1 = s2 = 0.0
@@ -181,7 +181,7 @@ def inverse_inertia(second_moment, floor):
 
 
 @kernel
-def times(matrix, vector):
+def matrix_times_vector(matrix, vector):
     """M v for a 3 x 3 M, written out: numba's ``@`` compiles a general matrix product for it."""
     v0, v1, v2 = vector[0], vector[1], vector[2]
     return np.array([matrix[0, 0] * v0 + matrix[0, 1] * v1 + matrix[0, 2] * v2,
@@ -215,7 +215,7 @@ def internal_part_into(acc, part, mass, x, first, count, centre, inverse):
     weights and masses do not quite, add."""
     m = mass[first:first + count]
     c0, c1, c2 = part[0], part[1], part[2]
-    x0, x1, x2 = rows(x, first, count)
+    x0, x1, x2 = body_rows(x, first, count)
     total = p0 = p1 = p2 = t0 = t1 = t2 = 0.0
     for k in range(count):
         f0, f1, f2 = m[k] * c0[k], m[k] * c1[k], m[k] * c2[k]
@@ -227,7 +227,7 @@ def internal_part_into(acc, part, mass, x, first, count, centre, inverse):
     turn = (inverse[0, 0] * t0 + inverse[0, 1] * t1 + inverse[0, 2] * t2,
             inverse[1, 0] * t0 + inverse[1, 1] * t1 + inverse[1, 2] * t2,
             inverse[2, 0] * t0 + inverse[2, 1] * t1 + inverse[2, 2] * t2)
-    a0, a1, a2 = rows(acc, first, count)
+    a0, a1, a2 = body_rows(acc, first, count)
     for k in range(count):
         r = rigid_velocity_at(push, turn, centre, x0[k], x1[k], x2[k])
         a0[k] += c0[k] - r[0]

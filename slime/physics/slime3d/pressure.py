@@ -3,7 +3,7 @@ the deformed surface, ``surface.py``) that holds the slime at its rest mesh's ow
 
 from __future__ import annotations
 
-from slime.physics.compiled import head, kernel
+from slime.physics.compiled import kernel, scratch_rows
 
 
 @kernel
@@ -11,7 +11,7 @@ def pressure_spread(grad_volume, mass, first, count):
     """S = sum |dV/dx|^2 / m: how stiff the volume is along its own direction, per unit pressure
     scale (it grows with the square of the surface area). ``grad_volume``: the body's own
     columns from 0 (``surface_gradients``), ``mass`` the world's from ``first``."""
-    g0, g1, g2 = head(grad_volume, count)
+    g0, g1, g2 = scratch_rows(grad_volume, count)
     m = mass[first:first + count]
     total = 0.0
     for k in range(count):

@@ -33,7 +33,7 @@ import math
 
 import numpy as np
 
-from slime.physics.compiled import head, kernel, rows
+from slime.physics.compiled import body_rows, kernel, scratch_rows
 from slime.physics.slime3d.moments import rigid_velocity_at
 from slime.physics.slime3d.shape_matching import shape_restoring_at
 from slime.physics.slime3d.surface import BLOCK, padded_rings, ring_vertex
@@ -41,7 +41,7 @@ from slime.physics.slime3d.surface import BLOCK, padded_rings, ring_vertex
 
 @kernel
 def inverse_square_distance(points, a, b):
-    """1 / |p_b - p_a|^2 for columns a and b of a body's rows ``points`` (``compiled.rows``)."""
+    """1 / |p_b - p_a|^2 for columns a and b of a body's rows ``points`` (``compiled.body_rows``)."""
     d0 = points[0][b] - points[0][a]
     d1 = points[1][b] - points[1][a]
     d2 = points[2][b] - points[2][a]
@@ -75,7 +75,7 @@ def degrees(rest, first, stacks, slices):
     below; a pole's is its whole star). The shear stiffness's fastest wave there has omega^2 up to
     2 c^2 D."""
     count = (stacks - 1) * slices + 2
-    rs = rows(rest, first, count)
+    rs = body_rows(rest, first, count)
     out = np.empty((2, count))
     for i in range(1, stacks):
         w_up, w_down, w_side = ring_weights(rs, stacks, slices, i)
@@ -109,8 +109,8 @@ def add_shear(membrane, x, v, rest, first, stacks, slices, centre, rotation, vel
     n = slices
     count = (stacks - 1) * n + 2
     south = count - 1
-    xs, vs, rs = rows(x, first, count), rows(v, first, count), rows(rest, first, count)
-    ds, us, ms = head(d, count), head(u, count), head(membrane, count)
+    xs, vs, rs = body_rows(x, first, count), body_rows(v, first, count), body_rows(rest, first, count)
+    ds, us, ms = scratch_rows(d, count), scratch_rows(u, count), scratch_rows(membrane, count)
     if viscosity <= 0.0 and stiffness <= 0.0:
         return
     for k in range(count):

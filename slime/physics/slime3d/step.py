@@ -21,14 +21,14 @@ from typing import NamedTuple
 import numpy as np
 
 from slime.physics import parameters
-from slime.physics.compiled import head, kernel, plus, rows
+from slime.physics.compiled import body_rows, kernel, plus, scratch_rows
 from slime.physics.integrate import symplectic_euler
 from slime.physics.planes import plane_contacts
 from slime.physics.slime3d.adhesion import adhere_all
 from slime.physics.slime3d.drag import air_drag_at
 from slime.physics.slime3d.gravity import gravity_at
 from slime.physics.slime3d.membrane import carry_membrane
-from slime.physics.slime3d.moments import body_moments, internal_part_into, inverse_inertia, times
+from slime.physics.slime3d.moments import body_moments, internal_part_into, inverse_inertia, matrix_times_vector
 from slime.physics.slime3d.pressure import pressure_spread, volume_pressure, volume_pressure_at
 from slime.physics.slime3d.shape_matching import best_rotation, shape_restoring_at
 from slime.physics.slime3d.shear import add_shear
@@ -120,7 +120,7 @@ def body_accelerations(model, b, x, v, acc, rotation, volume, work, h, internal_
         for j in range(3):
             rotation[b, i, j] = turned[i, j]
     inverse = inverse_inertia(second_moment, model.inertia_floor[b])
-    omega = times(inverse, spin)
+    omega = matrix_times_vector(inverse, spin)
     # The surface: its gradients, its volume and the pressure on it.
     grad_volume, grad_area = work[0], work[1]
     surface_gradients(x, first, model.stacks[b], model.slices[b], grad_volume, grad_area)
@@ -138,10 +138,10 @@ def body_accelerations(model, b, x, v, acc, rotation, volume, work, h, internal_
     drag = decay * drag / rate if rate > 0.0 else 0.0
     gravity = model.gravity if not internal_only else np.zeros(3)
     tension, stiffness = model.tension[b], model.shape_stiffness[b]
-    # Every vertex's own forces, vertex by vertex over the body's rows (``compiled.rows``).
-    xs, vs, rs = rows(x, first, count), rows(v, first, count), rows(rest, first, count)
-    gv, ga = head(grad_volume, count), head(grad_area, count)
-    a0, a1, a2 = rows(acc, first, count)
+    # Every vertex's own forces, vertex by vertex over the body's rows (``compiled.body_rows``).
+    xs, vs, rs = body_rows(x, first, count), body_rows(v, first, count), body_rows(rest, first, count)
+    gv, ga = scratch_rows(grad_volume, count), scratch_rows(grad_area, count)
+    a0, a1, a2 = body_rows(acc, first, count)
     m = mass[first:first + count]
     # The internal forces that are stiffnesses or couple neighbours (pressure, tension, shape, then
     # the shear) are gathered apart, over the area gradient once the tension has read it, to be

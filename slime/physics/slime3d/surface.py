@@ -28,7 +28,7 @@ import math
 
 import numpy as np
 
-from slime.physics.compiled import head, kernel, rows
+from slime.physics.compiled import body_rows, kernel, scratch_rows
 
 SIXTH = 1.0 / 6.0  # a multiplication: a division by 6 costs several
 
@@ -55,7 +55,7 @@ def point(rows, k):
 
 
 @kernel
-def span(rows, start, length):
+def columns_of(rows, start, length):
     """Columns ``start .. start + length - 1`` of (three) rows, indexed from 0."""
     return rows[0][start:start + length], rows[1][start:start + length], rows[2][start:start + length]
 
@@ -155,7 +155,7 @@ def block_gradients(x, stacks, slices, first_ring, last_ring, grad_volume, grad_
     for r in range(12):
         buffer[r, 0] = buffer[r, quads] = 0.0
     abc, cbd = six_rows(buffer, 0, 1, quads), six_rows(buffer, 6, 1, quads)
-    top, bottom = span(grid, 0, quads), span(grid, width, quads)
+    top, bottom = columns_of(grid, 0, quads), columns_of(grid, width, quads)
     # One triangle a loop: a loop that writes many arrays runs one quad at a time. (The last
     # quad's corner d would be past the block: it is a padding column, and left at zero.)
     for t in range(quads - 1):
@@ -171,7 +171,7 @@ def block_gradients(x, stacks, slices, first_ring, last_ring, grad_volume, grad_
     # Gathered into an array of the block's own, padding columns too, then the ring vertices
     # copied out: loops that write only arrays made here run several vertices at a time.
     gathered = np.empty((6, length))
-    v, a = span(gathered, 0, length), span(gathered[3:], 0, length)
+    v, a = columns_of(gathered, 0, length), columns_of(gathered[3:], 0, length)
     for d in range(3):
         # A component a loop, each reading six rows.
         out, n0, n1, n2 = v[d], above_prev_cbd[d], above_abc[d], above_cbd[d]
@@ -180,7 +180,7 @@ def block_gradients(x, stacks, slices, first_ring, last_ring, grad_volume, grad_
             out[u] = SIXTH * (n0[u] + n1[u] + n2[u] + n3[u] + n4[u] + n5[u])
     # Its neighbours: (i - 1, j) is up[u], (i - 1, j + 1) up[u + 1], (i, j - 1) here[u],
     # (i, j + 1) here[u + 2], (i + 1, j - 1) down[u] and (i + 1, j) down[u + 1].
-    up, here, down = span(grid, 0, length + 1), span(grid, width - 1, length + 2), span(grid, 2 * width - 1, length + 1)
+    up, here, down = columns_of(grid, 0, length + 1), columns_of(grid, width - 1, length + 2), columns_of(grid, 2 * width - 1, length + 1)
     for u in range(length):
         p = half_normal_cross(stored(above_prev_cbd, u), point(here, u), point(up, u))
         q = half_normal_cross(stored(above_abc, u), point(up, u), point(up, u + 1))
@@ -249,9 +249,9 @@ def surface_gradients(x, first, stacks, slices, grad_volume, grad_area):
     the poles too. The gradients are the body's own scratch, not the world's columns: one body's
     worth, reused body after body, stays in the core's cache."""
     count = (stacks - 1) * slices + 2
-    xs = rows(x, first, count)
-    gv = head(grad_volume, count)
-    ga = head(grad_area, count)
+    xs = body_rows(x, first, count)
+    gv = scratch_rows(grad_volume, count)
+    ga = scratch_rows(grad_area, count)
     rings = max(1, BLOCK // slices)
     for first_ring in range(1, stacks, rings):
         block_gradients(xs, stacks, slices, first_ring, min(first_ring + rings - 1, stacks - 1), gv, ga)
@@ -261,8 +261,8 @@ def surface_gradients(x, first, stacks, slices, grad_volume, grad_area):
 def enclosed_volume(x, grad_volume, first, count, centre):
     """V = (1/3) sum (x - c) . dV/dx over the body (after ``surface_gradients``, whose columns
     start at 0); about the centre c so that a body far from the origin keeps its precision."""
-    x0, x1, x2 = rows(x, first, count)
-    g0, g1, g2 = head(grad_volume, count)
+    x0, x1, x2 = body_rows(x, first, count)
+    g0, g1, g2 = scratch_rows(grad_volume, count)
     c0, c1, c2 = centre[0], centre[1], centre[2]
     total = 0.0
     for k in range(count):

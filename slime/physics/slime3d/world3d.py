@@ -247,7 +247,7 @@ class World3D:
         largest = max((st.shape.count for st in states), default=0)
         self._work = np.zeros((5, 3, largest))
         self._ones = np.ones(total)  # the integrator's unit masses and velocity scales: it is given accelerations
-        self._zeros = np.zeros(total)  # the vertices' radius against the floor
+        self._point_radius = np.zeros(total)  # each vertex meets the floor as a point: radius 0
         self._touching = np.zeros(total, dtype=np.bool_)
         self.mass = np.zeros(total)
         self.body_of_vertex = np.zeros(total, dtype=np.int64)
@@ -513,7 +513,7 @@ class World3D:
         held = self.hand.body
         slime_substeps(model, self.x, self.v, self._acc, rotation, volume, work, float(h), count, stages,
                        bool(internal_only), self._ones, planes.normal, planes.point, planes.restitution,
-                       planes.friction, float(planes.bounce_threshold), self._touching, self._zeros,
+                       planes.friction, float(planes.bounce_threshold), self._touching, self._point_radius,
                        float(self.max_speed), np.int64(-1 if held is None else held))
 
     def _find_contacts(self, blocks: FrameBlocks | None = None) -> None:
