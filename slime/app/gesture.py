@@ -144,8 +144,10 @@ class Gesture:
             # A burst's events came at some time during the frame before it: for the ones before
             # the last, the burst's time is as late as the one before it (the velocity between them
             # is right), but the button may have come up early in the last one. So the throw's
-            # velocity, where the hand moved in that burst, is what the whole bursts before it show.
-            self.measure_at = self.path[-2][0] if moving else self.let_go
+            # velocity, where the hand moved in that burst, is what the whole bursts before it show;
+            # where there are none (a window so slow that the whole flick came in one burst after
+            # the press), what the path shows from the press to the release.
+            self.measure_at = self.path[-2][0] if moving and len(self.path) > 2 else self.let_go
             return  # thrown when the physics gets there (steer)
         elif pressed is not None and not self.dragging:
             _, direction = self.ray(x, y)

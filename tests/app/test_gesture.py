@@ -101,6 +101,20 @@ def test_the_throw_hands_over_the_hands_velocity_at_any_frame_rate(fps):
     assert speeds.max() <= 2.1 * np.linalg.norm(HAND)
 
 
+def test_a_flick_that_comes_in_one_burst_after_the_press_still_throws_its_way():
+    # At 3 frames a second (a fine slime on a slow machine) a 0.1 s flick's moves and release all
+    # come in the frame after the press: there are no earlier bursts to time it by, so the throw
+    # is what the path shows from the press to the release, slower than the hand but its way
+    # (it was handed 0 m/s, and the slime did not leave the hand).
+    play = FakePlay()
+    moves = [(0.4 + k / 100.0, "move", 100.0 * HAND[0] * k / 100.0, -100.0 * HAND[1] * k / 100.0) for k in range(1, 11)]
+    frames(play, gesture(play), [(0.0, "down", 0.0, 0.0), *moves, (moves[-1][0], "up", *moves[-1][2:])], 3, seconds=3.0)
+    thrown = play.calls[-1][1]
+    assert play.calls[0] == "grab" and play.calls[-1][0] == "release"
+    assert 0.2 * np.linalg.norm(HAND) < np.linalg.norm(thrown) <= np.linalg.norm(HAND), thrown
+    assert thrown @ HAND / (np.linalg.norm(thrown) * np.linalg.norm(HAND)) > 0.99, thrown
+
+
 def test_a_throw_waits_for_the_physics_and_a_long_drag_never_trails_far():
     play = FakePlay()
     hand = gesture(play)
