@@ -7,6 +7,7 @@ from dataclasses import replace
 import numpy as np
 import pytest
 from helpers import current_context  # noqa: F401 (autouse: the module's ctx made current)
+from slime_scene import body, scene  # noqa: F401 (fixtures: the lone slime and its picture)
 
 from slime.app.render_world import HeadlessWorld
 from slime.look import SlimeLook, parse_color
@@ -14,19 +15,7 @@ from slime.physics.slime3d.slime_body import SlimeBody, SlimeParams
 from slime.render.world_renderer import fit_ellipsoid
 
 SIZE = (400, 300)
-
-
-@pytest.fixture(scope="module")
-def body():
-    return SlimeBody()
-
-
-@pytest.fixture(scope="module")
-def scene(ctx, body):
-    with ctx:  # built before the autouse fixture makes the context current
-        s = HeadlessWorld(body, size=SIZE, ctx=ctx, samples=0)
-    yield s
-    s.release()
+SAMPLES = 0  # MSAA of the conftest's scene
 
 
 def draw(scene, positions, look=None) -> np.ndarray:

@@ -12,6 +12,7 @@ from PIL import Image
 
 from conftest import missing
 from helpers import current_context  # noqa: F401 (autouse: the module's ctx made current)
+from slime_scene import body, scene  # noqa: F401 (fixtures: the lone slime and its picture)
 from helpers import jelly
 
 from slime.app.render_slime import render_slime
@@ -23,19 +24,7 @@ from slime.render.context import GLUnavailable
 from slime.render.picking import intersect_plane, pick
 
 SIZE = (400, 300)
-
-
-@pytest.fixture(scope="module")
-def body():
-    return SlimeBody()
-
-
-@pytest.fixture(scope="module")
-def scene(ctx, body):
-    with ctx:  # built before the autouse fixture makes the context current
-        s = HeadlessWorld(body, size=SIZE, ctx=ctx, samples=4)
-    yield s
-    s.release()
+SAMPLES = 4  # MSAA of the conftest's scene
 
 
 def pixel(xy):
