@@ -136,3 +136,15 @@ def gl_or_missing():
         create_headless_context().release()
     except GLUnavailable as exc:
         missing(f"OpenGL ({exc})")
+
+
+def thrown_through(world, frames: int = 30) -> float:
+    """Step ``world`` ``frames`` frames, its kinetic energy never gaining; the furthest its first
+    body's vertices reached along +x (a slime thrown at a thin obstacle, to see it never passes)."""
+    energy = world.kinetic_energy()
+    furthest = -np.inf
+    for _ in range(frames):
+        world.step()
+        furthest = max(furthest, float(world.x[0].max()))
+        assert world.kinetic_energy() <= energy
+    return furthest
