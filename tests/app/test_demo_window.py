@@ -57,8 +57,7 @@ def test_window_click_pokes_and_drag_pulls_the_slime(xvfb, tmp_path):
         assert h_cols.mean() - r_cols.mean() > 10.0, (r_cols.mean(), h_cols.mean())
         assert np.count_nonzero(held != rest) > 0.05 * rest.sum()
 
-        demo.xdo("key", "Escape")
-        assert demo.proc.wait(timeout=20) == 0
+        demo.quit()
     finally:
         demo.stop()
 
@@ -170,8 +169,7 @@ def test_holding_the_button_presses_the_outline_down_and_it_springs_back(xvfb, t
         assert drops[1] >= 0.2, drops  # and still down
         assert abs(drops[2]) < 0.15, drops  # back (but for the jelly's wobble, a tenth of the radius)
         assert not demo.logged("poke") and not demo.logged("grab")
-        demo.xdo("key", "Escape")
-        assert demo.proc.wait(timeout=20) == 0
+        demo.quit()
     finally:
         demo.stop()
 
@@ -209,8 +207,7 @@ def test_the_screenshot_a_tenth_of_a_second_after_a_click_shows_the_dent(xvfb, t
         assert since <= 0.17, f"the first shot 0.08 s or more after the poke came at {since:.3f} s"
         drop = (silhouette_top(jelly(after)) - top) / radius
         assert drop >= 0.08, (drop, since)
-        demo.xdo("key", "Escape")
-        assert demo.proc.wait(timeout=20) == 0
+        demo.quit()
     finally:
         demo.stop()
 
@@ -250,7 +247,6 @@ def test_a_flick_in_the_window_hands_the_physics_the_hands_speed(xvfb, tmp_path)
         # faster than 4 m/s by up to a factor of a few); the events' own times gave 150 to 600 m/s.
         assert 0.5 <= np.linalg.norm(velocity) <= 8.0, velocity
         assert velocity[1] > 0.0, velocity  # up (and aside)
-        demo.xdo("key", "Escape")
-        assert demo.proc.wait(timeout=20) == 0
+        demo.quit()
     finally:
         demo.stop()

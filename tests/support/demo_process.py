@@ -72,6 +72,11 @@ class Demo:
                 return image
             time.sleep(0.05)
 
+    def quit(self) -> None:
+        """Escape closes the window, and the demo exits with status 0."""
+        self.xdo("key", "Escape")
+        assert self.proc.wait(timeout=20) == 0
+
     def stop(self) -> None:
         """Kill the demo if a failed test left it running."""
         if self.proc.poll() is None:
